@@ -1,0 +1,9 @@
+/** Every /api answer has this shape. `data` is left out when a call returns nothing. */
+export interface Envelope<T = unknown> {
+  success: boolean;
+  message: string;
+  data?: T;
+}
+
+/** Page size of every paged list (one-api's ItemsPerPage). */
+export const ITEMS_PER_PAGE = 10;

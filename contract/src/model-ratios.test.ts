@@ -1,0 +1,189 @@
+import { describe, expect, it } from 'vitest';
+import { allModelNames, CHANNEL_TYPES } from './channel-types';
+import {
+  completionRatioByRule,
+  DEFAULT_COMPLETION_RATIO,
+  DEFAULT_COMPLETION_RATIO_JSON,
+  DEFAULT_MODEL_RATIO,
+  DEFAULT_MODEL_RATIO_JSON,
+  defaultCompletionRatio,
+  hasDefaultModelRatio,
+  MILLI_USD,
+  RMB,
+  resolveCompletionRatio,
+  resolveModelRatio,
+  UNKNOWN_MODEL_RATIO,
+  UNPRICED_DEFAULT_MODELS,
+  USD,
+} from './model-ratios';
+
+describe('units', () => {
+  it("uses one-api's constants", () => {
+    expect(USD).toBe(500);
+    expect(RMB).toBe(71);
+    expect(MILLI_USD).toBe(0.5);
+    expect(UNKNOWN_MODEL_RATIO).toBe(30);
+  });
+});
+
+describe('default model ratios', () => {
+  it('prices every default model, except the ones knowingly left unpriced', () => {
+    const unpriced = new Set(UNPRICED_DEFAULT_MODELS);
+    const missing = allModelNames().filter((model) => !hasDefaultModelRatio(model) && !unpriced.has(model));
+    expect(missing).toEqual([]);
+  });
+
+  it('lists as unpriced only models that are in a default list and really have no price', () => {
+    const listed = new Set(allModelNames());
+    expect(new Set(UNPRICED_DEFAULT_MODELS).size).toBe(UNPRICED_DEFAULT_MODELS.length);
+    for (const model of UNPRICED_DEFAULT_MODELS) {
+      expect(listed.has(model), model).toBe(true);
+      expect(hasDefaultModelRatio(model), model).toBe(false);
+      expect(resolveModelRatio(model)).toBe(UNKNOWN_MODEL_RATIO);
+    }
+  });
+
+  it('holds only finite, non-negative ratios', () => {
+    for (const [model, ratio] of Object.entries(DEFAULT_MODEL_RATIO)) {
+      expect(Number.isFinite(ratio) && ratio >= 0, model).toBe(true);
+    }
+  });
+
+  it.each([
+    ['gpt-3.5-turbo', 0.25],
+    ['gpt-3.5-turbo-1106', 0.5],
+    ['gpt-4', 15],
+    ['gpt-4-32k', 30],
+    ['gpt-4o', 2.5],
+    ['gpt-4o-mini', 0.075],
+    ['o1-mini', 1.5],
+    ['text-embedding-3-small', 0.01],
+    ['dall-e-3', 20],
+    ['claude-instant-1.2', 0.4],
+    ['claude-3-haiku-20240307', 0.125],
+    ['claude-3-opus-20240229', 7.5],
+    ['claude-3-5-haiku-latest', 0.5],
+    ['gemini-pro', 0.125],
+    ['gemini-1.5-pro', 0.625],
+    ['gemini-1.5-flash', 0.0375],
+    ['ERNIE-4.0-8K', 8.52],
+    ['ERNIE-Speed-8K', 0.284],
+    ['qwen-turbo', 0.0213],
+    ['qwen-max', 0.1704],
+    ['glm-4v', 3.55],
+    ['glm-3-turbo', 0.071],
+    ['cogview-3', 7.1],
+    ['360GPT_S2_V9', 0.8572],
+    ['moonshot-v1-128k', 4.26],
+    ['Baichuan2-Turbo', 0.568],
+    ['abab5.5s-chat', 0.355],
+    ['mistral-large-latest', 4],
+    ['mixtral-8x7b-32768', 0.00012],
+    ['gemma-7b-it', 0.000035],
+    ['yi-34b-chat-200k', 0.852],
+    ['step-1-32k', 0.001065],
+    ['deepseek-chat', 0.07],
+    ['deepseek-reasoner', 0.275],
+  ])("prices %s at one-api's %s", (model, ratio) => {
+    expect(DEFAULT_MODEL_RATIO[model]).toBe(ratio);
+  });
+});
+
+describe('resolveModelRatio', () => {
+  it('falls back to 30 for an unknown model, including names that exist on Object.prototype', () => {
+    expect(resolveModelRatio('no-such-model', 1)).toBe(30);
+    expect(resolveModelRatio('constructor', 1)).toBe(30);
+    expect(resolveModelRatio('toString')).toBe(30);
+  });
+
+  it('prices a search-enabled qwen or command model as the plain model', () => {
+    expect(resolveModelRatio('qwen-max-internet', 17)).toBe(DEFAULT_MODEL_RATIO['qwen-max']);
+    expect(resolveModelRatio('command-r-internet')).toBe(DEFAULT_MODEL_RATIO['command-r']);
+    expect(resolveModelRatio('gpt-4-internet')).toBe(30);
+  });
+
+  it('prefers the channel-typed key, then the operator map over the defaults', () => {
+    expect(resolveModelRatio('llama3-8b-8192', 33)).toBe(0.15);
+    expect(resolveModelRatio('llama3-8b-8192', 29)).toBe(0.000025);
+    expect(resolveModelRatio('gpt-4', 1, { 'gpt-4': 1 })).toBe(1);
+    expect(resolveModelRatio('gpt-4', 3, { 'gpt-4': 1, 'gpt-4(3)': 2 })).toBe(2);
+    // A default typed key beats an operator's bare key, as in one-api.
+    expect(resolveModelRatio('llama3-8b-8192', 33, { 'llama3-8b-8192': 9 })).toBe(0.15);
+    expect(resolveModelRatio('my-model', 8, { 'my-model': 0 })).toBe(0);
+  });
+});
+
+describe('completion ratios', () => {
+  it.each([
+    ['gpt-3.5-turbo', 3],
+    ['gpt-3.5-turbo-0125', 3],
+    ['gpt-3.5-turbo-1106', 2],
+    ['gpt-3.5-turbo-16k', 4 / 3],
+    ['gpt-3.5-turbo-instruct', 4 / 3],
+    ['gpt-4', 2],
+    ['gpt-4-0613', 2],
+    ['gpt-4-32k', 2],
+    ['gpt-4-turbo', 3],
+    ['gpt-4-1106-preview', 3],
+    ['gpt-4-vision-preview', 3],
+    ['gpt-4o', 4],
+    ['gpt-4o-2024-05-13', 3],
+    ['gpt-4o-mini', 4],
+    ['chatgpt-4o-latest', 3],
+    ['o1', 4],
+    ['o1-mini', 4],
+    ['o3-mini', 1],
+    ['claude-3-opus-20240229', 5],
+    ['claude-3-5-sonnet-latest', 5],
+    ['claude-2.1', 3],
+    ['claude-instant-1.2', 3],
+    ['mistral-large-latest', 3],
+    ['gemini-1.5-pro', 3],
+    ['deepseek-chat', 2],
+    ['deepseek-reasoner', 2.19 / 0.55],
+    ['whisper-1', 0],
+    ['llama3-70b-8192', 0.79 / 0.59],
+    ['command-r-plus', 5],
+    ['qwen-turbo', 1],
+    ['no-such-model', 1],
+  ])('gives %s a completion ratio of %s', (model, ratio) => {
+    expect(defaultCompletionRatio(model)).toBeCloseTo(ratio, 12);
+  });
+
+  it('uses the channel-typed defaults for AWS llama3', () => {
+    expect(defaultCompletionRatio('llama3-8b-8192', 33)).toBe(2);
+    expect(defaultCompletionRatio('llama3-70b-8192', 33)).toBeCloseTo(0.0035 / 0.00265, 12);
+    expect(defaultCompletionRatio('llama3-70b-8192', 29)).toBeCloseTo(0.79 / 0.59, 12);
+  });
+
+  it('lets the operator map override the defaults and the rules', () => {
+    expect(resolveCompletionRatio('gpt-4', 1, { 'gpt-4': 1.5 })).toBe(1.5);
+    expect(resolveCompletionRatio('whisper-1', 1, { 'whisper-1': 1 })).toBe(1);
+    expect(resolveCompletionRatio('qwen-max-internet', 17, { 'qwen-max': 2 })).toBe(2);
+  });
+
+  it('applies the name rules without consulting the maps', () => {
+    expect(completionRatioByRule('whisper-1')).toBe(1);
+    expect(completionRatioByRule('deepseek-reasoner')).toBe(2);
+    expect(completionRatioByRule('gpt-4o-2024-08-06')).toBe(4);
+  });
+});
+
+describe('option defaults', () => {
+  it('serialises the ratio maps as JSON with sorted keys', () => {
+    const parsed: Record<string, number> = JSON.parse(DEFAULT_MODEL_RATIO_JSON);
+    expect(parsed).toEqual(DEFAULT_MODEL_RATIO);
+    const keys = Object.keys(parsed);
+    expect(keys).toEqual([...keys].sort());
+    expect(JSON.parse(DEFAULT_COMPLETION_RATIO_JSON)).toEqual(DEFAULT_COMPLETION_RATIO);
+  });
+
+  it('prices at least one model of every channel type', () => {
+    for (const t of CHANNEL_TYPES) {
+      expect(
+        t.defaultModels.some(hasDefaultModelRatio) || t.id === 11 || t.id === 18 || t.id === 30,
+        `type ${t.id}`,
+      ).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,157 @@
+import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
+
+/**
+ * Every system option: its kind (how a value is checked), default (one-api's) and whether it is a secret.
+ * All values travel and are stored as strings.
+ */
+export type OptionKind = 'boolean' | 'number' | 'integer' | 'ratio-json' | 'string' | 'theme';
+
+export interface OptionSpec {
+  kind: OptionKind;
+  default: string;
+  /** Never returned by GET /api/option/; saved only when non-empty. */
+  secret?: boolean;
+}
+
+export const THEMES = ['default', 'berry', 'air'] as const;
+
+export const DEFAULT_EMAIL_DOMAIN_WHITELIST = [
+  'gmail.com',
+  '163.com',
+  '126.com',
+  'qq.com',
+  'outlook.com',
+  'hotmail.com',
+  'icloud.com',
+  'yahoo.com',
+  'foxmail.com',
+].join(',');
+
+export const DEFAULT_GROUP_RATIO = '{"default":1,"vip":1,"svip":1}';
+
+const bool = (value: boolean): OptionSpec => ({ kind: 'boolean', default: String(value) });
+const int = (value: number): OptionSpec => ({ kind: 'integer', default: String(value) });
+const num = (value: number): OptionSpec => ({ kind: 'number', default: String(value) });
+const str = (value = ''): OptionSpec => ({ kind: 'string', default: value });
+const secret: OptionSpec = { kind: 'string', default: '', secret: true };
+
+export const OPTION_SPECS = {
+  PasswordLoginEnabled: bool(true),
+  PasswordRegisterEnabled: bool(true),
+  EmailVerificationEnabled: bool(false),
+  RegisterEnabled: bool(true),
+  EmailDomainRestrictionEnabled: bool(false),
+  EmailDomainWhitelist: str(DEFAULT_EMAIL_DOMAIN_WHITELIST),
+  GitHubOAuthEnabled: bool(false),
+  GitHubClientId: str(),
+  GitHubClientSecret: secret,
+  LarkClientId: str(),
+  LarkClientSecret: secret,
+  WeChatAuthEnabled: bool(false),
+  WeChatServerAddress: str(),
+  WeChatServerToken: secret,
+  WeChatAccountQRCodeImageURL: str(),
+  MessagePusherAddress: str(),
+  MessagePusherToken: secret,
+  TurnstileCheckEnabled: bool(false),
+  TurnstileSiteKey: str(),
+  TurnstileSecretKey: secret,
+  SMTPServer: str(),
+  SMTPPort: int(587),
+  SMTPAccount: str(),
+  SMTPFrom: str(),
+  SMTPToken: secret,
+  ServerAddress: str(),
+  Notice: str(),
+  Footer: str(),
+  About: str(),
+  SystemName: str('Switchyard'),
+  Logo: str(),
+  HomePageContent: str(),
+  Theme: { kind: 'theme', default: 'default' },
+  QuotaForNewUser: int(0),
+  QuotaForInviter: int(0),
+  QuotaForInvitee: int(0),
+  QuotaRemindThreshold: int(1000),
+  PreConsumedQuota: int(500),
+  QuotaPerUnit: num(500000),
+  ModelRatio: { kind: 'ratio-json', default: DEFAULT_MODEL_RATIO_JSON },
+  CompletionRatio: { kind: 'ratio-json', default: DEFAULT_COMPLETION_RATIO_JSON },
+  GroupRatio: { kind: 'ratio-json', default: DEFAULT_GROUP_RATIO },
+  TopUpLink: str(),
+  ChatLink: str(),
+  AutomaticDisableChannelEnabled: bool(false),
+  AutomaticEnableChannelEnabled: bool(false),
+  ChannelDisableThreshold: num(5),
+  LogConsumeEnabled: bool(true),
+  DisplayInCurrencyEnabled: bool(true),
+  DisplayTokenStatEnabled: bool(true),
+  ApproximateTokenEnabled: bool(false),
+  RetryTimes: int(0),
+} satisfies Record<string, OptionSpec>;
+
+export type OptionKey = keyof typeof OPTION_SPECS;
+export type OptionMap = Record<OptionKey, string>;
+
+export const OPTION_KEYS = Object.keys(OPTION_SPECS) as OptionKey[];
+
+export const isOptionKey = (key: string): key is OptionKey => Object.hasOwn(OPTION_SPECS, key);
+
+export const isSecretOption = (key: OptionKey): boolean => (OPTION_SPECS[key] as OptionSpec).secret === true;
+
+export interface OptionEntry {
+  key: string;
+  value: string;
+}
+
+const NON_NEGATIVE_NUMBER = /^(0|[1-9]\d*)(\.\d+)?$/;
+const NON_NEGATIVE_INTEGER = /^(0|[1-9]\d*)$/;
+
+/** Parses a ratio option (a JSON object of name → number ≥ 0), or gives the reason it is not one. */
+export function parseRatioJson(
+  key: string,
+  value: string,
+): { ratios: Record<string, number> } | { error: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return { error: `${key} is not a valid JSON string` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { error: `${key} is not a valid JSON string: expected an object of name → number` };
+  }
+  for (const [name, ratio] of Object.entries(parsed)) {
+    if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) {
+      return { error: `${key}: the ratio of "${name}" must be a number of 0 or more` };
+    }
+  }
+  return { ratios: parsed as Record<string, number> };
+}
+
+/** The one check of an option value's form, used by the server and the settings forms. Null when valid. */
+export function validateOptionValue(key: OptionKey, value: string): string | null {
+  const spec: OptionSpec = OPTION_SPECS[key];
+  switch (spec.kind) {
+    case 'boolean':
+      return value === 'true' || value === 'false' ? null : `${key} must be true or false`;
+    case 'integer':
+      return NON_NEGATIVE_INTEGER.test(value) && Number(value) <= Number.MAX_SAFE_INTEGER
+        ? null
+        : `${key} must be a whole number of 0 or more`;
+    case 'number':
+      return NON_NEGATIVE_NUMBER.test(value) && Number.isFinite(Number(value))
+        ? null
+        : `${key} must be a number of 0 or more`;
+    case 'ratio-json': {
+      const result = parseRatioJson(key, value);
+      return 'error' in result ? result.error : null;
+    }
+    case 'theme':
+      return (THEMES as readonly string[]).includes(value)
+        ? null
+        : `Theme must be one of ${THEMES.join(', ')}`;
+    case 'string':
+      return null;
+  }
+}

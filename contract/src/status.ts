@@ -1,0 +1,25 @@
+/** `data` of GET /api/status. The console copies it to local storage. */
+export interface ServerStatus {
+  version: string;
+  start_time: number;
+  email_verification: boolean;
+  github_oauth: boolean;
+  github_client_id: string;
+  lark_client_id: string;
+  system_name: string;
+  logo: string;
+  footer_html: string;
+  wechat_qrcode: string;
+  wechat_login: boolean;
+  server_address: string;
+  turnstile_check: boolean;
+  turnstile_site_key: string;
+  top_up_link: string;
+  chat_link: string;
+  quota_per_unit: number;
+  display_in_currency: boolean;
+  display_token_stat: boolean;
+}
+
+export const PRODUCT_NAME = 'Switchyard';
+export const SOURCE_URL = 'https://github.com/switchyard-gateway/switchyard';

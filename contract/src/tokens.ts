@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { parseSubnetList } from './subnet';
+
+export const TOKEN_NAME_MAX = 30;
+/** tokens.subnet is varchar(191): the stored list (entries joined by commas) must fit. */
+export const TOKEN_SUBNET_MAX = 191;
+/** tokens.models is text; a generous cap on the stored list. */
+export const TOKEN_MODELS_MAX = 10_000;
+export const TOKEN_DEFAULT_REMAIN_QUOTA = 500000;
+export const NEVER_EXPIRES = -1;
+
+/** A token (API key) as the API returns it to its owner; `key` is stored and sent without `sk-`. */
+export interface Token {
+  id: number;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: boolean;
+  used_quota: number;
+  models: string;
+  subnet: string;
+}
+
+const name = z
+  .string({ error: 'name must be a string' })
+  .trim()
+  .min(1, 'Please enter a token name')
+  .max(TOKEN_NAME_MAX, `The token name must be at most ${TOKEN_NAME_MAX} characters`);
+const expiredTime = z
+  .number({ error: 'expired_time must be a number: -1 for never, or a Unix time in seconds' })
+  .int('expired_time must be a whole number of seconds');
+const remainQuota = z
+  .number({ error: 'remain_quota must be a number' })
+  .int('remain_quota must be a whole number')
+  .min(0, 'remain_quota cannot be negative')
+  .max(Number.MAX_SAFE_INTEGER, 'remain_quota is too large');
+const modelList = z
+  .string({ error: 'models must be a comma-separated string' })
+  .max(TOKEN_MODELS_MAX, `The model list must be at most ${TOKEN_MODELS_MAX} characters`);
+// A cap on the raw text only; the server checks the stored (normalised) list against TOKEN_SUBNET_MAX.
+const subnet = z
+  .string({ error: 'subnet must be a comma-separated string' })
+  .max(2_000, 'subnet is too long')
+  .superRefine((value, context) => {
+    const parsed = parseSubnetList(value);
+    if ('error' in parsed) context.addIssue({ code: 'custom', message: `Invalid subnet: ${parsed.error}` });
+  });
+
+const tokenFields = {
+  name,
+  expired_time: expiredTime.default(NEVER_EXPIRES),
+  remain_quota: remainQuota.default(0),
+  unlimited_quota: z.boolean({ error: 'unlimited_quota must be true or false' }).default(false),
+  models: modelList.nullish().transform((value) => value ?? ''),
+  subnet: subnet.nullish().transform((value) => value ?? ''),
+};
+
+export const createTokenInput = z.object(tokenFields);
+
+export const updateTokenInput = z.object({
+  id: z.number({ error: 'id is required' }).int('id must be a whole number').positive('id is required'),
+  ...tokenFields,
+});
+
+export const tokenStatusInput = z.object({
+  id: z.number({ error: 'id is required' }).int('id must be a whole number').positive('id is required'),
+  status: z.union([z.literal(1), z.literal(2)], { error: 'status must be 1 (enabled) or 2 (disabled)' }),
+});
+
+export type CreateTokenInput = z.infer<typeof createTokenInput>;
+export type UpdateTokenInput = z.infer<typeof updateTokenInput>;
+
+export const tokenListOrders = ['remain_quota', 'used_quota'] as const;
+
+/** Splits a comma list (models, groups) into trimmed, unique, non-empty names. */
+export function splitList(list: string | null | undefined): string[] {
+  return [
+    ...new Set(
+      (list ?? '')
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
+}

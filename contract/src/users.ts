@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/** Limits of user fields, checked on the server and hinted in the console. */
+export const USERNAME_MAX = 12;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 20;
+export const DISPLAY_NAME_MAX = 20;
+export const EMAIL_MAX = 50;
+/** users.group is varchar(32). */
+export const USER_GROUP_MAX = 32;
+export const USERNAME_DISPLAY_TRUNCATE = 15;
+
+/** A user as the API returns it (one-api's JSON keys; password and access_token are always ""). */
+export interface User {
+  id: number;
+  username: string;
+  password: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  wechat_id: string;
+  lark_id: string;
+  oidc_id: string;
+  verification_code: string;
+  access_token: string;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string;
+  inviter_id: number;
+}
+
+const username = z
+  .string({ error: 'username must be a string' })
+  .trim()
+  .min(1, 'username is required')
+  .max(USERNAME_MAX, `username must be at most ${USERNAME_MAX} characters`);
+const password = z
+  .string({ error: 'password must be a string' })
+  .min(PASSWORD_MIN, `password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `password must be at most ${PASSWORD_MAX} characters`);
+const optionalPassword = z.union([z.literal(''), password]).optional();
+const displayName = z
+  .string({ error: 'display name must be a string' })
+  .max(DISPLAY_NAME_MAX, `display name must be at most ${DISPLAY_NAME_MAX} characters`);
+const email = z
+  .string({ error: 'email must be a string' })
+  .max(EMAIL_MAX, `email must be at most ${EMAIL_MAX} characters`);
+const quota = z
+  .number({ error: 'quota must be a number' })
+  .int('quota must be a whole number')
+  .min(0, 'quota cannot be negative')
+  .max(Number.MAX_SAFE_INTEGER, 'quota is too large');
+
+export const loginInput = z.object({
+  username: z.string({ error: 'username is required' }).min(1, 'username is required'),
+  password: z.string({ error: 'password is required' }).min(1, 'password is required'),
+});
+
+export const registerInput = z.object({
+  username,
+  password,
+  password2: z.string().optional(),
+  display_name: displayName.optional(),
+  email: email.optional(),
+  verification_code: z.string().max(64).optional(),
+  aff_code: z.string().max(32).optional(),
+});
+
+export const createUserInput = z.object({
+  username,
+  password,
+  display_name: displayName.optional(),
+  role: z.number().int().optional(),
+});
+
+export const updateSelfInput = z.object({
+  username: username.optional(),
+  display_name: displayName.optional(),
+  password: optionalPassword,
+});
+
+export const updateUserInput = z.object({
+  id: z.number({ error: 'id is required' }).int('id must be a whole number').positive('id is required'),
+  username: username.optional(),
+  display_name: displayName.optional(),
+  password: optionalPassword,
+  email: email.optional(),
+  quota: quota.optional(),
+  group: z
+    .string({ error: 'group must be a string' })
+    .trim()
+    .min(1, 'group cannot be empty')
+    .max(USER_GROUP_MAX, `group must be at most ${USER_GROUP_MAX} characters`)
+    .optional(),
+  role: z.number().int().optional(),
+  status: z.number().int().optional(),
+});
+
+export const manageActions = ['disable', 'enable', 'delete', 'promote', 'demote'] as const;
+export type ManageAction = (typeof manageActions)[number];
+
+export const manageUserInput = z.object({
+  username: z.string({ error: 'username is required' }).min(1, 'username is required'),
+  action: z.enum(manageActions, { error: `action must be one of ${manageActions.join(', ')}` }),
+});
+
+export const adminTopupInput = z.object({
+  user_id: z.number({ error: 'user_id is required' }).int().positive('user_id is required'),
+  quota: z.number({ error: 'quota must be a number' }).int('quota must be a whole number'),
+  remark: z.string().max(255).optional(),
+});
+
+export type LoginInput = z.infer<typeof loginInput>;
+export type RegisterInput = z.infer<typeof registerInput>;
+export type CreateUserInput = z.infer<typeof createUserInput>;
+export type UpdateSelfInput = z.infer<typeof updateSelfInput>;
+export type UpdateUserInput = z.infer<typeof updateUserInput>;
+export type ManageUserInput = z.infer<typeof manageUserInput>;
+
+export const userListOrders = ['quota', 'used_quota', 'request_count'] as const;

@@ -1,0 +1,91 @@
+import type { BrowserContext, Page } from 'playwright-core';
+
+export const ROOT = { username: 'root', password: '123456' };
+
+/** Sign in through the login form (the path a person takes). */
+export async function loginThroughForm(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.locator('input[name="username"]').fill(username);
+  await page.locator('input[name="password"]').fill(password);
+  await page.locator('form button[type="submit"]').click();
+}
+
+/** Wait until a toast containing `text` has been shown (it may already have closed). */
+export async function expectToast(page: Page, text: string): Promise<void> {
+  await page.waitForFunction(
+    (wanted) =>
+      ((window as unknown as { __toasts?: string[] }).__toasts ?? []).some((t) => t.includes(wanted)),
+    text,
+  );
+}
+
+/** Wait until running animations and transitions (dialogs, toasts, loaders) have finished, for a clean screenshot. */
+export async function settle(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))),
+  );
+}
+
+/** Wait until the path (without query) equals `path`. */
+export async function waitForPath(page: Page, path: string): Promise<void> {
+  await page.waitForURL((url) => url.pathname === path);
+}
+
+/**
+ * A signed-in session without the form: log in through the API with the context's own
+ * cookie jar and store the user the way the console does after a login.
+ */
+export async function signInContext(
+  context: BrowserContext,
+  username: string,
+  password: string,
+): Promise<void> {
+  const response = await context.request.post('/api/user/login', { data: { username, password } });
+  const body = (await response.json()) as { success: boolean; message: string; data: unknown };
+  if (!body.success) throw new Error(`login as ${username} failed: ${body.message}`);
+  // Store the user the way a login does; local storage is shared by the context's pages.
+  const page = await context.newPage();
+  await page.goto('/no-such-page-for-seeding');
+  await page.evaluate((user: string) => window.localStorage.setItem('user', user), JSON.stringify(body.data));
+  await page.close();
+}
+
+/** Admin calls for test set-up, on an API session of their own. */
+export class AdminApi {
+  private cookie = '';
+
+  constructor(private readonly baseUrl: string) {}
+
+  async login(username = ROOT.username, password = ROOT.password): Promise<void> {
+    const response = await fetch(`${this.baseUrl}/api/user/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    this.cookie = setCookie.split(';')[0] ?? '';
+    const body = (await response.json()) as { success: boolean; message: string };
+    if (!body.success) throw new Error(`admin login failed: ${body.message}`);
+  }
+
+  async call<T>(method: string, path: string, data?: unknown): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', Cookie: this.cookie },
+      body: data === undefined ? undefined : JSON.stringify(data),
+    });
+    const body = (await response.json()) as { success: boolean; message: string; data: T };
+    if (!body.success) throw new Error(`${method} ${path} failed: ${body.message}`);
+    return body.data;
+  }
+
+  /** Saves system options one by one, as the settings page does. */
+  async setOptions(options: Record<string, string>): Promise<void> {
+    for (const [key, value] of Object.entries(options))
+      await this.call('PUT', '/api/option/', { key, value });
+  }
+
+  createUser(username: string, password: string, displayName = ''): Promise<unknown> {
+    return this.call('POST', '/api/user/', { username, password, display_name: displayName });
+  }
+}

@@ -1,0 +1,95 @@
+import { Role, UserStatus } from '@switchyard/contract/roles';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Sql } from '../db/connect';
+import { findUserByAccessToken, findUserById } from '../db/repos/users';
+import type { UserRow } from '../db/schema';
+import type { Actor } from '../domain/permissions';
+import { refusal } from './envelope';
+import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, type SessionCodec, type SessionData } from './session';
+
+export type AccessLevel = 'public' | 'user' | 'admin' | 'root';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: AccessLevel;
+  }
+  interface FastifyRequest {
+    session: SessionData | undefined;
+    caller: Actor;
+  }
+}
+
+const MINIMUM_ROLE: Record<Exclude<AccessLevel, 'public'>, number> = {
+  user: Role.common,
+  admin: Role.admin,
+  root: Role.root,
+};
+
+export function writeSession(reply: FastifyReply, codec: SessionCodec, data: SessionData): void {
+  reply.setCookie(SESSION_COOKIE, codec.seal(data), {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: reply.request.protocol === 'https',
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+}
+
+export function clearSession(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+export const sessionFor = (user: UserRow): SessionData => ({
+  id: user.id,
+  username: user.username,
+  role: user.role,
+  status: user.status,
+});
+
+/** The system access token travels as `Authorization: <token>` or `Authorization: Bearer <token>`. */
+function accessTokenOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization?.trim();
+  if (!header) return undefined;
+  return header.replace(/^Bearer\s+/i, '').trim() || undefined;
+}
+
+/**
+ * The guard of every /api route: who is calling (session first, then access token), read live from
+ * the database so a ban or a role change takes effect at once in every process.
+ */
+export function accessGuard(db: Sql) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const level = request.routeOptions.config.access ?? 'public';
+    if (level === 'public') return;
+    let user: UserRow | undefined;
+    if (request.session) {
+      user = await findUserById(db, request.session.id);
+      if (!user || user.status === UserStatus.deleted) {
+        clearSession(reply);
+        user = undefined;
+      }
+    }
+    if (!user) {
+      const token = accessTokenOf(request);
+      if (!token) {
+        await reply.code(401).send(refusal('Not logged in and no access token provided'));
+        return;
+      }
+      user = token.length <= 64 ? await findUserByAccessToken(db, token) : undefined;
+      if (!user || user.status === UserStatus.deleted) {
+        await reply.send(refusal('No permission: the access token is invalid'));
+        return;
+      }
+    }
+    if (user.status !== UserStatus.enabled) {
+      clearSession(reply);
+      await reply.send(refusal('This user has been banned'));
+      return;
+    }
+    if (user.role < MINIMUM_ROLE[level]) {
+      await reply.send(refusal('No permission: your role is too low for this action'));
+      return;
+    }
+    request.caller = { id: user.id, username: user.username, role: user.role };
+  };
+}

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
+import { addRouteHook } from './route-hooks';
+
+/** Where the built console lives: WEB_DIST, else web/dist beside the server package. */
+export function resolveConsoleDir(configured: string | undefined): string | undefined {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = configured
+    ? [path.resolve(configured)]
+    : [
+        path.resolve(here, '../../../web/dist'),
+        path.resolve(here, '../../web/dist'),
+        path.resolve('web/dist'),
+      ];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')));
+}
+
+/** Whether a path falls back to the console's index.html (deep links such as /token/edit/3). */
+export function consoleFallback(dir: string | undefined): (url: string) => boolean {
+  if (!dir) return () => false;
+  return (url) => !url.startsWith('/v1/') && path.extname(url) === '';
+}
+
+/**
+ * Serves the built console: hashed assets cached for a year, everything else revalidated. The
+ * files' routes live in a scope of their own so that `limit` (GLOBAL_WEB_RATE_LIMIT) reaches them
+ * and no other route; reply.sendFile, for the index.html fallback, is for the whole app.
+ */
+export async function registerConsole(
+  app: FastifyInstance,
+  dir: string | undefined,
+  limit: onRequestHookHandler | undefined,
+): Promise<void> {
+  if (!dir) return;
+  const options = {
+    root: dir,
+    setHeaders: (reply: FastifyReply, filePath: string) => {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  };
+  await app.register(fastifyStatic, { ...options, serve: false });
+  await app.register(async (files) => {
+    if (limit) addRouteHook(files, 'onRequest', () => true, limit);
+    await files.register(fastifyStatic, {
+      ...options,
+      wildcard: false,
+      index: 'index.html',
+      decorateReply: false,
+    });
+  });
+}

@@ -1,0 +1,68 @@
+import { allModelNames, modelsByChannelType } from '@switchyard/contract/channel-types';
+import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
+import { isRootRole } from '@switchyard/contract/roles';
+import type { FastifyInstance } from 'fastify';
+import { toApiChannel } from '../../domain/channels';
+import { readChannelBalance } from '../../relay/channel-balance';
+import { modelObject } from '../../relay/models';
+import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
+import type { Services } from '../services';
+
+export function channelRoutes(app: FastifyInstance, { channels, channelTester }: Services): void {
+  const admin = { config: { access: 'admin' as const } };
+  const revealKeys = (role: number) => isRootRole(role);
+
+  app.get('/api/models', { config: { access: 'user' } }, async () => ok(modelsByChannelType()));
+  app.get('/api/channel/models', admin, async () => ({
+    success: true,
+    message: '',
+    object: 'list',
+    data: allModelNames().map(modelObject),
+  }));
+
+  app.get('/api/channel/', admin, async (request) =>
+    ok(await channels.list(parsePage(queryText(request.query, 'p')), revealKeys(request.caller.role))),
+  );
+  app.get('/api/channel/search', admin, async (request) =>
+    ok(await channels.search(queryText(request.query, 'keyword'), revealKeys(request.caller.role))),
+  );
+  app.get('/api/channel/test', admin, async (request) => {
+    const scope = queryText(request.query, 'scope') === 'disabled' ? 'disabled' : 'all';
+    channelTester.startAll(scope, (error) => request.log.error({ err: error }, 'channel test run failed'));
+    return ok();
+  });
+  app.get<{ Params: { id: string } }>('/api/channel/test/:id', admin, async (request) => {
+    const channel = await channels.getRow(parseId(request.params.id));
+    const result = await channelTester.test(channel, queryText(request.query, 'model') || undefined);
+    const data = { time: result.time, modelName: result.modelName };
+    return {
+      success: result.success,
+      message: result.message,
+      time: result.time,
+      modelName: result.modelName,
+      data,
+    };
+  });
+  app.get<{ Params: { id: string } }>('/api/channel/update_balance/:id', admin, async (request) => {
+    const channel = await channels.getRow(parseId(request.params.id));
+    const balance = await readChannelBalance(channel);
+    await channels.recordBalance(channel.id, balance);
+    return { success: true, message: '', balance, data: { balance } };
+  });
+  app.delete('/api/channel/disabled', admin, async () => ok(await channels.deleteDisabled()));
+  app.get<{ Params: { id: string } }>('/api/channel/:id', admin, async (request) =>
+    ok(toApiChannel(await channels.getRow(parseId(request.params.id)), revealKeys(request.caller.role))),
+  );
+  app.post('/api/channel/', admin, async (request) => {
+    const ids = await channels.create(parseBody(createChannelInput, request.body));
+    return ok({ ids });
+  });
+  app.put('/api/channel/', admin, async (request) => {
+    const row = await channels.update(parseBody(updateChannelInput, request.body));
+    return ok(toApiChannel(row, revealKeys(request.caller.role)));
+  });
+  app.delete<{ Params: { id: string } }>('/api/channel/:id', admin, async (request) => {
+    await channels.delete(parseId(request.params.id));
+    return ok();
+  });
+}

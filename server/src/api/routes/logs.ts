@@ -1,0 +1,74 @@
+import type { LogFilter } from '@switchyard/contract/logs';
+import { isAdminRole } from '@switchyard/contract/roles';
+import type { FastifyInstance } from 'fastify';
+import { InputError } from '../../domain/errors';
+import { ok, parsePage, queryText } from '../envelope';
+import type { Services } from '../services';
+
+function number(query: unknown, name: string): number {
+  const text = queryText(query, name).trim();
+  if (text === '') return 0;
+  if (!/^\d{1,15}$/.test(text)) throw new InputError(`${name} must be a whole number`);
+  return Number(text);
+}
+
+/** The log filters of a query string; `admin` adds username and channel. */
+function filterOf(query: unknown, admin: boolean): Partial<LogFilter> {
+  return {
+    type: number(query, 'type'),
+    startTimestamp: number(query, 'start_timestamp'),
+    endTimestamp: number(query, 'end_timestamp'),
+    modelName: queryText(query, 'model_name').trim(),
+    tokenName: queryText(query, 'token_name').trim(),
+    ...(admin ? { username: queryText(query, 'username').trim(), channel: number(query, 'channel') } : {}),
+  };
+}
+
+export function logRoutes(app: FastifyInstance, { logs }: Services): void {
+  const admin = { config: { access: 'admin' as const } };
+  const user = { config: { access: 'user' as const } };
+
+  app.get('/api/log/', admin, async (request) =>
+    ok(await logs.list(filterOf(request.query, true), {}, parsePage(queryText(request.query, 'p')))),
+  );
+  app.get('/api/log/stat', admin, async (request) =>
+    ok({ quota: await logs.stat(filterOf(request.query, true), {}) }),
+  );
+  app.get('/api/log/search', admin, async (request) =>
+    ok(await logs.search(queryText(request.query, 'keyword'), {})),
+  );
+  app.delete('/api/log/', admin, async (request) =>
+    ok(await logs.deleteBefore(number(request.query, 'target_timestamp'))),
+  );
+
+  app.get('/api/log/self', user, async (request) =>
+    ok(
+      await logs.list(
+        filterOf(request.query, false),
+        { userId: request.caller.id },
+        parsePage(queryText(request.query, 'p')),
+      ),
+    ),
+  );
+  app.get('/api/log/self/stat', user, async (request) =>
+    ok({ quota: await logs.stat(filterOf(request.query, false), { userId: request.caller.id }) }),
+  );
+  app.get('/api/log/self/search', user, async (request) =>
+    ok(await logs.search(queryText(request.query, 'keyword'), { userId: request.caller.id })),
+  );
+
+  app.get('/api/user/dashboard', user, async (request) => {
+    const query = request.query;
+    const range = { start: number(query, 'start_timestamp'), end: number(query, 'end_timestamp') };
+    const username = queryText(query, 'username').trim();
+    const everyone = queryText(query, 'scope') === 'all';
+    const who = !isAdminRole(request.caller.role)
+      ? { userId: request.caller.id }
+      : username
+        ? { username }
+        : everyone
+          ? ({ everyone: true } as const)
+          : { userId: request.caller.id };
+    return ok(await logs.dashboard(range, who));
+  });
+}

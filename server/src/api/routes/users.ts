@@ -1,0 +1,82 @@
+import {
+  adminTopupInput,
+  createUserInput,
+  loginInput,
+  manageUserInput,
+  registerInput,
+  updateSelfInput,
+  updateUserInput,
+} from '@switchyard/contract/users';
+import type { FastifyInstance } from 'fastify';
+import { toApiUser } from '../../domain/users';
+import { clearSession, sessionFor, writeSession } from '../access';
+import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
+import type { Services } from '../services';
+
+export function userRoutes(app: FastifyInstance, { users, sessions }: Services): void {
+  app.post('/api/user/register', { config: { rateLimit: 'critical', botCheck: true } }, async (request) => {
+    await users.register(parseBody(registerInput, request.body));
+    return ok();
+  });
+
+  app.post('/api/user/login', { config: { rateLimit: 'critical' } }, async (request, reply) => {
+    const input = parseBody(loginInput, request.body);
+    const user = await users.verifyLogin(input.username, input.password);
+    writeSession(reply, sessions, sessionFor(user));
+    return ok(toApiUser(user));
+  });
+
+  app.get('/api/user/logout', async (_request, reply) => {
+    clearSession(reply);
+    return ok();
+  });
+
+  const user = { config: { access: 'user' as const } };
+  app.get('/api/user/self', user, async (request) => ok(toApiUser(await users.getRow(request.caller.id))));
+  app.put('/api/user/self', user, async (request) => {
+    await users.updateSelf(request.caller, parseBody(updateSelfInput, request.body));
+    return ok();
+  });
+  app.delete('/api/user/self', user, async (request, reply) => {
+    await users.deleteSelf(request.caller);
+    clearSession(reply);
+    return ok();
+  });
+  app.get('/api/user/token', user, async (request) => ok(await users.regenerateAccessToken(request.caller)));
+  app.get('/api/user/aff', user, async (request) => ok(await users.affCode(request.caller)));
+  app.get('/api/user/available_models', user, async (request) =>
+    ok(await users.availableModels(request.caller)),
+  );
+
+  const admin = { config: { access: 'admin' as const } };
+  app.get('/api/user/', admin, async (request) => {
+    const query = request.query;
+    return ok(await users.list(parsePage(queryText(query, 'p')), queryText(query, 'order')));
+  });
+  app.get('/api/user/search', admin, async (request) =>
+    ok(await users.search(queryText(request.query, 'keyword'))),
+  );
+  app.get<{ Params: { id: string } }>('/api/user/:id', admin, async (request) =>
+    ok(await users.getForAdmin(request.caller, parseId(request.params.id))),
+  );
+  app.post('/api/user/', admin, async (request) => {
+    await users.createByAdmin(request.caller, parseBody(createUserInput, request.body));
+    return ok();
+  });
+  app.put('/api/user/', admin, async (request) =>
+    ok(await users.updateByAdmin(request.caller, parseBody(updateUserInput, request.body))),
+  );
+  app.post('/api/user/manage', admin, async (request) => {
+    const input = parseBody(manageUserInput, request.body);
+    return ok(await users.manage(request.caller, input.username, input.action));
+  });
+  app.delete<{ Params: { id: string } }>('/api/user/:id', admin, async (request) => {
+    await users.deleteByAdmin(request.caller, parseId(request.params.id));
+    return ok();
+  });
+  app.post('/api/topup', admin, async (request) => {
+    const input = parseBody(adminTopupInput, request.body);
+    await users.topUp(request.caller, input.user_id, input.quota, input.remark);
+    return ok();
+  });
+}

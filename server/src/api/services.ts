@@ -1,0 +1,58 @@
+import type { ChangeBus } from '../cluster/change-bus';
+import type { RateLimiter } from '../cluster/rate-limiter';
+import type { Config } from '../config';
+import type { Sql } from '../db/connect';
+import type { Billing } from '../domain/billing';
+import type { ChannelService } from '../domain/channels';
+import type { EmailVerification } from '../domain/email-verification';
+import type { LogService } from '../domain/logs';
+import type { Mailer } from '../domain/mail';
+import type { Notifier } from '../domain/notifier';
+import type { OAuthAccounts } from '../domain/oauth/accounts';
+import type { ExternalIdentities } from '../domain/oauth/identities';
+import type { OptionsStore } from '../domain/options';
+import type { PasswordReset } from '../domain/password-reset';
+import type { RedemptionService } from '../domain/redemptions';
+import type { TokenService } from '../domain/tokens';
+import type { TurnstileCheck } from '../domain/turnstile';
+import type { UserService } from '../domain/users';
+import type { VerificationCodes } from '../domain/verification-codes';
+import type { ChannelRouter } from '../relay/channel-router';
+import type { ChannelTester } from '../relay/channel-tester';
+import type { IdentityCache } from '../relay/identity-cache';
+import type { Relay } from '../relay/relay';
+import type { SessionCodec } from './session';
+
+/** Everything a route module may call, wired once in buildApp. */
+export interface Services {
+  config: Config;
+  db: Sql;
+  options: OptionsStore;
+  codes: VerificationCodes;
+  users: UserService;
+  tokens: TokenService;
+  redemptions: RedemptionService;
+  channels: ChannelService;
+  logs: LogService;
+  channelTester: ChannelTester;
+  billing: Billing;
+  router: ChannelRouter;
+  identities: IdentityCache;
+  relay: Relay;
+  bus: ChangeBus;
+  sessions: SessionCodec;
+  startTime: number;
+  mailer: Mailer;
+  notifier: Notifier;
+  oauth: OAuthAccounts;
+  externalIdentities: ExternalIdentities;
+  emailVerification: EmailVerification;
+  passwordReset: PasswordReset;
+  turnstile: TurnstileCheck;
+  /** Absent when CRITICAL_RATE_LIMIT is 0. */
+  criticalRateLimiter: RateLimiter | undefined;
+  /** GLOBAL_API_RATE_LIMIT: /api and the dashboard billing routes; absent at 0. */
+  apiRateLimiter: RateLimiter | undefined;
+  /** GLOBAL_WEB_RATE_LIMIT: the console's files and its index.html fallback; absent at 0. */
+  webRateLimiter: RateLimiter | undefined;
+}

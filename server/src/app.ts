@@ -1,0 +1,225 @@
+import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  LogController,
+  type RouteOptions,
+} from 'fastify';
+import { accessGuard } from './api/access';
+import { installBotCheck } from './api/bot-check';
+import { consoleFallback, registerConsole, resolveConsoleDir } from './api/console';
+import { installErrorHandlers } from './api/errors';
+import { installApiRateLimit, installCriticalRateLimit, webRateLimit } from './api/rate-limit';
+import { addRouteHook } from './api/route-hooks';
+import { channelRoutes } from './api/routes/channels';
+import { logRoutes } from './api/routes/logs';
+import { oauthRoutes } from './api/routes/oauth';
+import { optionRoutes } from './api/routes/options';
+import { redemptionRoutes } from './api/routes/redemptions';
+import { statusRoutes } from './api/routes/status';
+import { tokenRoutes } from './api/routes/tokens';
+import { userRoutes } from './api/routes/users';
+import { verificationRoutes } from './api/routes/verification';
+import type { Services } from './api/services';
+import { SESSION_COOKIE, SessionCodec } from './api/session';
+import { type ChangeBus, LocalChangeBus, RedisChangeBus } from './cluster/change-bus';
+import { createRateLimiter } from './cluster/rate-limiter';
+import type { Config } from './config';
+import type { Db } from './db/connect';
+import { findUserById } from './db/repos/users';
+import { Billing } from './domain/billing';
+import { ChannelService } from './domain/channels';
+import { EmailVerification } from './domain/email-verification';
+import { LogService } from './domain/logs';
+import { Mailer } from './domain/mail';
+import { channelAlerts, Notifier } from './domain/notifier';
+import { OAuthAccounts } from './domain/oauth/accounts';
+import { ExternalIdentities } from './domain/oauth/identities';
+import { OptionsStore } from './domain/options';
+import { PasswordReset } from './domain/password-reset';
+import { QuotaReminder } from './domain/quota-reminder';
+import { nowSeconds } from './domain/random';
+import { RedemptionService } from './domain/redemptions';
+import { TokenService } from './domain/tokens';
+import { TurnstileCheck } from './domain/turnstile';
+import { UserService } from './domain/users';
+import { VerificationCodes } from './domain/verification-codes';
+import { billingDashboardRoutes } from './relay/billing-dashboard';
+import { ChannelHealth } from './relay/channel-health';
+import { ChannelRouter } from './relay/channel-router';
+import { ChannelTester } from './relay/channel-tester';
+import { IdentityCache } from './relay/identity-cache';
+import { Relay } from './relay/relay';
+import { relayRoutes } from './relay/routes';
+import { createTokenCounter } from './relay/tokenizer';
+import { UpstreamClient } from './relay/upstream';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  /** Absent in tests: the app logs nothing. */
+  logger?: FastifyBaseLogger;
+  /** Milliseconds since the epoch for mailed codes' expiry; tests move it forward. Default Date.now. */
+  clock?: () => number;
+}
+
+export interface App {
+  server: FastifyInstance;
+  services: Services;
+}
+
+/** Wires every service once, explicitly: the only place that knows what depends on what. */
+function createServices(
+  config: Config,
+  db: Db,
+  options: OptionsStore,
+  bus: ChangeBus,
+  logger?: FastifyBaseLogger,
+  clock?: () => number,
+): Services {
+  const identities = new IdentityCache(db);
+  const router = new ChannelRouter(db);
+  bus.subscribe(async (change) => {
+    if (change.kind === 'options') await options.reload();
+    else if (change.kind === 'channels') router.invalidate();
+    else if (change.kind === 'token') identities.tokenChanged(change.key);
+    else identities.userChanged(change.id);
+  });
+  const limiterOf = ({ limit, windowSeconds }: { limit: number; windowSeconds: number }) =>
+    createRateLimiter(config.redisUrl, limit, windowSeconds * 1000, (error) =>
+      logger?.warn({ reason: String(error) }, 'redis rate limiter'),
+    );
+  const codes = new VerificationCodes({ clock });
+  const users = new UserService({
+    db,
+    options,
+    codes,
+    onUserChanged: (id) => bus.publish({ kind: 'user', id }),
+  });
+  const channels = new ChannelService({ db, options, onChanged: () => bus.publish({ kind: 'channels' }) });
+  const mailer = new Mailer(options, { trustedCertificates: config.smtpTrustedCertificates });
+  const notifier = new Notifier({ db, options, mailer });
+  const reminder = new QuotaReminder({
+    options,
+    readUser: (id) => findUserById(db, id),
+    sendMail: (message) => mailer.send(message),
+    onError: (error) => logger?.warn({ reason: String(error) }, 'quota reminder not sent'),
+  });
+  const billing = new Billing({
+    ledger: db.ledger,
+    options,
+    onQuotaSpent: (id, amount) => reminder.spent(id, amount),
+    onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),
+  });
+  const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger) });
+  const upstream = new UpstreamClient(config.relayTimeoutMs);
+  const relay = new Relay({
+    router,
+    identities,
+    billing,
+    options,
+    health,
+    counter: createTokenCounter(() => options.bool('ApproximateTokenEnabled')),
+    upstream,
+    logger,
+  });
+  return {
+    config,
+    db,
+    options,
+    codes,
+    users,
+    tokens: new TokenService({ db, users, onTokenChanged: (key) => bus.publish({ kind: 'token', key }) }),
+    redemptions: new RedemptionService({ db, options }),
+    channels,
+    logs: new LogService({ db }),
+    channelTester: new ChannelTester({
+      db,
+      relay,
+      channels,
+      health,
+      options,
+      pauseMs: config.channelTestPauseMs,
+    }),
+    billing,
+    router,
+    identities,
+    relay,
+    bus,
+    sessions: new SessionCodec(config.sessionSecret),
+    startTime: nowSeconds(),
+    mailer,
+    notifier,
+    oauth: new OAuthAccounts({ db, options, users }),
+    externalIdentities: new ExternalIdentities({ options, urls: config.providerUrls }),
+    emailVerification: new EmailVerification({ db, options, codes, mailer }),
+    passwordReset: new PasswordReset({ db, options, codes, mailer }),
+    turnstile: new TurnstileCheck({ options, verifyUrl: config.providerUrls.turnstileVerify }),
+    criticalRateLimiter: limiterOf(config.criticalRateLimit),
+    apiRateLimiter: limiterOf(config.apiRateLimit),
+    webRateLimiter: limiterOf(config.webRateLimit),
+  };
+}
+
+async function openChangeBus(config: Config, logger?: FastifyBaseLogger): Promise<ChangeBus> {
+  if (!config.redisUrl) return new LocalChangeBus();
+  const bus = new RedisChangeBus(config.redisUrl, (error) =>
+    logger?.warn({ err: error }, 'redis change bus'),
+  );
+  await bus.ready();
+  return bus;
+}
+
+/** Builds the whole application on an open, migrated database. Tests call this on a fresh one. */
+export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<App> {
+  const bus = await openChangeBus(config, logger);
+  const options = new OptionsStore(db, () => bus.publish({ kind: 'options' }));
+  await options.reload();
+  const services = createServices(config, db, options, bus, logger, clock);
+
+  const server = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 16 * 1024 * 1024,
+    trustProxy: 'loopback,linklocal,uniquelocal',
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+  await server.register(fastifyCookie);
+  await server.register(fastifyCompress, { global: true, threshold: 1024 });
+
+  server.decorateRequest('session', undefined);
+  server.decorateRequest('caller', undefined as never);
+  // The global API limit first: a refused call costs nothing more.
+  installApiRateLimit(server, services.apiRateLimiter);
+  const isApiRoute = (route: RouteOptions) => route.url.startsWith('/api');
+  addRouteHook(server, 'onRequest', isApiRoute, async (request) => {
+    request.session = services.sessions.open(request.cookies[SESSION_COOKIE]);
+  });
+  addRouteHook(server, 'preHandler', isApiRoute, accessGuard(db));
+  installCriticalRateLimit(server, services.criticalRateLimiter);
+  installBotCheck(server, services.turnstile, services.sessions);
+
+  // Handlers first: a route takes the error handler in force when it is registered.
+  const consoleDir = resolveConsoleDir(config.webDist);
+  const webLimit = webRateLimit(server, services.webRateLimiter);
+  installErrorHandlers(server, consoleFallback(consoleDir), webLimit?.refused);
+  await registerConsole(server, consoleDir, webLimit?.hook);
+
+  statusRoutes(server, services);
+  userRoutes(server, services);
+  optionRoutes(server, services);
+  tokenRoutes(server, services);
+  redemptionRoutes(server, services);
+  channelRoutes(server, services);
+  logRoutes(server, services);
+  oauthRoutes(server, services);
+  verificationRoutes(server, services);
+  await relayRoutes(server, services);
+  billingDashboardRoutes(server, services);
+  server.addHook('onClose', async () => {
+    await services.relay.settled();
+    await bus.close();
+  });
+  return { server, services };
+}

@@ -1,0 +1,279 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDatabaseTarget } from './config';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe('SQL_DSN', () => {
+  it('is SQLite when empty, at ./data/one-api.db unless SQLITE_PATH says otherwise', () => {
+    expect(parseDatabaseTarget(undefined, undefined)).toEqual({
+      dialect: 'sqlite',
+      file: path.resolve('data', 'one-api.db'),
+    });
+    expect(parseDatabaseTarget('  ', '/tmp/x.db')).toEqual({ dialect: 'sqlite', file: '/tmp/x.db' });
+  });
+
+  it('reads a relative SQLite path against the given directory, keeping absolute paths and :memory:', () => {
+    expect(parseDatabaseTarget('', undefined, '/srv/switchyard')).toEqual({
+      dialect: 'sqlite',
+      file: '/srv/switchyard/data/one-api.db',
+    });
+    expect(parseDatabaseTarget('', './db/gateway.db', '/srv/switchyard')).toMatchObject({
+      file: '/srv/switchyard/db/gateway.db',
+    });
+    expect(parseDatabaseTarget('', '/var/lib/x.db', '/srv/switchyard')).toMatchObject({
+      file: '/var/lib/x.db',
+    });
+    expect(parseDatabaseTarget('', ':memory:', '/srv/switchyard')).toMatchObject({ file: ':memory:' });
+  });
+
+  it('reads PostgreSQL URLs', () => {
+    expect(parseDatabaseTarget('postgres://u:p@db:5432/oneapi', undefined)).toEqual({
+      dialect: 'postgres',
+      connectionString: 'postgres://u:p@db:5432/oneapi',
+    });
+    expect(parseDatabaseTarget('postgresql://db/x', undefined).dialect).toBe('postgres');
+  });
+
+  it("reads one-api's MySQL DSN form and mysql:// URLs", () => {
+    expect(
+      parseDatabaseTarget('root:secret@tcp(10.0.0.5:3307)/oneapi?charset=utf8mb4&parseTime=True', undefined),
+    ).toEqual({
+      dialect: 'mysql',
+      host: '10.0.0.5',
+      port: 3307,
+      user: 'root',
+      password: 'secret',
+      database: 'oneapi',
+    });
+    expect(parseDatabaseTarget('root@tcp(localhost)/db', undefined)).toMatchObject({
+      host: 'localhost',
+      port: 3306,
+      password: '',
+    });
+    expect(parseDatabaseTarget('u:p@unix(/run/mysqld.sock)/db', undefined)).toMatchObject({
+      socketPath: '/run/mysqld.sock',
+    });
+    expect(parseDatabaseTarget('mysql://u:p%40ss@h:3306/db', undefined)).toMatchObject({
+      host: 'h',
+      password: 'p@ss',
+      database: 'db',
+    });
+  });
+
+  it.each(['mongodb://x', 'root:pw@tcp(host:99999)/db', 'root@tcp(host)/', 'nonsense'])(
+    'refuses %j naming SQL_DSN',
+    (dsn) => {
+      expect(() => parseDatabaseTarget(dsn, undefined)).toThrow(/^SQL_DSN: /);
+    },
+  );
+});
+
+describe('loadConfig', () => {
+  it('has sensible defaults and a random session secret when none is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      nodeType: 'master',
+      sessionSecretGenerated: true,
+      redisUrl: undefined,
+    });
+    expect(config.sessionSecret).toHaveLength(64);
+    expect(loadConfig({ SESSION_SECRET: 'random_string' }).sessionSecretGenerated).toBe(true);
+    expect(loadConfig({ SESSION_SECRET: 'abc' })).toMatchObject({
+      sessionSecret: 'abc',
+      sessionSecretGenerated: false,
+    });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /^PORT: /],
+    [{ PORT: '70000' }, /^PORT: /],
+    [{ REDIS_CONN_STRING: 'localhost:6379' }, /^REDIS_CONN_STRING: /],
+    [{ REDIS_CONN_STRING: 'http://x' }, /^REDIS_CONN_STRING: /],
+    [{ NODE_TYPE: 'worker' }, /^NODE_TYPE: /],
+    [{ INITIAL_ROOT_TOKEN: 'has-dash' }, /^INITIAL_ROOT_TOKEN: /],
+    [{ INITIAL_ROOT_ACCESS_TOKEN: 'short' }, /^INITIAL_ROOT_ACCESS_TOKEN: /],
+    [{ SYNC_FREQUENCY: '0' }, /^SYNC_FREQUENCY: /],
+    [{ GITHUB_OAUTH_URL: 'github.com' }, /^GITHUB_OAUTH_URL: /],
+    [{ LARK_API_URL: 'ftp://open.feishu.cn' }, /^LARK_API_URL: /],
+    [{ TURNSTILE_VERIFY_URL: 'not a url' }, /^TURNSTILE_VERIFY_URL: /],
+    [{ CRITICAL_RATE_LIMIT: '-1' }, /^CRITICAL_RATE_LIMIT: /],
+    [{ CRITICAL_RATE_LIMIT_WINDOW: '0' }, /^CRITICAL_RATE_LIMIT_WINDOW: /],
+    [{ GLOBAL_API_RATE_LIMIT: '-1' }, /^GLOBAL_API_RATE_LIMIT: /],
+    [{ GLOBAL_API_RATE_LIMIT: '10/min' }, /^GLOBAL_API_RATE_LIMIT: /],
+    [{ GLOBAL_API_RATE_LIMIT: '2000000' }, /^GLOBAL_API_RATE_LIMIT: /],
+    [{ GLOBAL_WEB_RATE_LIMIT: 'lots' }, /^GLOBAL_WEB_RATE_LIMIT: /],
+    [{ GLOBAL_WEB_RATE_LIMIT: '1.5' }, /^GLOBAL_WEB_RATE_LIMIT: /],
+  ])('refuses %j with a message naming the variable', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('accepts the optional variables', () => {
+    expect(
+      loadConfig({
+        REDIS_CONN_STRING: 'redis://127.0.0.1:6379/0',
+        INITIAL_ROOT_TOKEN: 'sk-abcDEF123',
+        INITIAL_ROOT_ACCESS_TOKEN: 'rootaccesstoken123',
+      }),
+    ).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379/0',
+      initialRootToken: 'abcDEF123',
+      initialRootAccessToken: 'rootaccesstoken123',
+    });
+  });
+
+  it('points at the real sign-in providers and limits critical calls to 20 per 20 minutes by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      providerUrls: {
+        githubOAuth: 'https://github.com',
+        githubApi: 'https://api.github.com',
+        larkApi: 'https://open.feishu.cn',
+        larkPassport: 'https://passport.feishu.cn',
+        turnstileVerify: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+      },
+      criticalRateLimit: { limit: 20, windowSeconds: 1200 },
+    });
+    expect(
+      loadConfig({
+        GITHUB_API_URL: 'http://127.0.0.1:9000/',
+        CRITICAL_RATE_LIMIT: '0',
+        CRITICAL_RATE_LIMIT_WINDOW: '60',
+      }),
+    ).toMatchObject({
+      providerUrls: { githubApi: 'http://127.0.0.1:9000' },
+      criticalRateLimit: { limit: 0, windowSeconds: 60 },
+    });
+  });
+
+  it("limits /api and the console per client IP per 3 minutes by one-api's defaults; 0 turns a limit off", () => {
+    expect(loadConfig({})).toMatchObject({
+      apiRateLimit: { limit: 480, windowSeconds: 180 },
+      webRateLimit: { limit: 240, windowSeconds: 180 },
+    });
+    expect(loadConfig({ GLOBAL_API_RATE_LIMIT: ' 0 ', GLOBAL_WEB_RATE_LIMIT: '60' })).toMatchObject({
+      apiRateLimit: { limit: 0, windowSeconds: 180 },
+      webRateLimit: { limit: 60, windowSeconds: 180 },
+    });
+  });
+
+  it('trusts no extra SMTP certificates unless SMTP_CA_FILE names a PEM file', () => {
+    expect(loadConfig({}).smtpTrustedCertificates).toBeUndefined();
+    const dir = mkdtempSync(path.join(tmpdir(), 'switchyard-config-'));
+    try {
+      const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+      writeFileSync(path.join(dir, 'ca.pem'), pem);
+      writeFileSync(path.join(dir, 'not-a-cert.txt'), 'hello');
+      expect(loadConfig({ SMTP_CA_FILE: path.join(dir, 'ca.pem') }).smtpTrustedCertificates).toBe(pem);
+      expect(() => loadConfig({ SMTP_CA_FILE: path.join(dir, 'missing.pem') })).toThrow(
+        /^SMTP_CA_FILE: cannot read ".*missing\.pem": ENOENT$/,
+      );
+      expect(() => loadConfig({ SMTP_CA_FILE: path.join(dir, 'not-a-cert.txt') })).toThrow(
+        /^SMTP_CA_FILE: ".*not-a-cert\.txt" holds no PEM certificate/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('puts SQLite where `npm start` was run (INIT_CWD), else in the working directory', () => {
+    // npm start at the repo root runs `npm run serve -w server` inside server/, with INIT_CWD = the root.
+    expect(loadConfig({ INIT_CWD: '/home/op/switchyard' }).database).toEqual({
+      dialect: 'sqlite',
+      file: '/home/op/switchyard/data/one-api.db',
+    });
+    expect(loadConfig({ INIT_CWD: '/home/op/switchyard', SQLITE_PATH: 'state/gw.db' }).database).toEqual({
+      dialect: 'sqlite',
+      file: '/home/op/switchyard/state/gw.db',
+    });
+    // `node server/dist/main.js` from the repo root (as e2e runs it): no INIT_CWD, the working directory.
+    expect(loadConfig({}).database).toEqual({
+      dialect: 'sqlite',
+      file: path.join(process.cwd(), 'data', 'one-api.db'),
+    });
+    expect(loadConfig({ INIT_CWD: '  ', SQLITE_PATH: 'rel.db' }).database).toMatchObject({
+      file: path.join(process.cwd(), 'rel.db'),
+    });
+  });
+
+  it('a server started from server/ by npm creates its database under INIT_CWD, not server/data', async () => {
+    const started = mkdtempSync(path.join(tmpdir(), 'switchyard-start-'));
+    const scriptDir = mkdtempSync(path.join(tmpdir(), 'switchyard-script-'));
+    const port = await freePort();
+    // tsx by its resolved URL: the child runs in a directory without node_modules.
+    const tsx = import.meta.resolve('tsx');
+    const child = spawn(process.execPath, ['--import', tsx, path.join(import.meta.dirname, 'main.ts')], {
+      cwd: scriptDir,
+      env: {
+        ...process.env,
+        INIT_CWD: started,
+        PORT: String(port),
+        SQL_DSN: '',
+        SQLITE_PATH: '',
+        REDIS_CONN_STRING: '',
+        SESSION_SECRET: 'config-test-secret',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    try {
+      const deadline = Date.now() + 20_000;
+      let up = false;
+      while (!up && Date.now() < deadline && child.exitCode === null) {
+        up = await fetch(`http://127.0.0.1:${port}/api/status`).then(
+          (response) => response.ok,
+          () => false,
+        );
+        if (!up) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(up, output).toBe(true);
+      expect(existsSync(path.join(started, 'data', 'one-api.db'))).toBe(true);
+      expect(existsSync(path.join(scriptDir, 'data'))).toBe(false);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
+      rmSync(started, { recursive: true, force: true });
+      rmSync(scriptDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops the process with one clear line naming a bad variable', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
+      env: { ...process.env, PORT: 'not-a-port' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe('Configuration error: PORT: expected a whole number, got "not-a-port"');
+  });
+
+  it('stops the process with one line naming a bad global rate limit', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
+      env: { ...process.env, GLOBAL_WEB_RATE_LIMIT: '-5' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      'Configuration error: GLOBAL_WEB_RATE_LIMIT: expected a whole number, got "-5"',
+    );
+  });
+});

@@ -1,0 +1,92 @@
+interface Waiter<R> {
+  resolve: (result: R) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: writes queued while one batch is being committed go out together in the next one.
+ * A write is committed once the event loop has handled the I/O at hand (`setImmediate`), so the
+ * requests that arrived together share one transaction even when the commit itself is synchronous;
+ * or after `lingerMs` when it may wait (write-behind: under steady traffic that turns many small
+ * transactions into one). `commit` answers one result per item, in order.
+ */
+export class GroupCommit<T, R = void> {
+  #queue: Array<{ item: T; waiter: Waiter<R> | undefined }> = [];
+  #running: Promise<void> | undefined;
+  /** Cancels the scheduled start of the next drain, when one is scheduled. */
+  #cancelWait: (() => void) | undefined;
+  #idle: Array<() => void> = [];
+
+  constructor(
+    private readonly commit: (items: T[]) => Promise<R[]>,
+    private readonly options: {
+      maxBatch?: number;
+      lingerMs?: number;
+      /** Told when a batch of `enqueue`d items (nobody awaits them) failed to commit. */
+      onError?: (error: unknown) => void;
+    } = {},
+  ) {}
+
+  get #maxBatch(): number {
+    return this.options.maxBatch ?? 500;
+  }
+
+  /** Queues an item and answers its result once its batch is committed. */
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => this.#push(item, { resolve, reject }));
+  }
+
+  /** Queues an item nobody waits for (write-behind); see `drained`. */
+  enqueue(item: T): void {
+    this.#push(item, undefined);
+  }
+
+  /** Resolves once everything queued so far is committed (tests, shutdown). */
+  drained(): Promise<void> {
+    if (this.#queue.length === 0 && !this.#running) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  #push(item: T, waiter: Waiter<R> | undefined): void {
+    this.#queue.push({ item, waiter });
+    if (this.#running) return;
+    const lingerMs = this.options.lingerMs ?? 0;
+    if (this.#queue.length >= this.#maxBatch) this.#start();
+    else if (this.#cancelWait) return;
+    else if (lingerMs > 0) {
+      const timer = setTimeout(() => this.#start(), lingerMs);
+      this.#cancelWait = () => clearTimeout(timer);
+    } else {
+      const immediate = setImmediate(() => this.#start());
+      this.#cancelWait = () => clearImmediate(immediate);
+    }
+  }
+
+  #start(): void {
+    this.#cancelWait?.();
+    this.#cancelWait = undefined;
+    this.#running ??= this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, this.#maxBatch);
+        try {
+          const results = await this.commit(batch.map((entry) => entry.item));
+          for (const [index, entry] of batch.entries()) entry.waiter?.resolve(results[index] as R);
+        } catch (error) {
+          let unawaited = false;
+          for (const entry of batch) {
+            if (entry.waiter) entry.waiter.reject(error);
+            else unawaited = true;
+          }
+          if (unawaited) this.options.onError?.(error);
+        }
+      }
+    } finally {
+      this.#running = undefined;
+      for (const resolve of this.#idle.splice(0)) resolve();
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Tables and columns exactly as one-api names them, so an existing one-api database opens as it is. */
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  password: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  wechat_id: string;
+  lark_id: string;
+  oidc_id: string;
+  access_token: string | null;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string | null;
+  inviter_id: number;
+}
+
+export interface TokensTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: boolean | number;
+  used_quota: number;
+  models: string | null;
+  subnet: string | null;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  type: number;
+  key: string;
+  status: number;
+  name: string;
+  weight: number | null;
+  created_time: number;
+  test_time: number;
+  response_time: number;
+  base_url: string | null;
+  other: string | null;
+  balance: number;
+  balance_updated_time: number;
+  models: string;
+  group: string;
+  used_quota: number;
+  model_mapping: string | null;
+  priority: number | null;
+  config: string;
+  system_prompt: string | null;
+}
+
+export interface AbilitiesTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: boolean | number;
+  priority: number | null;
+}
+
+export interface RedemptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+}
+
+export interface LogsTable {
+  id: Generated<number>;
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  channel_id: number;
+  request_id: string;
+  elapsed_time: number;
+  is_stream: boolean | number;
+  system_prompt_reset: boolean | number;
+}
+
+/** Consumption per hour and every filterable column of logs (kept with each log insert and delete). */
+export interface LogSummariesTable {
+  bucket: number;
+  type: number;
+  user_id: number;
+  username: string;
+  token_name: string;
+  model_name: string;
+  channel_id: number;
+  quota: number;
+  log_count: number;
+}
+
+/** Consumption per day, type, model and channel: the totals that do not filter by user or token. */
+export interface LogDailySummariesTable {
+  bucket: number;
+  type: number;
+  model_name: string;
+  channel_id: number;
+  quota: number;
+  log_count: number;
+}
+
+export interface OptionsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  abilities: AbilitiesTable;
+  redemptions: RedemptionsTable;
+  logs: LogsTable;
+  log_summaries: LogSummariesTable;
+  log_daily_summaries: LogDailySummariesTable;
+  options: OptionsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type TokenRow = Selectable<TokensTable>;
+export type RedemptionRow = Selectable<RedemptionsTable>;
+export type ChannelRow = Selectable<ChannelsTable>;
+export type LogRow = Selectable<LogsTable>;
+export type NewLogRow = Insertable<LogsTable>;
+export type LogSummaryRow = Selectable<LogSummariesTable>;
+export type LogDailySummaryRow = Selectable<LogDailySummariesTable>;

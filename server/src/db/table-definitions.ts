@@ -1,0 +1,246 @@
+import {
+  CHANNEL_BASE_URL_MAX,
+  CHANNEL_GROUP_MAX,
+  CHANNEL_MODEL_MAPPING_MAX,
+} from '@switchyard/contract/channels';
+import { TOKEN_SUBNET_MAX } from '@switchyard/contract/tokens';
+
+/**
+ * The portable description of every table: one-api's column names, types and index names
+ * (gorm's `idx_<table>_<column>`), plus the indexes the console's filters and sorts need.
+ */
+export type ColumnType =
+  | { kind: 'id' }
+  | { kind: 'bigint' }
+  | { kind: 'varchar'; length: number }
+  | { kind: 'char'; length: number }
+  | { kind: 'text' }
+  | { kind: 'bool' }
+  | { kind: 'double' };
+
+export interface ColumnDefinition {
+  name: string;
+  type: ColumnType;
+  notNull?: boolean;
+  default?: string | number | boolean;
+}
+
+export interface IndexDefinition {
+  name: string;
+  columns: string[];
+  unique?: boolean;
+}
+
+export interface TableDefinition {
+  name: string;
+  columns: ColumnDefinition[];
+  /** A composite primary key; tables without one use their `id` column. */
+  primaryKey?: string[];
+  indexes: IndexDefinition[];
+}
+
+const id: ColumnDefinition = { name: 'id', type: { kind: 'id' } };
+const bigint = (name: string, value?: number): ColumnDefinition => ({
+  name,
+  type: { kind: 'bigint' },
+  ...(value === undefined ? {} : { default: value }),
+});
+const varchar = (name: string, length = 191, value?: string): ColumnDefinition => ({
+  name,
+  type: { kind: 'varchar', length },
+  ...(value === undefined ? {} : { default: value }),
+});
+const text = (name: string): ColumnDefinition => ({ name, type: { kind: 'text' } });
+const bool = (name: string): ColumnDefinition => ({ name, type: { kind: 'bool' }, default: false });
+const index = (table: string, column: string, unique = false): IndexDefinition => ({
+  name: `idx_${table}_${column}`,
+  columns: [column],
+  unique,
+});
+
+export const TABLES: TableDefinition[] = [
+  {
+    name: 'users',
+    columns: [
+      id,
+      varchar('username'),
+      { name: 'password', type: { kind: 'text' }, notNull: true },
+      varchar('display_name'),
+      bigint('role', 1),
+      bigint('status', 1),
+      varchar('email'),
+      varchar('github_id'),
+      varchar('wechat_id'),
+      varchar('lark_id'),
+      varchar('oidc_id'),
+      { name: 'access_token', type: { kind: 'char', length: 32 } },
+      bigint('quota', 0),
+      bigint('used_quota', 0),
+      bigint('request_count', 0),
+      varchar('group', 32, 'default'),
+      varchar('aff_code', 32),
+      bigint('inviter_id'),
+    ],
+    indexes: [
+      index('users', 'username', true),
+      index('users', 'display_name'),
+      index('users', 'email'),
+      index('users', 'github_id'),
+      index('users', 'wechat_id'),
+      index('users', 'lark_id'),
+      index('users', 'oidc_id'),
+      index('users', 'access_token', true),
+      index('users', 'aff_code', true),
+      index('users', 'inviter_id'),
+      // No indexes on quota, used_quota or request_count: they change on every relayed call, and
+      // an index on them would be rewritten each time. Sorting users by them scans a small table.
+    ],
+  },
+  {
+    name: 'tokens',
+    columns: [
+      id,
+      bigint('user_id'),
+      { name: 'key', type: { kind: 'char', length: 48 } },
+      bigint('status', 1),
+      varchar('name'),
+      bigint('created_time'),
+      bigint('accessed_time'),
+      bigint('expired_time', -1),
+      bigint('remain_quota', 0),
+      bool('unlimited_quota'),
+      bigint('used_quota', 0),
+      text('models'),
+      varchar('subnet', TOKEN_SUBNET_MAX, ''),
+    ],
+    indexes: [index('tokens', 'key', true), index('tokens', 'name'), index('tokens', 'user_id')],
+  },
+  {
+    name: 'channels',
+    columns: [
+      id,
+      bigint('type', 0),
+      text('key'),
+      bigint('status', 1),
+      varchar('name'),
+      bigint('weight', 0),
+      bigint('created_time'),
+      bigint('test_time'),
+      bigint('response_time'),
+      varchar('base_url', CHANNEL_BASE_URL_MAX, ''),
+      text('other'),
+      { name: 'balance', type: { kind: 'double' } },
+      bigint('balance_updated_time'),
+      text('models'),
+      varchar('group', CHANNEL_GROUP_MAX, 'default'),
+      bigint('used_quota', 0),
+      varchar('model_mapping', CHANNEL_MODEL_MAPPING_MAX, ''),
+      bigint('priority', 0),
+      text('config'),
+      text('system_prompt'),
+    ],
+    indexes: [index('channels', 'name'), index('channels', 'status')],
+  },
+  {
+    name: 'abilities',
+    columns: [
+      varchar('group', 32),
+      varchar('model', 191),
+      bigint('channel_id'),
+      { name: 'enabled', type: { kind: 'bool' } },
+      bigint('priority', 0),
+    ],
+    primaryKey: ['group', 'model', 'channel_id'],
+    indexes: [index('abilities', 'channel_id'), index('abilities', 'priority')],
+  },
+  {
+    name: 'redemptions',
+    columns: [
+      id,
+      bigint('user_id'),
+      { name: 'key', type: { kind: 'char', length: 32 } },
+      bigint('status', 1),
+      varchar('name'),
+      bigint('quota', 100),
+      bigint('created_time'),
+      bigint('redeemed_time'),
+    ],
+    indexes: [index('redemptions', 'key', true), index('redemptions', 'name')],
+  },
+  {
+    name: 'logs',
+    columns: [
+      id,
+      bigint('user_id'),
+      bigint('created_at'),
+      bigint('type'),
+      text('content'),
+      varchar('username', 191, ''),
+      varchar('token_name', 191, ''),
+      varchar('model_name', 191, ''),
+      bigint('quota', 0),
+      bigint('prompt_tokens', 0),
+      bigint('completion_tokens', 0),
+      bigint('channel_id'),
+      varchar('request_id', 191, ''),
+      bigint('elapsed_time', 0),
+      bool('is_stream'),
+      bool('system_prompt_reset'),
+    ],
+    indexes: [
+      { name: 'idx_created_at_type', columns: ['created_at', 'type'] },
+      { name: 'index_username_model_name', columns: ['model_name', 'username'] },
+      index('logs', 'user_id'),
+      index('logs', 'token_name'),
+      // Also needed beside index_username_model_name: it keeps rows of one model in id order.
+      index('logs', 'model_name'),
+      index('logs', 'channel_id'),
+    ],
+  },
+  {
+    name: 'options',
+    columns: [{ name: 'key', type: { kind: 'varchar', length: 191 }, notNull: true }, text('value')],
+    primaryKey: ['key'],
+    indexes: [],
+  },
+];
+
+/**
+ * Summaries of the logs table for cheap totals (added by migration 0002, not part of one-api's schema).
+ * Bucket = the start of the UTC hour or day (seconds); every row's key is its primary key.
+ */
+export const LOG_SUMMARY_TABLES: TableDefinition[] = [
+  {
+    name: 'log_summaries',
+    columns: [
+      bigint('bucket'),
+      bigint('type'),
+      bigint('user_id'),
+      varchar('username', 191, ''),
+      varchar('token_name', 191, ''),
+      varchar('model_name', 191, ''),
+      bigint('channel_id'),
+      bigint('quota', 0),
+      bigint('log_count', 0),
+    ],
+    primaryKey: ['bucket', 'type', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'],
+    indexes: [
+      { name: 'idx_log_summaries_user_id', columns: ['user_id', 'bucket'] },
+      { name: 'idx_log_summaries_username', columns: ['username', 'bucket'] },
+      { name: 'idx_log_summaries_token_name', columns: ['token_name', 'bucket'] },
+    ],
+  },
+  {
+    name: 'log_daily_summaries',
+    columns: [
+      bigint('bucket'),
+      bigint('type'),
+      varchar('model_name', 191, ''),
+      bigint('channel_id'),
+      bigint('quota', 0),
+      bigint('log_count', 0),
+    ],
+    primaryKey: ['bucket', 'type', 'model_name', 'channel_id'],
+    indexes: [],
+  },
+];

@@ -1,0 +1,261 @@
+import {
+  CHANNEL_BASE_URL_MAX,
+  CHANNEL_GROUP_MAX,
+  CHANNEL_MODEL_MAPPING_MAX,
+  type Channel,
+  type CreateChannelInput,
+  defaultOtherFor,
+  parseModelMapping,
+  type UpdateChannelInput,
+} from '@switchyard/contract/channels';
+import { ChannelStatus } from '@switchyard/contract/roles';
+import { splitList } from '@switchyard/contract/tokens';
+import { inTransaction, type Sql } from '../db/connect';
+import { type AbilityRow, deleteAbilitiesOf, replaceChannelAbilities } from '../db/repos/abilities';
+import {
+  allChannels,
+  type ChannelChanges,
+  deleteChannel,
+  disabledChannelIds,
+  findChannel,
+  insertChannel,
+  listChannels,
+  searchChannels,
+  updateChannel,
+} from '../db/repos/channels';
+import type { ChannelRow } from '../db/schema';
+import { DomainError } from './errors';
+import type { OptionsStore } from './options';
+import { nowSeconds } from './random';
+import { checkedLength } from './text-limits';
+
+const SEARCH_LIMIT = 100;
+
+export function toApiChannel(row: ChannelRow, revealKey: boolean): Channel {
+  return {
+    id: row.id,
+    type: row.type,
+    key: revealKey ? row.key : '',
+    status: row.status,
+    name: row.name ?? '',
+    weight: Number(row.weight ?? 0),
+    created_time: row.created_time ?? 0,
+    test_time: row.test_time ?? 0,
+    response_time: row.response_time ?? 0,
+    base_url: row.base_url ?? '',
+    other: row.other ?? '',
+    balance: Number(row.balance ?? 0),
+    balance_updated_time: row.balance_updated_time ?? 0,
+    models: row.models ?? '',
+    group: row.group ?? '',
+    used_quota: Number(row.used_quota ?? 0),
+    model_mapping: row.model_mapping ?? '',
+    priority: Number(row.priority ?? 0),
+    config: row.config ?? '',
+    system_prompt: row.system_prompt ?? '',
+  };
+}
+
+/** One row per group × model of the channel: the index the relay routes by. */
+export function abilitiesOf(
+  row: Pick<ChannelRow, 'id' | 'group' | 'models' | 'status' | 'priority'>,
+): AbilityRow[] {
+  const rows: AbilityRow[] = [];
+  for (const group of splitList(row.group)) {
+    for (const model of splitList(row.models)) {
+      rows.push({
+        group,
+        model,
+        channel_id: row.id,
+        enabled: row.status === ChannelStatus.enabled,
+        priority: Number(row.priority ?? 0),
+      });
+    }
+  }
+  return rows;
+}
+
+export interface ChannelServiceDeps {
+  db: Sql;
+  options: OptionsStore;
+  /** Told after every committed write, so the relay's routing cache reloads. */
+  onChanged: () => void;
+}
+
+export class ChannelService {
+  constructor(private readonly deps: ChannelServiceDeps) {}
+
+  async list(page: number, revealKeys: boolean): Promise<Channel[]> {
+    return (await listChannels(this.deps.db, page)).map((row) => toApiChannel(row, revealKeys));
+  }
+
+  async search(keyword: string, revealKeys: boolean): Promise<Channel[]> {
+    return (await searchChannels(this.deps.db, keyword.trim(), SEARCH_LIMIT)).map((row) =>
+      toApiChannel(row, revealKeys),
+    );
+  }
+
+  allRows(): Promise<ChannelRow[]> {
+    return allChannels(this.deps.db);
+  }
+
+  async getRow(id: number): Promise<ChannelRow> {
+    const row = await findChannel(this.deps.db, id);
+    if (!row) throw new DomainError('Channel does not exist');
+    return row;
+  }
+
+  /** One channel per key line (batch creation), each with its abilities, all in one transaction. */
+  async create(input: CreateChannelInput): Promise<number[]> {
+    const keys = input.key
+      .split('\n')
+      .map((key) => key.trim())
+      .filter(Boolean);
+    if (!input.name.trim() || keys.length === 0) {
+      throw new DomainError('Please fill in the channel name and channel key');
+    }
+    const fields = this.#checked({ ...input, other: input.other?.trim() || defaultOtherFor(input.type) });
+    if (!fields.models) throw new DomainError('Please select at least one model');
+    const ids = await inTransaction(this.deps.db, async (tx) => {
+      const created: number[] = [];
+      for (const key of keys) {
+        const row = {
+          type: input.type,
+          key,
+          status: ChannelStatus.enabled,
+          name: input.name.trim(),
+          weight: input.weight ?? 0,
+          created_time: nowSeconds(),
+          test_time: 0,
+          response_time: 0,
+          base_url: fields.base_url ?? '',
+          other: fields.other ?? '',
+          balance: 0,
+          balance_updated_time: 0,
+          models: fields.models ?? '',
+          group: fields.group ?? 'default',
+          used_quota: 0,
+          model_mapping: fields.model_mapping ?? '',
+          priority: input.priority ?? 0,
+          config: input.config ?? '',
+          system_prompt: input.system_prompt ?? '',
+        };
+        const id = await insertChannel(tx, row);
+        await replaceChannelAbilities(tx, id, abilitiesOf({ ...row, id }));
+        created.push(id);
+      }
+      return created;
+    });
+    this.deps.onChanged();
+    return ids;
+  }
+
+  /** The whole form, or only status / priority / weight: the fields given are written. */
+  async update(input: UpdateChannelInput): Promise<ChannelRow> {
+    const current = await this.getRow(input.id);
+    const changes: ChannelChanges = this.#checked(input);
+    if (input.models !== undefined && !changes.models)
+      throw new DomainError('Please select at least one model');
+    if (input.name !== undefined) {
+      if (!input.name.trim()) throw new DomainError('Please fill in the channel name and channel key');
+      changes.name = input.name.trim();
+    }
+    if (input.key?.trim()) changes.key = input.key.trim();
+    if (input.type !== undefined) changes.type = input.type;
+    if (input.status !== undefined) changes.status = input.status;
+    if (input.priority !== undefined) changes.priority = input.priority;
+    if (input.weight !== undefined) changes.weight = input.weight;
+    if (input.config !== undefined) changes.config = input.config;
+    if (input.system_prompt !== undefined) changes.system_prompt = input.system_prompt;
+    // The form's defaults for `other` (Azure's API version, Spark's version) apply on edit as on create.
+    if (input.type !== undefined || input.other !== undefined) {
+      const other = changes.other ?? current.other ?? '';
+      if (other === '') {
+        const fallback = defaultOtherFor(input.type ?? current.type);
+        if (fallback) changes.other = fallback;
+      }
+    }
+    return this.#write(current, changes);
+  }
+
+  /** Used by the list buttons and by channel health: status and abilities change together. */
+  async setStatus(id: number, status: number): Promise<ChannelRow> {
+    return this.#write(await this.getRow(id), { status });
+  }
+
+  async recordTest(id: number, responseTimeMs: number): Promise<void> {
+    await updateChannel(this.deps.db, id, { response_time: responseTimeMs, test_time: nowSeconds() });
+  }
+
+  async recordBalance(id: number, balance: number): Promise<void> {
+    await updateChannel(this.deps.db, id, { balance, balance_updated_time: nowSeconds() });
+  }
+
+  async delete(id: number): Promise<void> {
+    const deleted = await inTransaction(this.deps.db, async (tx) => {
+      await deleteAbilitiesOf(tx, [id]);
+      return deleteChannel(tx, id);
+    });
+    if (!deleted) throw new DomainError('Channel does not exist');
+    this.deps.onChanged();
+  }
+
+  /** Deletes every manually or automatically disabled channel with its abilities; answers how many. */
+  async deleteDisabled(): Promise<number> {
+    const count = await inTransaction(this.deps.db, async (tx) => {
+      const ids = await disabledChannelIds(tx);
+      await deleteAbilitiesOf(tx, ids);
+      for (const id of ids) await deleteChannel(tx, id);
+      return ids.length;
+    });
+    this.deps.onChanged();
+    return count;
+  }
+
+  async #write(current: ChannelRow, changes: ChannelChanges): Promise<ChannelRow> {
+    const updated = await inTransaction(this.deps.db, async (tx) => {
+      await updateChannel(tx, current.id, changes);
+      const row = (await findChannel(tx, current.id)) as ChannelRow;
+      await replaceChannelAbilities(tx, row.id, abilitiesOf(row));
+      return row;
+    });
+    this.deps.onChanged();
+    return updated;
+  }
+
+  /** The form rules shared by create and update, for the fields that are given. */
+  #checked(input: Partial<CreateChannelInput>): ChannelChanges {
+    const changes: ChannelChanges = {};
+    if (input.base_url !== undefined) {
+      const baseUrl = input.base_url.trim().replace(/\/+$/, '');
+      if (baseUrl && !/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
+        throw new DomainError('The base URL must start with http:// or https://');
+      }
+      changes.base_url = checkedLength(baseUrl, CHANNEL_BASE_URL_MAX, 'The base URL');
+    }
+    if (input.other !== undefined) changes.other = input.other.trim();
+    if (input.models !== undefined) changes.models = splitList(input.models).join(',');
+    if (input.group !== undefined) {
+      const groups = splitList(input.group);
+      if (groups.length === 0) throw new DomainError('Please select at least one group');
+      const known = this.deps.options.groups();
+      const unknown = groups.find((group) => !known.includes(group));
+      if (unknown) {
+        throw new DomainError(
+          `Group "${unknown}" does not exist; add it to the group ratios in system settings first`,
+        );
+      }
+      changes.group = checkedLength(groups.join(','), CHANNEL_GROUP_MAX, 'The group list');
+    }
+    if (input.model_mapping !== undefined) {
+      const mapping = parseModelMapping(input.model_mapping);
+      if ('error' in mapping) throw new DomainError(mapping.error);
+      changes.model_mapping = checkedLength(
+        input.model_mapping.trim(),
+        CHANNEL_MODEL_MAPPING_MAX,
+        'The model mapping',
+      );
+    }
+    return changes;
+  }
+}

@@ -1,0 +1,78 @@
+import type { DashboardRow, LogEntry, LogFilter } from '@switchyard/contract/logs';
+import type { Sql } from '../db/connect';
+import {
+  dailyUsage,
+  deleteLogsBefore,
+  type LogScope,
+  listLogs,
+  searchLogs,
+  sumLogQuota,
+} from '../db/repos/logs';
+import { findUserByUsername } from '../db/repos/users';
+import type { LogRow } from '../db/schema';
+import { DomainError } from './errors';
+import { nowSeconds } from './random';
+
+const SEARCH_LIMIT = 100;
+const DASHBOARD_DEFAULT_DAYS = 7;
+const DASHBOARD_MAX_DAYS = 366;
+
+export const toApiLog = (row: LogRow): LogEntry => ({
+  id: row.id,
+  user_id: row.user_id,
+  created_at: row.created_at,
+  type: row.type,
+  content: row.content ?? '',
+  username: row.username ?? '',
+  token_name: row.token_name ?? '',
+  model_name: row.model_name ?? '',
+  quota: Number(row.quota ?? 0),
+  prompt_tokens: Number(row.prompt_tokens ?? 0),
+  completion_tokens: Number(row.completion_tokens ?? 0),
+  channel: Number(row.channel_id ?? 0),
+  request_id: row.request_id ?? '',
+  elapsed_time: Number(row.elapsed_time ?? 0),
+  is_stream: Boolean(row.is_stream),
+});
+
+/** Usage logs: everyone's for administrators, one's own for everybody. */
+export class LogService {
+  constructor(private readonly deps: { db: Sql }) {}
+
+  async list(filter: Partial<LogFilter>, scope: LogScope, page: number): Promise<LogEntry[]> {
+    return (await listLogs(this.deps.db, filter, scope, page)).map(toApiLog);
+  }
+
+  stat(filter: Partial<LogFilter>, scope: LogScope): Promise<number> {
+    return sumLogQuota(this.deps.db, filter, scope);
+  }
+
+  async search(keyword: string, scope: LogScope): Promise<LogEntry[]> {
+    return (await searchLogs(this.deps.db, keyword.trim(), scope, SEARCH_LIMIT)).map(toApiLog);
+  }
+
+  async deleteBefore(timestamp: number): Promise<number> {
+    if (!timestamp || timestamp <= 0) throw new DomainError('Choose the date before which logs are deleted');
+    return deleteLogsBefore(this.deps.db, timestamp);
+  }
+
+  /** Daily consumption per model. Admins may ask for everyone (no username) or one user. */
+  async dashboard(
+    range: { start?: number; end?: number },
+    who: { userId: number } | { everyone: true } | { username: string },
+  ): Promise<DashboardRow[]> {
+    const end = range.end || nowSeconds();
+    const start = range.start || end - DASHBOARD_DEFAULT_DAYS * 86400;
+    if (start > end) throw new DomainError('The start of the range must be before its end');
+    if (end - start > DASHBOARD_MAX_DAYS * 86400)
+      throw new DomainError(`Choose a range of at most ${DASHBOARD_MAX_DAYS} days`);
+    let userId: number | undefined;
+    if ('userId' in who) userId = who.userId;
+    else if ('username' in who) {
+      const user = await findUserByUsername(this.deps.db, who.username);
+      if (!user) throw new DomainError('User does not exist');
+      userId = user.id;
+    }
+    return dailyUsage(this.deps.db, start, end, userId);
+  }
+}

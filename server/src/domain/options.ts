@@ -1,0 +1,129 @@
+import {
+  isOptionKey,
+  isSecretOption,
+  OPTION_KEYS,
+  OPTION_SPECS,
+  type OptionEntry,
+  type OptionKey,
+  type OptionMap,
+  parseRatioJson,
+  validateOptionValue,
+} from '@switchyard/contract/options';
+import type { Sql } from '../db/connect';
+import { loadOptionRows, saveOption } from '../db/repos/options';
+import { DomainError, InputError } from './errors';
+
+type RatioKey = 'ModelRatio' | 'CompletionRatio' | 'GroupRatio';
+const RATIO_KEYS: RatioKey[] = ['ModelRatio', 'CompletionRatio', 'GroupRatio'];
+
+function defaults(): OptionMap {
+  return Object.fromEntries(OPTION_KEYS.map((key) => [key, OPTION_SPECS[key].default])) as OptionMap;
+}
+
+/** Rules that tie one option to another: a feature can only be switched on once it is configured. */
+function enablingRequirement(key: OptionKey, value: string, current: OptionMap): string | null {
+  if (value !== 'true') return null;
+  switch (key) {
+    case 'GitHubOAuthEnabled':
+      return current.GitHubClientId
+        ? null
+        : 'Fill in the GitHub client ID and secret before enabling GitHub login';
+    case 'EmailDomainRestrictionEnabled':
+      return current.EmailDomainWhitelist ? null : 'Fill in the email domain whitelist before enabling it';
+    case 'WeChatAuthEnabled':
+      return current.WeChatServerAddress
+        ? null
+        : 'Fill in the WeChat server address before enabling WeChat login';
+    case 'TurnstileCheckEnabled':
+      return current.TurnstileSiteKey ? null : 'Fill in the Turnstile site key before enabling the bot check';
+    default:
+      return null;
+  }
+}
+
+/** Values stored in a canonical form, so every reader sees the same thing. */
+function normalise(key: OptionKey, value: string): string {
+  switch (key) {
+    case 'EmailDomainWhitelist':
+      return [...new Set(value.split(',').map((domain) => domain.trim().toLowerCase()))]
+        .filter(Boolean)
+        .join(',');
+    case 'ServerAddress':
+      return value.trim().replace(/\/+$/, '');
+    default:
+      return value;
+  }
+}
+
+/**
+ * The system options, held in memory and written through to the database.
+ * A change applies at once in this process; other processes pick it up on their next reload.
+ */
+export class OptionsStore {
+  #values: OptionMap = defaults();
+  #ratios = new Map<RatioKey, Record<string, number>>();
+
+  constructor(
+    private readonly db: Sql,
+    /** Told after this process saved an option, so other processes reload. */
+    private readonly onChanged: () => void = () => {},
+  ) {
+    this.#parseRatios();
+  }
+
+  async reload(): Promise<void> {
+    const stored = await loadOptionRows(this.db);
+    const values = defaults();
+    for (const [key, value] of stored) {
+      if (isOptionKey(key) && validateOptionValue(key, value) === null) values[key] = value;
+    }
+    this.#values = values;
+    this.#parseRatios();
+  }
+
+  get<K extends OptionKey>(key: K): string {
+    return this.#values[key];
+  }
+
+  bool(key: OptionKey): boolean {
+    return this.#values[key] === 'true';
+  }
+
+  number(key: OptionKey): number {
+    return Number(this.#values[key]);
+  }
+
+  ratios(key: RatioKey): Record<string, number> {
+    return this.#ratios.get(key) ?? {};
+  }
+
+  groups(): string[] {
+    return Object.keys(this.ratios('GroupRatio'));
+  }
+
+  /** Every option that may be shown to root: secrets are left out. */
+  publicEntries(): OptionEntry[] {
+    return OPTION_KEYS.filter((key) => !isSecretOption(key)).map((key) => ({
+      key,
+      value: this.#values[key],
+    }));
+  }
+
+  async update(key: string, rawValue: string): Promise<void> {
+    if (!isOptionKey(key)) throw new InputError(`Unknown option "${key}"`);
+    const value = normalise(key, rawValue);
+    const problem = validateOptionValue(key, value) ?? enablingRequirement(key, value, this.#values);
+    if (problem) throw new DomainError(problem);
+    await saveOption(this.db, key, value);
+    this.#values = { ...this.#values, [key]: value };
+    if ((RATIO_KEYS as string[]).includes(key)) this.#parseRatios();
+    this.onChanged();
+  }
+
+  #parseRatios(): void {
+    for (const key of RATIO_KEYS) {
+      const result = parseRatioJson(key, this.#values[key]);
+      this.#ratios.set(key, 'ratios' in result ? result.ratios : {});
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { RESET_PASSWORD_LENGTH, RESET_TOKEN_LENGTH } from '@switchyard/contract/auth';
+import type { Sql } from '../db/connect';
+import { findUserByEmail, setPasswordByEmail } from '../db/repos/user-identities';
+import { DomainError } from './errors';
+import { escapeHtml, type Mailer } from './mail';
+import type { OptionsStore } from './options';
+import { randomAlphanumeric } from './random';
+import { serverAddress } from './server-address';
+import { hashPassword } from './users';
+import { CODE_VALID_MS, type VerificationCodes } from './verification-codes';
+
+const VALID_MINUTES = CODE_VALID_MS / 60_000;
+
+/** A forgotten password: a single-use link by mail, which trades for a new random password. */
+export class PasswordReset {
+  constructor(
+    private readonly deps: { db: Sql; options: OptionsStore; codes: VerificationCodes; mailer: Mailer },
+  ) {}
+
+  async sendLink(email: string): Promise<void> {
+    const { db, options, codes, mailer } = this.deps;
+    if (!(await findUserByEmail(db, email))) throw new DomainError('This email address is not registered');
+    mailer.ensureConfigured();
+    const token = codes.issue('password-reset', email, RESET_TOKEN_LENGTH);
+    const query = new URLSearchParams({ email, token });
+    const link = `${serverAddress(options)}/user/reset?${query}`;
+    const systemName = options.get('SystemName');
+    try {
+      await mailer.send({
+        to: email,
+        subject: `${systemName} password reset`,
+        html:
+          `<p>Hello,</p><p>You asked to reset your password for ${escapeHtml(systemName)}.</p>` +
+          `<p>Open this link to reset it: <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` +
+          `<p>The link is valid for ${VALID_MINUTES} minutes and works once. ` +
+          'If you did not ask for it, ignore this mail.</p>',
+      });
+    } catch (error) {
+      codes.consume('password-reset', email);
+      throw error;
+    }
+  }
+
+  /** Answers the new password, now set on every account with this address; the link is used up. */
+  async reset(email: string, token: string): Promise<string> {
+    const { db, codes } = this.deps;
+    if (!codes.verify('password-reset', email, token)) {
+      throw new DomainError('The reset link is invalid or has expired');
+    }
+    // Used up before anything is awaited, so two clicks cannot both reset.
+    codes.consume('password-reset', email);
+    const password = randomAlphanumeric(RESET_PASSWORD_LENGTH);
+    const changed = await setPasswordByEmail(db, email, await hashPassword(password));
+    if (changed === 0) throw new DomainError('This email address is not registered');
+    return password;
+  }
+}

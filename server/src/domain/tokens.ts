@@ -1,0 +1,178 @@
+import { allModelNames } from '@switchyard/contract/channel-types';
+import { TokenStatus } from '@switchyard/contract/roles';
+import {
+  type CreateTokenInput,
+  NEVER_EXPIRES,
+  splitList,
+  TOKEN_MODELS_MAX,
+  TOKEN_NAME_MAX,
+  TOKEN_SUBNET_MAX,
+  type Token,
+  tokenListOrders,
+  type UpdateTokenInput,
+} from '@switchyard/contract/tokens';
+import type { Sql } from '../db/connect';
+import { modelsForGroup } from '../db/repos/abilities';
+import {
+  deleteOwnToken,
+  findOwnToken,
+  insertToken,
+  listOwnTokens,
+  searchOwnTokens,
+  type TokenListOrder,
+  updateOwnToken,
+} from '../db/repos/tokens';
+import type { TokenRow } from '../db/schema';
+import { DomainError } from './errors';
+import type { Actor } from './permissions';
+import { nowSeconds, randomAlphanumeric } from './random';
+import { checkedLength } from './text-limits';
+import type { UserService } from './users';
+
+const SEARCH_LIMIT = 100;
+export const TOKEN_KEY_LENGTH = 48;
+
+export const newTokenKey = (): string => randomAlphanumeric(TOKEN_KEY_LENGTH);
+
+const isExpired = (row: Pick<TokenRow, 'expired_time'>, now: number): boolean =>
+  row.expired_time !== NEVER_EXPIRES && row.expired_time <= now;
+const isExhausted = (row: Pick<TokenRow, 'remain_quota' | 'unlimited_quota'>): boolean =>
+  !row.unlimited_quota && row.remain_quota <= 0;
+
+/** An enabled token past its expiry or out of quota shows as expired (3) or exhausted (4). */
+export function effectiveTokenStatus(row: TokenRow, now = nowSeconds()): number {
+  if (row.status !== TokenStatus.enabled) return row.status;
+  if (isExpired(row, now)) return TokenStatus.expired;
+  if (isExhausted({ ...row, unlimited_quota: Boolean(row.unlimited_quota) })) return TokenStatus.exhausted;
+  return row.status;
+}
+
+export function toApiToken(row: TokenRow, now = nowSeconds()): Token {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    key: row.key,
+    status: effectiveTokenStatus(row, now),
+    name: row.name,
+    created_time: row.created_time,
+    accessed_time: row.accessed_time,
+    expired_time: row.expired_time,
+    remain_quota: row.remain_quota,
+    unlimited_quota: Boolean(row.unlimited_quota),
+    used_quota: row.used_quota,
+    models: row.models ?? '',
+    subnet: row.subnet ?? '',
+  };
+}
+
+export class TokenService {
+  constructor(
+    private readonly deps: { db: Sql; users: UserService; onTokenChanged?: (key: string) => void },
+  ) {}
+
+  async list(actor: Actor, page: number, order: string): Promise<Token[]> {
+    const sort: TokenListOrder = (tokenListOrders as readonly string[]).includes(order)
+      ? (order as TokenListOrder)
+      : 'id';
+    const now = nowSeconds();
+    return (await listOwnTokens(this.deps.db, actor.id, page, sort)).map((row) => toApiToken(row, now));
+  }
+
+  async search(actor: Actor, keyword: string): Promise<Token[]> {
+    const now = nowSeconds();
+    return (await searchOwnTokens(this.deps.db, actor.id, keyword.trim(), SEARCH_LIMIT)).map((row) =>
+      toApiToken(row, now),
+    );
+  }
+
+  async get(actor: Actor, id: number): Promise<Token> {
+    return toApiToken(await this.#own(actor, id));
+  }
+
+  async create(actor: Actor, input: CreateTokenInput): Promise<Token> {
+    const fields = await this.#checkedFields(actor, input);
+    const now = nowSeconds();
+    const id = await insertToken(this.deps.db, {
+      user_id: actor.id,
+      key: newTokenKey(),
+      status: TokenStatus.enabled,
+      created_time: now,
+      accessed_time: now,
+      used_quota: 0,
+      ...fields,
+    });
+    return this.get(actor, id);
+  }
+
+  async update(actor: Actor, input: UpdateTokenInput): Promise<Token> {
+    await this.#own(actor, input.id);
+    const fields = await this.#checkedFields(actor, input);
+    await updateOwnToken(this.deps.db, actor.id, input.id, fields);
+    return this.#changed(actor, input.id);
+  }
+
+  /** Enabling checks that the token can be used again; a stale status 3 or 4 is cleared by it. */
+  async setStatus(actor: Actor, id: number, status: 1 | 2): Promise<Token> {
+    const row = await this.#own(actor, id);
+    if (status === TokenStatus.enabled) {
+      const now = nowSeconds();
+      if (isExpired(row, now)) {
+        throw new DomainError(
+          'This token has expired and cannot be enabled; change its expiry time or set it to never expire first',
+        );
+      }
+      if (isExhausted({ ...row, unlimited_quota: Boolean(row.unlimited_quota) })) {
+        throw new DomainError(
+          'This token has used up its quota and cannot be enabled; raise its remaining quota or make it unlimited first',
+        );
+      }
+    }
+    await updateOwnToken(this.deps.db, actor.id, id, { status });
+    return this.#changed(actor, id);
+  }
+
+  async delete(actor: Actor, id: number): Promise<void> {
+    const row = await this.#own(actor, id);
+    await deleteOwnToken(this.deps.db, actor.id, id);
+    this.deps.onTokenChanged?.(row.key);
+  }
+
+  async #changed(actor: Actor, id: number): Promise<Token> {
+    const token = await this.get(actor, id);
+    this.deps.onTokenChanged?.(token.key);
+    return token;
+  }
+
+  async #own(actor: Actor, id: number): Promise<TokenRow> {
+    const row = await findOwnToken(this.deps.db, actor.id, id);
+    if (!row) throw new DomainError('Token does not exist');
+    return row;
+  }
+
+  /** The rules shared by create and update: a future expiry, known models, text that fits its column. */
+  async #checkedFields(actor: Actor, input: CreateTokenInput) {
+    const name = checkedLength(input.name, TOKEN_NAME_MAX, 'The token name');
+    const subnet = checkedLength(splitList(input.subnet).join(','), TOKEN_SUBNET_MAX, 'The subnet list');
+    if (input.expired_time !== NEVER_EXPIRES && input.expired_time <= nowSeconds()) {
+      throw new DomainError('The expiry time must be in the future, or -1 for never');
+    }
+    const models = splitList(input.models);
+    if (models.length > 0) {
+      const user = await this.deps.users.getRow(actor.id);
+      const known = new Set([
+        ...allModelNames(),
+        ...(await modelsForGroup(this.deps.db, user.group || 'default')),
+      ]);
+      const unknown = models.find((model) => !known.has(model));
+      if (unknown) throw new DomainError(`Unknown model "${unknown}"; choose from the models you can use`);
+    }
+    return {
+      name,
+      expired_time: input.expired_time,
+      remain_quota: input.remain_quota,
+      unlimited_quota: input.unlimited_quota,
+      models: checkedLength(models.join(','), TOKEN_MODELS_MAX, 'The model list'),
+      subnet,
+    };
+  }
+}

@@ -1,0 +1,49 @@
+import { RelayError } from '../../errors';
+import { messageText } from '../openai-format';
+import type { RelayCall, UpstreamRequest } from '../types';
+import type { LibraryRequest } from './wire';
+
+/** The library to ask: `library_id` in the channel's config JSON, else the channel's `other` field. */
+export function libraryIdOf(call: RelayCall): string {
+  try {
+    const config = JSON.parse(call.channel.config || '{}') as { library_id?: unknown };
+    if (typeof config.library_id === 'string' && config.library_id) return config.library_id;
+  } catch {
+    // a malformed config falls back to `other`
+  }
+  return call.channel.other ?? '';
+}
+
+/** The library answers one question: the last message's text. */
+export function libraryRequest(call: RelayCall): LibraryRequest {
+  const messages = Array.isArray(call.body?.messages)
+    ? (call.body.messages as Array<{ content?: unknown }>)
+    : [];
+  return {
+    model: call.upstreamModel,
+    query: messageText(messages.at(-1)?.content),
+    libraryId: libraryIdOf(call),
+    stream: call.isStream,
+  };
+}
+
+export function buildRequest(call: RelayCall): UpstreamRequest {
+  if (call.mode !== 'chat') {
+    throw new RelayError(
+      400,
+      `AI Proxy library channels answer chat, not ${call.mode}`,
+      'invalid_request_error',
+      'unsupported_mode',
+    );
+  }
+  return {
+    url: `${call.baseUrl}/api/library/ask`,
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: call.isStream ? 'text/event-stream' : 'application/json',
+      authorization: `Bearer ${call.apiKey}`,
+    },
+    body: JSON.stringify(libraryRequest(call)),
+  };
+}

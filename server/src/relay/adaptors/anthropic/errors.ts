@@ -1,0 +1,41 @@
+import { RelayError } from '../../errors';
+import { upstreamError } from '../upstream-error';
+
+/** Anthropic's error types and their statuses, for errors inside a 200 answer or a stream. */
+const STATUS_BY_TYPE: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  api_error: 500,
+  overloaded_error: 529,
+};
+
+export interface AnthropicErrorDetail {
+  type?: unknown;
+  message?: unknown;
+}
+
+/**
+ * `{type: "error", error: {type, message}}` → RelayError. The error type is kept (authentication_error
+ * and permission_error switch a channel off) and doubles as the code, as one-api does. Without an HTTP
+ * status (an error in a 200 body or a stream) the type decides it.
+ */
+export function anthropicError(detail: AnthropicErrorDetail | undefined, status?: number): RelayError {
+  const type = typeof detail?.type === 'string' ? detail.type : 'api_error';
+  const message = typeof detail?.message === 'string' && detail.message ? detail.message : type;
+  return new RelayError(status ?? STATUS_BY_TYPE[type] ?? 500, message, type, type, '', 'upstream');
+}
+
+/** A non-200 answer: Anthropic's error body, else (a proxy, an HTML page) read leniently. */
+export function parseError(status: number, body: Buffer): RelayError {
+  try {
+    const parsed = JSON.parse(body.toString()) as { type?: unknown; error?: AnthropicErrorDetail };
+    if (parsed.type === 'error' && parsed.error) return anthropicError(parsed.error, status);
+  } catch {
+    // not JSON
+  }
+  return upstreamError(status, body);
+}

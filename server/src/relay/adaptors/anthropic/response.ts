@@ -1,0 +1,77 @@
+import type { RelayError } from '../../errors';
+import { chatCompletion, type FinishReason, type ToolCall } from '../openai-format';
+import type { ConvertedResponse, RelayCall, Usage } from '../types';
+import { anthropicError, parseError } from './errors';
+import type { AnthropicErrorBody, AnthropicResponse, AnthropicStopReason, AnthropicUsage } from './wire';
+
+/** Anthropic counts cached prompt tokens apart from `input_tokens`; all of them were sent. */
+export function usageOf(usage: AnthropicUsage | undefined): Usage | undefined {
+  if (!usage || (usage.input_tokens === undefined && usage.output_tokens === undefined)) return undefined;
+  return {
+    prompt_tokens:
+      (usage.input_tokens ?? 0) +
+      (usage.cache_creation_input_tokens ?? 0) +
+      (usage.cache_read_input_tokens ?? 0),
+    completion_tokens: usage.output_tokens ?? 0,
+  };
+}
+
+export function finishReasonOf(reason: AnthropicStopReason | null | undefined): FinishReason {
+  if (!reason) return null;
+  if (reason === 'max_tokens') return 'length';
+  if (reason === 'tool_use') return 'tool_calls';
+  if (reason === 'refusal') return 'content_filter';
+  return 'stop';
+}
+
+export const openAiId = (messageId: string | undefined, call: Pick<RelayCall, 'requestId'>) =>
+  `chatcmpl-${messageId || call.requestId}`;
+
+/** An Anthropic message → an OpenAI chat completion (text blocks joined, tool_use blocks as tool_calls). */
+export function toOpenAiCompletion(answer: AnthropicResponse, model: string, id: string) {
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  for (const block of answer.content ?? []) {
+    if (block.type === 'text') text += block.text;
+    if (block.type === 'tool_use') {
+      toolCalls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+      });
+    }
+  }
+  return chatCompletion({
+    id,
+    model,
+    content: text || (toolCalls.length > 0 ? null : ''),
+    finishReason: finishReasonOf(answer.stop_reason) ?? 'stop',
+    usage: usageOf(answer.usage),
+    toolCalls,
+  });
+}
+
+/** The text to count tokens of when usage is missing: content, tool names and arguments. */
+export function generatedText(completion: ReturnType<typeof toOpenAiCompletion>): string {
+  const message = completion.choices[0]?.message;
+  const calls = message?.tool_calls ?? [];
+  return (message?.content ?? '') + calls.map((c) => c.function.name + c.function.arguments).join('');
+}
+
+export function convertResponse(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
+  let answer: AnthropicResponse | AnthropicErrorBody;
+  try {
+    answer = JSON.parse(body.toString()) as typeof answer;
+  } catch {
+    return parseError(502, body);
+  }
+  if (answer.type === 'error') return anthropicError(answer.error);
+  if (answer.type !== 'message') return parseError(502, body);
+  const completion = toOpenAiCompletion(answer, call.upstreamModel, openAiId(answer.id, call));
+  return {
+    body: JSON.stringify(completion),
+    contentType: 'application/json',
+    usage: usageOf(answer.usage),
+    text: generatedText(completion),
+  };
+}

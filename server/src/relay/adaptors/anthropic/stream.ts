@@ -1,0 +1,102 @@
+import { chatChunk, JsonStreamTranslator, type ToolCall } from '../openai-format';
+import type { RelayCall, StreamTranslator } from '../types';
+import { anthropicError } from './errors';
+import { finishReasonOf, openAiId, usageOf } from './response';
+import type { AnthropicStreamEvent, AnthropicUsage } from './wire';
+
+type ToolCallDelta = ToolCall & { index: number };
+
+/**
+ * Later pieces of a tool call carry only its index and more arguments, as OpenAI streams them; the
+ * shared chunk builder types every tool call delta as complete, hence the cast.
+ */
+const argumentsDelta = (index: number, text: string) =>
+  ({ index, function: { arguments: text } }) as unknown as ToolCallDelta;
+
+/**
+ * Anthropic's streamed message events → OpenAI chunks. Usage is reported twice: input tokens in
+ * message_start, then running output totals in message_delta; each field keeps its latest value.
+ */
+export class AnthropicStream extends JsonStreamTranslator implements StreamTranslator {
+  #id: string;
+  #usage: AnthropicUsage = {};
+  /** Anthropic numbers content blocks; OpenAI numbers tool calls only. */
+  #toolIndexByBlock = new Map<number, number>();
+
+  constructor(private readonly call: Pick<RelayCall, 'requestId' | 'upstreamModel'>) {
+    super();
+    this.#id = openAiId(undefined, call);
+  }
+
+  push(data: string): string[] {
+    let event: AnthropicStreamEvent;
+    try {
+      event = JSON.parse(data) as AnthropicStreamEvent;
+    } catch {
+      return [];
+    }
+    switch (event.type) {
+      case 'message_start':
+        this.#id = openAiId(event.message?.id, this.call);
+        this.#report(event.message?.usage);
+        return [this.#chunk({ role: 'assistant', content: '' })];
+      case 'content_block_start':
+        return this.#blockStart(event.index, event.content_block);
+      case 'content_block_delta':
+        if (event.delta.type === 'text_delta') return this.#text(event.delta.text);
+        if (event.delta.type === 'input_json_delta')
+          return this.#arguments(event.index, event.delta.partial_json);
+        return [];
+      case 'message_delta': {
+        this.#report(event.usage);
+        const finishReason = finishReasonOf(event.delta?.stop_reason);
+        return finishReason ? [this.#chunk({ finishReason, usage: this.reported })] : [];
+      }
+      case 'message_stop':
+        this.finished = true;
+        return [];
+      case 'error':
+        // An error ends the stream early: usage reported so far is not final (not `finished`).
+        return [JSON.stringify(anthropicError(event.error).body(this.call.requestId))];
+      default:
+        return [];
+    }
+  }
+
+  #blockStart(
+    index: number,
+    block: Extract<AnthropicStreamEvent, { type: 'content_block_start' }>['content_block'],
+  ) {
+    if (block.type === 'text') return block.text ? this.#text(block.text) : [];
+    if (block.type !== 'tool_use') return [];
+    const toolIndex = this.#toolIndexByBlock.size;
+    this.#toolIndexByBlock.set(index, toolIndex);
+    this.generated += block.name;
+    const toolCall = { index: toolIndex, id: block.id, type: 'function' as const };
+    return [this.#chunk({ toolCalls: [{ ...toolCall, function: { name: block.name, arguments: '' } }] })];
+  }
+
+  #text(text: string): string[] {
+    if (!text) return [];
+    this.generated += text;
+    return [this.#chunk({ content: text })];
+  }
+
+  #arguments(blockIndex: number, text: string): string[] {
+    const toolIndex = this.#toolIndexByBlock.get(blockIndex);
+    if (toolIndex === undefined || !text) return [];
+    this.generated += text;
+    return [this.#chunk({ toolCalls: [argumentsDelta(toolIndex, text)] })];
+  }
+
+  #report(usage: AnthropicUsage | undefined): void {
+    if (!usage) return;
+    const present = Object.entries(usage).filter(([, value]) => typeof value === 'number');
+    this.#usage = { ...this.#usage, ...Object.fromEntries(present) };
+    this.reported = usageOf(this.#usage) ?? this.reported;
+  }
+
+  #chunk(fields: Omit<Parameters<typeof chatChunk>[0], 'id' | 'model'>): string {
+    return chatChunk({ id: this.#id, model: this.call.upstreamModel, ...fields });
+  }
+}

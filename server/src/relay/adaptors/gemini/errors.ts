@@ -1,0 +1,52 @@
+import { RelayError } from '../../errors';
+import { upstreamError } from '../upstream-error';
+import type { GeminiErrorDetail } from './wire';
+
+/** Google's canonical error statuses → the HTTP status and OpenAI error type we answer with. */
+const BY_STATUS: Record<string, [status: number, type: string]> = {
+  INVALID_ARGUMENT: [400, 'invalid_request_error'],
+  FAILED_PRECONDITION: [400, 'invalid_request_error'],
+  OUT_OF_RANGE: [400, 'invalid_request_error'],
+  UNAUTHENTICATED: [401, 'authentication_error'],
+  PERMISSION_DENIED: [403, 'permission_error'],
+  NOT_FOUND: [404, 'invalid_request_error'],
+  RESOURCE_EXHAUSTED: [429, 'rate_limit_error'],
+  CANCELLED: [499, 'upstream_error'],
+  INTERNAL: [500, 'upstream_error'],
+  UNAVAILABLE: [503, 'upstream_error'],
+  DEADLINE_EXCEEDED: [504, 'upstream_error'],
+};
+
+const KEY_REASONS = new Set(['API_KEY_INVALID', 'API_KEY_EXPIRED']);
+
+/**
+ * `{error: {code, message, status, details}}` → RelayError. A bad or expired key is answered by Google
+ * as 400 INVALID_ARGUMENT; it becomes 401 so the channel is recognised as dead and another is tried.
+ */
+export function geminiError(detail: GeminiErrorDetail, httpStatus?: number): RelayError {
+  const message = detail.message || detail.status || 'Gemini error';
+  const reason = detail.details?.find((item) => item.reason)?.reason;
+  const badKey = (reason && KEY_REASONS.has(reason)) || /api key (not valid|expired)/i.test(message);
+  // Google's HTTP status always matches its canonical status; the latter also names errors inside a 200.
+  const [status, type] = badKey
+    ? [401, 'authentication_error']
+    : (BY_STATUS[detail.status ?? ''] ?? [
+        httpStatus && httpStatus !== 200 ? httpStatus : 500,
+        'upstream_error',
+      ]);
+  return new RelayError(status, message, type, reason ?? detail.status ?? null, '', 'upstream');
+}
+
+export function parseError(status: number, body: Buffer): RelayError {
+  try {
+    const parsed = JSON.parse(body.toString()) as
+      | { error?: GeminiErrorDetail }
+      | Array<{ error?: GeminiErrorDetail }>;
+    // Streams without `alt=sse` answer a JSON array, errors included.
+    const error = Array.isArray(parsed) ? parsed[0]?.error : parsed.error;
+    if (error && typeof error === 'object') return geminiError(error, status);
+  } catch {
+    // not JSON
+  }
+  return upstreamError(status, body);
+}

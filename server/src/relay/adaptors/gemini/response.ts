@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { RelayError } from '../../errors';
+import { chatCompletion, embeddingList, type FinishReason, type ToolCall } from '../openai-format';
+import type { ConvertedResponse, RelayCall, Usage } from '../types';
+import { geminiError, parseError } from './errors';
+import type { GeminiCandidate, GeminiChatResponse, GeminiEmbedResponse, GeminiUsageMetadata } from './wire';
+
+/** Thinking tokens are generated and billed as output, so they count as completion tokens. */
+export function usageOf(metadata: GeminiUsageMetadata | undefined): Usage | undefined {
+  if (!metadata || metadata.promptTokenCount === undefined) return undefined;
+  return {
+    prompt_tokens: metadata.promptTokenCount,
+    completion_tokens: (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0),
+  };
+}
+
+const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+
+export function finishReasonOf(reason: string | undefined, calledTools: boolean): FinishReason {
+  if (!reason || reason === 'FINISH_REASON_UNSPECIFIED') return null;
+  if (reason === 'MAX_TOKENS') return 'length';
+  if (FILTERED.has(reason)) return 'content_filter';
+  return calledTools ? 'tool_calls' : 'stop';
+}
+
+/** The answer text of a candidate (thinking parts left out) and its function calls as OpenAI tool calls. */
+export function candidateOutput(candidate: GeminiCandidate | undefined): {
+  text: string;
+  toolCalls: ToolCall[];
+} {
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  for (const part of candidate?.content?.parts ?? []) {
+    if (typeof part.text === 'string' && !part.thought) text += part.text;
+    if (part.functionCall?.name) {
+      toolCalls.push({
+        id: part.functionCall.id || `call_${randomUUID().replaceAll('-', '')}`,
+        type: 'function',
+        function: { name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) },
+      });
+    }
+  }
+  return { text, toolCalls };
+}
+
+export const toolCallsText = (toolCalls: ToolCall[]) =>
+  toolCalls.map((toolCall) => toolCall.function.name + toolCall.function.arguments).join('');
+
+export const openAiId = (answer: GeminiChatResponse, call: Pick<RelayCall, 'requestId'>) =>
+  `chatcmpl-${answer.responseId || call.requestId}`;
+
+function parsed<T extends { error?: unknown }>(body: Buffer): T | RelayError {
+  try {
+    return JSON.parse(body.toString()) as T;
+  } catch {
+    return parseError(502, body);
+  }
+}
+
+function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
+  const answer = parsed<GeminiChatResponse>(body);
+  if (answer instanceof RelayError) return answer;
+  if (answer.error) return geminiError(answer.error);
+  const candidate = answer.candidates?.[0];
+  if (!candidate && !answer.promptFeedback?.blockReason) {
+    return new RelayError(
+      502,
+      'Gemini answered no candidates',
+      'upstream_error',
+      'no_candidates',
+      '',
+      'upstream',
+    );
+  }
+  const { text, toolCalls } = candidateOutput(candidate);
+  const usage = usageOf(answer.usageMetadata);
+  const completion = chatCompletion({
+    id: openAiId(answer, call),
+    model: call.upstreamModel,
+    content: text || (toolCalls.length > 0 ? null : ''),
+    // A prompt blocked before any candidate is a filtered answer.
+    finishReason: candidate
+      ? (finishReasonOf(candidate.finishReason, toolCalls.length > 0) ?? 'stop')
+      : 'content_filter',
+    usage,
+    toolCalls,
+  });
+  return {
+    body: JSON.stringify(completion),
+    contentType: 'application/json',
+    usage,
+    text: text + toolCallsText(toolCalls),
+  };
+}
+
+/** Gemini reports no usage for embeddings: the relay counts the input itself. */
+function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
+  const answer = parsed<GeminiEmbedResponse>(body);
+  if (answer instanceof RelayError) return answer;
+  if (answer.error) return geminiError(answer.error);
+  const vectors = (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
+  const list = embeddingList(call.upstreamModel, vectors, { prompt_tokens: 0, completion_tokens: 0 });
+  return { body: JSON.stringify(list), contentType: 'application/json', text: '' };
+}
+
+export const convertResponse = (call: RelayCall, body: Buffer): ConvertedResponse | RelayError =>
+  call.mode === 'embeddings' ? convertEmbeddings(call, body) : convertChat(call, body);

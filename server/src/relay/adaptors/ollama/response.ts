@@ -1,0 +1,80 @@
+import type { RelayError } from '../../errors';
+import { chatCompletion, embeddingList, type FinishReason, type ToolCall } from '../openai-format';
+import type { ConvertedResponse, RelayCall, Usage } from '../types';
+import { upstreamError } from '../upstream-error';
+import type { OllamaChatResponse, OllamaEmbedResponse, OllamaMessage } from './wire';
+
+/** Ollama leaves `prompt_eval_count` out when the prompt came from its cache: then we count ourselves. */
+export function usageOf(answer: OllamaChatResponse): Usage | undefined {
+  if (typeof answer.prompt_eval_count !== 'number' || typeof answer.eval_count !== 'number') return undefined;
+  return { prompt_tokens: answer.prompt_eval_count, completion_tokens: answer.eval_count };
+}
+
+export function finishReasonOf(answer: OllamaChatResponse, hasToolCalls: boolean): FinishReason {
+  if (hasToolCalls) return 'tool_calls';
+  return answer.done_reason === 'length' ? 'length' : 'stop';
+}
+
+export function toolCallsOf(call: RelayCall, message: Partial<OllamaMessage> | undefined): ToolCall[] {
+  return (message?.tool_calls ?? []).map((toolCall, index) => ({
+    id: `call_${call.requestId}_${index}`,
+    type: 'function',
+    function: { name: toolCall.function.name, arguments: JSON.stringify(toolCall.function.arguments ?? {}) },
+  }));
+}
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+export function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
+  let answer: OllamaChatResponse;
+  try {
+    answer = JSON.parse(body.toString()) as OllamaChatResponse;
+  } catch {
+    return upstreamError(502, body);
+  }
+  if (answer.error) return upstreamError(500, body);
+  const content = answer.message?.content ?? '';
+  const toolCalls = toolCallsOf(call, answer.message);
+  const usage = usageOf(answer);
+  const completion = chatCompletion({
+    id: `chatcmpl-${call.requestId}`,
+    model: call.upstreamModel,
+    content,
+    finishReason: finishReasonOf(answer, toolCalls.length > 0),
+    usage,
+    toolCalls,
+  });
+  const text =
+    content + toolCalls.map((toolCall) => toolCall.function.name + toolCall.function.arguments).join('');
+  return { body: json(completion), contentType: 'application/json', usage, text };
+}
+
+/** The openai SDKs ask for base64 unless told otherwise, and decode it as little-endian float32. */
+function encoded(call: RelayCall, list: ReturnType<typeof embeddingList>) {
+  if (call.body?.encoding_format !== 'base64') return list;
+  const data = list.data.map((item) => ({
+    ...item,
+    embedding: Buffer.from(new Float32Array(item.embedding).buffer).toString('base64'),
+  }));
+  return { ...list, data };
+}
+
+export function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
+  let answer: OllamaEmbedResponse;
+  try {
+    answer = JSON.parse(body.toString()) as OllamaEmbedResponse;
+  } catch {
+    return upstreamError(502, body);
+  }
+  if (answer.error || !Array.isArray(answer.embeddings)) return upstreamError(500, body);
+  const usage =
+    typeof answer.prompt_eval_count === 'number'
+      ? { prompt_tokens: answer.prompt_eval_count, completion_tokens: 0 }
+      : undefined;
+  const list = embeddingList(
+    call.upstreamModel,
+    answer.embeddings,
+    usage ?? { prompt_tokens: 0, completion_tokens: 0 },
+  );
+  return { body: json(encoded(call, list)), contentType: 'application/json', usage, text: '' };
+}

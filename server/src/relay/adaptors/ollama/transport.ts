@@ -1,0 +1,31 @@
+import type { UpstreamClient, UpstreamResponse } from '../../upstream';
+import type { UpstreamRequest } from '../types';
+
+/** Each newline-delimited JSON line becomes one SSE event, so the relay's SSE pipeline reads Ollama streams. */
+async function* asServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    const events = lines.filter((line) => line.trim() !== '').map((line) => `data: ${line.trim()}\n\n`);
+    if (events.length > 0) yield Buffer.from(events.join(''));
+  }
+  buffer += decoder.decode();
+  if (buffer.trim() !== '') yield Buffer.from(`data: ${buffer.trim()}\n\n`);
+}
+
+/** Plain HTTP; a successful stream is re-framed from NDJSON to SSE, anything else is answered as it came. */
+export async function sendToOllama(
+  request: UpstreamRequest,
+  isStream: boolean,
+  signal: AbortSignal,
+  http: UpstreamClient,
+): Promise<UpstreamResponse> {
+  const response = await http.send(request, signal);
+  if (!isStream || response.status !== 200 || response.contentType.startsWith('application/json')) {
+    return response;
+  }
+  return { status: 200, contentType: 'text/event-stream', body: asServerSentEvents(response.body) };
+}

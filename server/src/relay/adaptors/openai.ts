@@ -1,0 +1,220 @@
+import type { RelayError } from '../errors';
+import { transcriptText } from '../unit-pricing';
+import type {
+  Adaptor,
+  ConvertedResponse,
+  RelayCall,
+  StreamTranslator,
+  UpstreamRequest,
+  Usage,
+} from './types';
+import { upstreamError } from './upstream-error';
+
+type Json = Record<string, unknown>;
+
+/** Per-type differences of the OpenAI-compatible family. */
+export interface OpenAiSettings {
+  /** Builds the upstream URL; the default is base + the incoming path and query. */
+  url?: (call: RelayCall) => string;
+  /** Authentication headers; the default is `Authorization: Bearer <key>`. */
+  auth?: (call: RelayCall) => Record<string, string>;
+  extraHeaders?: Record<string, string>;
+  /** Ask for a usage chunk at the end of streams (`stream_options.include_usage`). */
+  streamUsage?: boolean;
+}
+
+const defaultUrl = (call: RelayCall) => {
+  let base = call.baseUrl;
+  let path = call.path;
+  // Cloudflare's AI gateway already ends in the provider's /v1.
+  if (base.startsWith('https://gateway.ai.cloudflare.com')) path = path.replace(/^\/v1/, '');
+  if (base.endsWith('/v1') && path.startsWith('/v1/')) base = base.slice(0, -3);
+  return `${base}${path}${call.query}`;
+};
+
+const bearer = (call: RelayCall) => ({ authorization: `Bearer ${call.apiKey}` });
+
+/** The request body: the client's own bytes unless the model is mapped or usage must be asked for. */
+function requestBody(call: RelayCall, settings: OpenAiSettings): string | Buffer {
+  if (!call.body) return call.rawBody;
+  const mapped = call.upstreamModel !== call.requestedModel;
+  const wantsUsage =
+    settings.streamUsage &&
+    call.isStream &&
+    (call.mode === 'chat' || call.mode === 'completions') &&
+    !asObject(call.body.stream_options)?.include_usage;
+  if (!mapped && !wantsUsage) return call.rawBody;
+  const body: Json = { ...call.body, model: call.upstreamModel };
+  if (wantsUsage) body.stream_options = { ...asObject(call.body.stream_options), include_usage: true };
+  return JSON.stringify(body);
+}
+
+const asObject = (value: unknown): Json | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+
+export function readUsage(value: unknown): Usage | undefined {
+  const usage = asObject(value);
+  if (!usage) return undefined;
+  const prompt = Number(usage.prompt_tokens ?? usage.input_tokens ?? 0);
+  const total = Number(usage.total_tokens ?? 0);
+  let completion = Number(usage.completion_tokens ?? usage.output_tokens ?? 0);
+  if (!Number.isFinite(prompt) || !Number.isFinite(completion)) return undefined;
+  if (completion === 0 && total > prompt) completion = total - prompt;
+  if (prompt === 0 && completion === 0 && total === 0) return undefined;
+  return { prompt_tokens: prompt, completion_tokens: completion };
+}
+
+/** The text of a chat or completion answer (choices' message content or text). */
+function choicesText(body: Json): string {
+  const choices = Array.isArray(body.choices) ? (body.choices as Json[]) : [];
+  let text = '';
+  for (const choice of choices) {
+    const message = asObject(choice.message) ?? asObject(choice.delta);
+    if (typeof message?.content === 'string') text += message.content;
+    if (typeof choice.text === 'string') text += choice.text;
+    const toolCalls = Array.isArray(message?.tool_calls) ? (message.tool_calls as Json[]) : [];
+    for (const call of toolCalls) {
+      const fn = asObject(call.function);
+      if (typeof fn?.name === 'string') text += fn.name;
+      if (typeof fn?.arguments === 'string') text += fn.arguments;
+    }
+  }
+  return text;
+}
+
+/** A chunk that may report usage (an object, not `"usage":null`) or has no choices: read it at once. */
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+const NO_CHOICES = /"choices"\s*:\s*\[\s*\]/;
+/** Unread chunks kept at most before their text is read, so a long stream holds little memory. */
+const UNREAD_LIMIT_CHARS = 64 * 1024;
+
+/**
+ * OpenAI-format streams pass through as they are. Usage is read from the chunk that carries it; the
+ * text is needed only when no usage comes (to count it), so chunks are kept unread and parsed only
+ * if it is asked for, or in batches once they add up.
+ */
+class OpenAiStream implements StreamTranslator {
+  #usage: Usage | undefined;
+  #text = '';
+  #unread: string[] = [];
+  #unreadChars = 0;
+  #done = false;
+
+  push(data: string): string[] {
+    if (data === '[DONE]') {
+      this.#done = true;
+      return [];
+    }
+    if (!USAGE_OBJECT.test(data) && !NO_CHOICES.test(data)) {
+      this.#keepUnread(data);
+      return [data];
+    }
+    let chunk: Json | undefined;
+    try {
+      chunk = asObject(JSON.parse(data));
+    } catch {
+      return [data];
+    }
+    if (!chunk) return [data];
+    const usage = readUsage(chunk.usage);
+    if (usage) this.#usage = usage;
+    const text = choicesText(chunk);
+    if (text) this.#text = this.text() + text;
+    // An Azure quirk: chunks with neither choices nor usage carry nothing for the client.
+    const choices = chunk.choices;
+    if (Array.isArray(choices) && choices.length === 0 && !chunk.usage) return [];
+    return [data];
+  }
+
+  usage(): Usage | undefined {
+    return this.#usage;
+  }
+
+  text(): string {
+    if (this.#unread.length > 0) {
+      for (const data of this.#unread) {
+        try {
+          this.#text += choicesText(asObject(JSON.parse(data)) ?? {});
+        } catch {
+          // not JSON: nothing to count
+        }
+      }
+      this.#unread = [];
+      this.#unreadChars = 0;
+    }
+    return this.#text;
+  }
+
+  done(): boolean {
+    return this.#done;
+  }
+
+  #keepUnread(data: string): void {
+    this.#unread.push(data);
+    this.#unreadChars += data.length;
+    if (this.#unreadChars > UNREAD_LIMIT_CHARS) this.text();
+  }
+}
+
+/** The adaptor shared by every OpenAI-compatible channel type, with per-type settings. */
+export function openAiAdaptor(settings: OpenAiSettings = {}): Adaptor {
+  return {
+    buildRequest(call: RelayCall): UpstreamRequest {
+      const headers: Record<string, string> = {
+        'content-type': call.contentType || 'application/json',
+        accept: call.isStream ? 'text/event-stream' : 'application/json',
+        ...(settings.auth ?? bearer)(call),
+        ...settings.extraHeaders,
+      };
+      return {
+        url: (settings.url ?? defaultUrl)(call),
+        method: 'POST',
+        headers,
+        body: requestBody(call, settings),
+      };
+    },
+
+    convertResponse(call, body, contentType): ConvertedResponse | RelayError {
+      const transcript = call.mode === 'audio-transcription' || call.mode === 'audio-translation';
+      if (transcript) return { body, contentType, text: transcriptText(body.toString(), contentType) };
+      if (!contentType.includes('json')) return { body, contentType, text: '' };
+      let parsed: Json | undefined;
+      try {
+        parsed = asObject(JSON.parse(body.toString()));
+      } catch {
+        return { body, contentType, text: '' };
+      }
+      if (parsed && asObject(parsed.error)?.type) return upstreamError(500, body);
+      return { body, contentType, usage: readUsage(parsed?.usage), text: parsed ? choicesText(parsed) : '' };
+    },
+
+    streamTranslator: () => new OpenAiStream(),
+    parseError: upstreamError,
+  };
+}
+
+const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
+
+function azureApiVersion(call: RelayCall): string {
+  try {
+    const config = JSON.parse(call.channel.config || '{}') as { api_version?: string };
+    if (config.api_version) return config.api_version;
+  } catch {
+    // a malformed config falls back to `other`
+  }
+  return call.channel.other || AZURE_DEFAULT_API_VERSION;
+}
+
+/** Azure OpenAI: deployment URLs named after the model (dots removed), `api-key` header. */
+export const azureAdaptor = openAiAdaptor({
+  url: (call) => {
+    const deployment = call.upstreamModel.replace(/\./g, '');
+    const tail = call.path.replace(/^\/v1\//, '');
+    const base = call.baseUrl.startsWith('https://gateway.ai.cloudflare.com')
+      ? call.baseUrl
+      : `${call.baseUrl}/openai/deployments`;
+    return `${base}/${deployment}/${tail}?api-version=${encodeURIComponent(azureApiVersion(call))}`;
+  },
+  auth: (call) => ({ 'api-key': call.apiKey }),
+  streamUsage: true,
+});

@@ -1,0 +1,46 @@
+import { RelayError } from '../../errors';
+import { geminiError, parseError } from '../gemini/errors';
+import { chatCompletion, type FinishReason } from '../openai-format';
+import type { ConvertedResponse, RelayCall } from '../types';
+import type { PalmChatResponse } from './wire';
+
+/** The answer of a generateMessage call: its first candidate, or a filtered empty answer. */
+export interface PalmAnswer {
+  text: string;
+  finishReason: FinishReason;
+}
+
+/** A parsed PaLM body → its answer, or the error it carries. PaLM reports no token usage. */
+export function palmAnswer(body: Buffer | string): PalmAnswer | RelayError {
+  let answer: PalmChatResponse;
+  try {
+    answer = JSON.parse(body.toString()) as PalmChatResponse;
+  } catch {
+    return parseError(502, Buffer.from(body));
+  }
+  if (answer.error) return geminiError(answer.error);
+  const candidate = answer.candidates?.[0];
+  if (candidate) return { text: candidate.content ?? '', finishReason: 'stop' };
+  // Without candidates PaLM says why in `filters`: the prompt or the answer was blocked.
+  if (answer.filters?.length) return { text: '', finishReason: 'content_filter' };
+  return new RelayError(
+    502,
+    'PaLM answered no candidates',
+    'upstream_error',
+    'no_candidates',
+    '',
+    'upstream',
+  );
+}
+
+export function convertResponse(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
+  const answer = palmAnswer(body);
+  if (answer instanceof RelayError) return answer;
+  const completion = chatCompletion({
+    id: `chatcmpl-${call.requestId}`,
+    model: call.upstreamModel,
+    content: answer.text,
+    finishReason: answer.finishReason,
+  });
+  return { body: JSON.stringify(completion), contentType: 'application/json', text: answer.text };
+}

@@ -1,0 +1,35 @@
+import { RelayError } from '../../errors';
+import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
+import type { UpstreamRequest } from '../types';
+import { palmAnswer } from './response';
+
+async function* once(bytes: Buffer): AsyncIterable<Uint8Array> {
+  yield bytes;
+}
+
+/**
+ * PaLM cannot stream: a stream request gets the complete answer, handed to the relay as a one-event
+ * SSE stream (one-api also answers such requests with a single chunk). An error inside that answer is
+ * turned back into a failed response, so the client gets an error status and nothing is charged.
+ */
+export async function sendToPalm(
+  request: UpstreamRequest,
+  isStream: boolean,
+  signal: AbortSignal,
+  http: UpstreamClient,
+): Promise<UpstreamResponse> {
+  const response = await http.send(request, signal);
+  if (!isStream || response.status !== 200) return response;
+  const body = await readAll(response.body);
+  const answer = palmAnswer(body);
+  if (answer instanceof RelayError) {
+    const error = { code: answer.status, message: answer.message, status: answer.code };
+    return {
+      status: answer.status,
+      contentType: 'application/json',
+      body: once(Buffer.from(JSON.stringify({ error }))),
+    };
+  }
+  const event = `data: ${body.toString().replace(/\r?\n/g, ' ').trim()}\n\n`;
+  return { status: 200, contentType: 'text/event-stream', body: once(Buffer.from(event)) };
+}

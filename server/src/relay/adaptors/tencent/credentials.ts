@@ -1,0 +1,34 @@
+import { RelayError } from '../../errors';
+import type { RelayCall } from '../types';
+
+export interface TencentCredentials {
+  appId: string;
+  secretId: string;
+  secretKey: string;
+}
+
+/** The channel key is `AppId|SecretId|SecretKey`; only the secret pair signs requests. */
+export function credentialsOf(call: RelayCall): TencentCredentials {
+  const [appId = '', secretId = '', secretKey = '', ...rest] = call.apiKey.split('|');
+  if (!secretId || !secretKey || rest.length > 0) {
+    throw new RelayError(
+      401,
+      'The Tencent Hunyuan channel key must be AppId|SecretId|SecretKey',
+      'authentication_error',
+      'invalid_channel_key',
+      '',
+      'upstream',
+    );
+  }
+  return { appId, secretId, secretKey };
+}
+
+/** `region` from the channel's config JSON (sent as X-TC-Region), when set. */
+export function regionOf(call: RelayCall): string | undefined {
+  try {
+    const config = JSON.parse(call.channel.config || '{}') as { region?: unknown };
+    return typeof config.region === 'string' && config.region ? config.region : undefined;
+  } catch {
+    return undefined;
+  }
+}

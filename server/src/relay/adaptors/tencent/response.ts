@@ -1,0 +1,77 @@
+import { RelayError } from '../../errors';
+import { chatCompletion, embeddingList, type FinishReason } from '../openai-format';
+import type { ConvertedResponse, RelayCall, Usage } from '../types';
+import { upstreamError } from '../upstream-error';
+import { tencentError } from './errors';
+import type { HunyuanChatResponse, HunyuanEmbeddingResponse, HunyuanUsage } from './wire';
+
+export function usageOf(usage: HunyuanUsage | undefined): Usage | undefined {
+  if (!usage || (usage.PromptTokens === undefined && usage.CompletionTokens === undefined)) return undefined;
+  return { prompt_tokens: usage.PromptTokens ?? 0, completion_tokens: usage.CompletionTokens ?? 0 };
+}
+
+export function finishReasonOf(reason: string | undefined): FinishReason {
+  if (reason === 'length' || reason === 'tool_calls') return reason;
+  if (reason === 'sensitive') return 'content_filter';
+  return reason ? 'stop' : null;
+}
+
+/** The `Response` object of a Tencent Cloud API answer, or the error to give the client. */
+function responseOf<T extends { Error?: { Code?: string } }>(body: Buffer): T | RelayError {
+  let parsed: { Response?: T };
+  try {
+    parsed = JSON.parse(body.toString()) as { Response?: T };
+  } catch {
+    return upstreamError(502, body);
+  }
+  const response = parsed.Response;
+  if (!response) return upstreamError(502, body);
+  if (response.Error?.Code) return tencentError(response.Error);
+  return response;
+}
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
+  const answer = responseOf<HunyuanChatResponse>(body);
+  if (answer instanceof RelayError) return answer;
+  const choice = answer.Choices?.[0];
+  const content = choice?.Message?.Content ?? '';
+  const usage = usageOf(answer.Usage);
+  const completion = chatCompletion({
+    id: answer.Id || `chatcmpl-${call.requestId}`,
+    model: call.upstreamModel,
+    content,
+    finishReason: finishReasonOf(choice?.FinishReason) ?? 'stop',
+    usage,
+  });
+  return { body: json(completion), contentType: 'application/json', usage, text: content };
+}
+
+/** The openai SDKs ask for base64 unless told otherwise, and decode it as little-endian float32. */
+function encoded(call: RelayCall, list: ReturnType<typeof embeddingList>) {
+  if (call.body?.encoding_format !== 'base64') return list;
+  const data = list.data.map((item) => ({
+    ...item,
+    embedding: Buffer.from(new Float32Array(item.embedding).buffer).toString('base64'),
+  }));
+  return { ...list, data };
+}
+
+function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
+  const answer = responseOf<HunyuanEmbeddingResponse>(body);
+  if (answer instanceof RelayError) return answer;
+  const vectors = [...(answer.Data ?? [])]
+    .sort((a, b) => (a.Index ?? 0) - (b.Index ?? 0))
+    .map((item) => item.Embedding ?? []);
+  const usage = usageOf(answer.Usage);
+  const list = embeddingList(
+    call.upstreamModel,
+    vectors,
+    usage ?? { prompt_tokens: 0, completion_tokens: 0 },
+  );
+  return { body: json(encoded(call, list)), contentType: 'application/json', usage, text: '' };
+}
+
+export const convertResponse = (call: RelayCall, body: Buffer): ConvertedResponse | RelayError =>
+  call.mode === 'embeddings' ? convertEmbeddings(call, body) : convertChat(call, body);

@@ -1,0 +1,115 @@
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import type WebSocket from 'ws';
+import { RelayError } from '../../errors';
+
+// ws is loaded with the first Spark call: only iFlytek channels need it.
+const loadWebSocket = () => createRequire(import.meta.url)('ws') as typeof WebSocket;
+
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** The relay's default overall limit, applied to the wait for each frame. */
+const FRAME_TIMEOUT_MS = 600_000;
+
+export type Handshake =
+  | { ok: true; socket: WebSocket }
+  | { ok: false; status: number; contentType: string; body: Buffer };
+
+const unreachable = (reason: string) =>
+  new RelayError(
+    502,
+    `Could not reach the upstream: ${reason}`,
+    'upstream_error',
+    'upstream_unreachable',
+    '',
+    'upstream',
+  );
+
+const clientClosed = () =>
+  new RelayError(499, 'The client closed the request', 'one_api_error', 'client_closed');
+
+async function refusal(response: IncomingMessage): Promise<Handshake> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of response) chunks.push(chunk as Buffer);
+  return {
+    ok: false,
+    status: response.statusCode ?? 502,
+    contentType: String(response.headers['content-type'] ?? ''),
+    body: Buffer.concat(chunks),
+  };
+}
+
+/** Opens the socket; a refused handshake answers its HTTP status and body, like any upstream error. */
+export function openSocket(url: string, signal: AbortSignal): Promise<Handshake> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(clientClosed());
+    const socket = new (loadWebSocket())(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+    const abort = () => {
+      socket.terminate();
+      reject(clientClosed());
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    const settle = () => signal.removeEventListener('abort', abort);
+    socket.once('open', () => {
+      settle();
+      resolve({ ok: true, socket });
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      settle();
+      // Terminating a socket that never opened also emits 'error'; the promise is settled by then.
+      refusal(response)
+        .then(resolve, reject)
+        .finally(() => socket.terminate());
+    });
+    socket.once('error', (error) => {
+      settle();
+      reject(unreachable(error.message));
+    });
+  });
+}
+
+/** The text frames a socket receives, read one at a time; undefined once it closed (or went silent too long). */
+export class FrameReader {
+  readonly #frames: string[] = [];
+  #wake: (() => void) | undefined;
+  #closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    signal: AbortSignal,
+  ) {
+    socket.on('message', (data) => {
+      this.#frames.push(data.toString());
+      this.#wake?.();
+    });
+    const end = () => {
+      this.#closed = true;
+      this.#wake?.();
+    };
+    socket.on('close', end);
+    socket.on('error', end);
+    signal.addEventListener('abort', () => this.close(), { once: true });
+  }
+
+  async next(): Promise<string | undefined> {
+    while (this.#frames.length === 0 && !this.#closed) {
+      const arrived = new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<'silent'>((resolve) => {
+        timer = setTimeout(() => resolve('silent'), FRAME_TIMEOUT_MS);
+      });
+      const outcome = await Promise.race([arrived, silent]);
+      clearTimeout(timer);
+      this.#wake = undefined;
+      if (outcome === 'silent') this.close();
+    }
+    return this.#frames.shift();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.socket.terminate();
+    this.#wake?.();
+  }
+}

@@ -1,0 +1,123 @@
+import { ChannelStatus } from '@switchyard/contract/roles';
+import type { Sql } from '../db/connect';
+import { allAbilities } from '../db/repos/abilities';
+import { allChannels } from '../db/repos/channels';
+import type { ChannelRow } from '../db/schema';
+
+interface Tier {
+  priority: number;
+  channels: ChannelRow[];
+}
+
+type RoutingTable = Map<string, Map<string, Tier[]>>;
+
+const routeKey = (group: string, model: string) => `${group}\u0000${model}`;
+
+function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/** Weighted random choice; a tier whose weights are all 0 is chosen from uniformly. */
+export function pickWeighted(channels: ChannelRow[], random = Math.random): ChannelRow | undefined {
+  if (channels.length <= 1) return channels[0];
+  const weights = channels.map((channel) => Math.max(0, Number(channel.weight ?? 0)));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  if (total === 0) return channels[Math.floor(random() * channels.length)];
+  let point = random() * total;
+  for (const [index, weight] of weights.entries()) {
+    point -= weight;
+    if (point < 0) return channels[index];
+  }
+  return channels[channels.length - 1];
+}
+
+/**
+ * The routing index in memory: abilities grouped by (group, model) into priority tiers of enabled
+ * channels. Rebuilt from the database when channels change and every sync period.
+ */
+export class ChannelRouter {
+  #table: RoutingTable = new Map();
+  #models = new Map<string, string[]>();
+  #channels = new Map<number, ChannelRow>();
+  #loading: Promise<void> | undefined;
+  #stale = true;
+
+  constructor(private readonly db: Sql) {}
+
+  /** Marks the table stale; the next lookup waits for a fresh one. */
+  invalidate(): void {
+    this.#stale = true;
+  }
+
+  async #ready(): Promise<void> {
+    while (this.#stale || this.#loading) {
+      if (!this.#loading) {
+        this.#stale = false;
+        this.#loading = this.#load().finally(() => {
+          this.#loading = undefined;
+        });
+      }
+      await this.#loading;
+    }
+  }
+
+  async #load(): Promise<void> {
+    const [channels, abilities] = await Promise.all([allChannels(this.db), allAbilities(this.db)]);
+    const byId = new Map(channels.map((channel) => [channel.id, channel]));
+    const routes = new Map<string, Map<number, Tier>>();
+    const models = new Map<string, Set<string>>();
+    for (const ability of abilities) {
+      const channel = byId.get(ability.channel_id);
+      if (!ability.enabled || !channel || channel.status !== ChannelStatus.enabled) continue;
+      const key = routeKey(ability.group, ability.model);
+      const tiers = getOrCreate(routes, key, () => new Map<number, Tier>());
+      getOrCreate(tiers, ability.priority, () => ({
+        priority: ability.priority,
+        channels: [],
+      })).channels.push(channel);
+      getOrCreate(models, ability.group, () => new Set<string>()).add(ability.model);
+    }
+    const table: RoutingTable = new Map();
+    for (const [key, tiers] of routes) {
+      const [group = '', model = ''] = key.split('\u0000');
+      getOrCreate(table, group, () => new Map<string, Tier[]>()).set(
+        model,
+        [...tiers.values()].sort((a, b) => b.priority - a.priority),
+      );
+    }
+    this.#table = table;
+    this.#channels = byId;
+    this.#models = new Map([...models].map(([group, names]) => [group, [...names].sort()]));
+  }
+
+  /** The best channel for a group and model, skipping the ones that already failed this request. */
+  async select(
+    group: string,
+    model: string,
+    exclude: ReadonlySet<number> = new Set(),
+  ): Promise<ChannelRow | undefined> {
+    await this.#ready();
+    const tiers = this.#table.get(group)?.get(model) ?? [];
+    for (const tier of tiers) {
+      const candidates = tier.channels.filter((channel) => !exclude.has(channel.id));
+      if (candidates.length > 0) return pickWeighted(candidates);
+    }
+    return undefined;
+  }
+
+  async channel(id: number): Promise<ChannelRow | undefined> {
+    await this.#ready();
+    return this.#channels.get(id);
+  }
+
+  /** Models that enabled channels serve to a group. */
+  async modelsFor(group: string): Promise<string[]> {
+    await this.#ready();
+    return this.#models.get(group) ?? [];
+  }
+}

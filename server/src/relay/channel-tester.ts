@@ -1,0 +1,155 @@
+import { isChatModel } from '@switchyard/contract/model-kinds';
+import { ChannelStatus, LogType } from '@switchyard/contract/roles';
+import { splitList } from '@switchyard/contract/tokens';
+import type { Sql } from '../db/connect';
+import { insertLog } from '../db/repos/logs';
+import type { ChannelRow } from '../db/schema';
+import type { ChannelService } from '../domain/channels';
+import { DomainError } from '../domain/errors';
+import type { OptionsStore } from '../domain/options';
+import { type ChannelHealth, meansDeadChannel } from './channel-health';
+import { BufferSink } from './client-sink';
+import type { RelayError } from './errors';
+import { buildRelayCall, type Relay } from './relay';
+import { readRelayRequest } from './relay-request';
+import { newRequestId } from './request-id';
+
+export const TEST_PROMPT = 'hi';
+const PREFERRED_TEST_MODEL = 'gpt-3.5-turbo';
+export const NO_CHAT_MODEL_MESSAGE =
+  'This channel has no chat model to test with: channel tests send a chat request, so they use chat models only (not embedding, moderation, speech, transcription or image models)';
+
+export interface ChannelTestResult {
+  success: boolean;
+  message: string;
+  /** Seconds. */
+  time: number;
+  modelName: string;
+  error?: RelayError;
+  /** True when nothing was sent: the channel has no chat model to test with. */
+  untested?: boolean;
+}
+
+/**
+ * The requested model when the channel serves it and it is a chat model; else gpt-3.5-turbo when the
+ * channel really serves it; else the channel's first chat model. Undefined when it has no chat model:
+ * never a model it lacks, never an embedding, speech or image model asked a chat question.
+ */
+export function testModelOf(channel: Pick<ChannelRow, 'models'>, requested?: string): string | undefined {
+  const chatModels = splitList(channel.models).filter(isChatModel);
+  if (requested && chatModels.includes(requested)) return requested;
+  return chatModels.includes(PREFERRED_TEST_MODEL) ? PREFERRED_TEST_MODEL : chatModels[0];
+}
+
+/**
+ * Should a test-all run switch this enabled channel off? Only for what the relay itself would disable
+ * it for (a dead key or account, `meansDeadChannel`), or for an answer slower than the monitor
+ * setting's limit. Rate limits, 5xx, 404, timeouts and network trouble are transient: the channel stays.
+ */
+export function testDisableReason(result: ChannelTestResult, limitMs: number): string | undefined {
+  if (result.success) {
+    return limitMs > 0 && result.time * 1000 > limitMs
+      ? `response time ${result.time.toFixed(2)} s is over the limit of ${limitMs / 1000} s`
+      : undefined;
+  }
+  return result.error && meansDeadChannel(result.error) ? result.message : undefined;
+}
+
+function replyText(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { choices?: Array<{ message?: { content?: unknown } }> };
+    const content = parsed.choices?.[0]?.message?.content;
+    return typeof content === 'string' ? content : '';
+  } catch {
+    return '';
+  }
+}
+
+export interface ChannelTesterDeps {
+  db: Sql;
+  relay: Relay;
+  channels: ChannelService;
+  health: ChannelHealth;
+  options: OptionsStore;
+  pauseMs: number;
+}
+
+/** Channel tests: a short real chat call through the relay path, timed and logged. */
+export class ChannelTester {
+  #running = false;
+
+  constructor(private readonly deps: ChannelTesterDeps) {}
+
+  get running(): boolean {
+    return this.#running;
+  }
+
+  async test(channel: ChannelRow, requestedModel?: string): Promise<ChannelTestResult> {
+    const model = testModelOf(channel, requestedModel);
+    if (model === undefined) {
+      return { success: false, message: NO_CHAT_MODEL_MESSAGE, time: 0, modelName: '', untested: true };
+    }
+    const body = Buffer.from(
+      JSON.stringify({ model, messages: [{ role: 'user', content: TEST_PROMPT }], max_tokens: 16 }),
+    );
+    const request = readRelayRequest('chat', body, 'application/json');
+    const call = buildRelayCall(
+      { requestId: newRequestId(), path: '/v1/chat/completions', query: '' },
+      request,
+      channel,
+    );
+    const sink = new BufferSink();
+    const started = performance.now();
+    const result = await this.deps.relay.attempt(call, sink);
+    const elapsedMs = Math.round(performance.now() - started);
+    await this.deps.channels.recordTest(channel.id, elapsedMs);
+    const message = result.ok ? replyText(sink.text()) : result.error.message;
+    await insertLog(this.deps.db, {
+      user_id: 0,
+      type: LogType.test,
+      channel_id: channel.id,
+      model_name: model,
+      elapsed_time: elapsedMs,
+      content: result.ok
+        ? `Channel ${channel.name} test succeeded, response: ${message}`
+        : `Channel ${channel.name} test failed, error: ${message}`,
+    });
+    return {
+      success: result.ok,
+      message,
+      time: elapsedMs / 1000,
+      modelName: model,
+      ...(result.ok ? {} : { error: result.error }),
+    };
+  }
+
+  /** Tests channels one at a time in the background, switching health on the results. */
+  startAll(scope: 'all' | 'disabled', onError: (error: unknown) => void): void {
+    if (this.#running) throw new DomainError('A channel test is already running; wait until it finishes');
+    this.#running = true;
+    this.#runAll(scope)
+      .catch(onError)
+      .finally(() => {
+        this.#running = false;
+      });
+  }
+
+  async #runAll(scope: 'all' | 'disabled'): Promise<void> {
+    const { channels, health, options } = this.deps;
+    for (const channel of await channels.allRows()) {
+      if (scope === 'disabled' && channel.status === ChannelStatus.enabled) continue;
+      const result = await this.test(channel);
+      const limitMs = options.number('ChannelDisableThreshold') * 1000;
+      const disableReason = testDisableReason(result, limitMs);
+      if (channel.status === ChannelStatus.enabled) {
+        if (disableReason !== undefined && options.bool('AutomaticDisableChannelEnabled')) {
+          await health.disable(channel, disableReason);
+        }
+      } else if (result.success && disableReason === undefined) {
+        await health.passed(channel);
+      }
+      if (this.deps.pauseMs > 0 && !result.untested)
+        await new Promise((resolve) => setTimeout(resolve, this.deps.pauseMs));
+    }
+  }
+}

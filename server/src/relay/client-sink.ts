@@ -1,0 +1,35 @@
+/** Where a relayed answer goes: the caller's HTTP response, or a buffer for channel tests. */
+export interface ClientSink {
+  /** Aborted when the client goes away: the upstream call is cancelled with it. */
+  readonly signal: AbortSignal;
+  body(status: number, contentType: string, body: string | Buffer): void;
+  startStream(): void;
+  write(data: string): void;
+  end(): void;
+}
+
+/** A sink that keeps the answer in memory (channel tests). */
+export class BufferSink implements ClientSink {
+  readonly signal = new AbortController().signal;
+  status = 0;
+  chunks: string[] = [];
+
+  body(status: number, _contentType: string, body: string | Buffer): void {
+    this.status = status;
+    this.chunks.push(body.toString());
+  }
+
+  startStream(): void {
+    this.status = 200;
+  }
+
+  write(data: string): void {
+    this.chunks.push(data);
+  }
+
+  end(): void {}
+
+  text(): string {
+    return this.chunks.join('');
+  }
+}

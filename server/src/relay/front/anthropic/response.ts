@@ -1,0 +1,77 @@
+type Json = Record<string, unknown>;
+
+const STOP_REASONS: Record<string, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  tool_calls: 'tool_use',
+  function_call: 'tool_use',
+  content_filter: 'end_turn',
+};
+
+export const anthropicStopReason = (finishReason: unknown): string | null =>
+  typeof finishReason === 'string' ? (STOP_REASONS[finishReason] ?? 'end_turn') : null;
+
+function parseArguments(text: unknown): unknown {
+  try {
+    return JSON.parse(String(text ?? '{}'));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * An Anthropic message id for an OpenAI completion id: `chatcmpl-` dropped, so an Anthropic channel's
+ * own `msg_…` id comes back unchanged and others become `msg_<id>`.
+ */
+export function anthropicMessageId(id: unknown, fallback: string): string {
+  const bare = (typeof id === 'string' ? id : '').replace(/^chatcmpl-/, '') || fallback;
+  return bare.startsWith('msg_') ? bare : `msg_${bare}`;
+}
+
+/** An OpenAI chat completion as an Anthropic Messages answer. */
+export function openAiToAnthropic(completion: Json, model: string): Json {
+  const choice = (Array.isArray(completion.choices) ? completion.choices[0] : undefined) as Json | undefined;
+  const message = (choice?.message ?? {}) as Json;
+  const content: Json[] = [];
+  if (typeof message.content === 'string' && message.content)
+    content.push({ type: 'text', text: message.content });
+  for (const call of (Array.isArray(message.tool_calls) ? message.tool_calls : []) as Json[]) {
+    const fn = (call.function ?? {}) as Json;
+    content.push({ type: 'tool_use', id: call.id, name: fn.name, input: parseArguments(fn.arguments) });
+  }
+  const usage = (completion.usage ?? {}) as Json;
+  return {
+    id: anthropicMessageId(completion.id, String(Date.now())),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: anthropicStopReason(choice?.finish_reason ?? 'stop'),
+    stop_sequence: null,
+    usage: {
+      input_tokens: Number(usage.prompt_tokens ?? 0),
+      output_tokens: Number(usage.completion_tokens ?? 0),
+    },
+  };
+}
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+const ANTHROPIC_ERROR_TYPES = new Set([...Object.values(ERROR_TYPES), 'api_error']);
+
+/** An error type as Anthropic names it: its own types are kept, any other is an api_error. */
+export const anthropicErrorType = (type: unknown): string =>
+  typeof type === 'string' && ANTHROPIC_ERROR_TYPES.has(type) ? type : 'api_error';
+
+/** Anthropic's error body for a status and message. */
+export function anthropicError(status: number, message: string): Json {
+  return { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } };
+}

@@ -1,0 +1,65 @@
+import { type Cidr, parseSubnetList } from '@switchyard/contract/subnet';
+import { splitList } from '@switchyard/contract/tokens';
+import type { Sql } from '../db/connect';
+import { findTokenByKey } from '../db/repos/tokens';
+import { findUserById } from '../db/repos/users';
+import type { TokenRow, UserRow } from '../db/schema';
+import { TtlCache } from './ttl-cache';
+
+export interface CachedToken {
+  row: TokenRow;
+  models: Set<string> | undefined;
+  subnets: Cidr[];
+}
+
+/**
+ * Tokens and users as the relay reads them: from memory, re-read every few seconds, and dropped
+ * at once when this process changes them. Quota is never trusted from here: spending is guarded in SQL.
+ */
+export class IdentityCache {
+  readonly #tokens: TtlCache<string, CachedToken | null>;
+  readonly #users: TtlCache<number, UserRow | null>;
+
+  constructor(
+    private readonly db: Sql,
+    ttlMs = 10_000,
+  ) {
+    this.#tokens = new TtlCache(ttlMs);
+    this.#users = new TtlCache(ttlMs);
+  }
+
+  async token(key: string): Promise<CachedToken | undefined> {
+    const cached = this.#tokens.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    const row = await findTokenByKey(this.db, key);
+    const entry = row ? toCachedToken(row) : null;
+    this.#tokens.set(key, entry);
+    return entry ?? undefined;
+  }
+
+  async user(id: number): Promise<UserRow | undefined> {
+    const cached = this.#users.get(id);
+    if (cached !== undefined) return cached ?? undefined;
+    const row = (await findUserById(this.db, id)) ?? null;
+    this.#users.set(id, row);
+    return row ?? undefined;
+  }
+
+  tokenChanged(key: string): void {
+    this.#tokens.delete(key);
+  }
+
+  userChanged(id: number): void {
+    this.#users.delete(id);
+  }
+}
+
+function toCachedToken(row: TokenRow): CachedToken {
+  const models = splitList(row.models);
+  const subnets = parseSubnetList(row.subnet ?? '');
+  return {
+    row,
+    models: models.length > 0 ? new Set(models) : undefined,
+    subnets: 'cidrs' in subnets ? subnets.cidrs : [],
+  };
+}

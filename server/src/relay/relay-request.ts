@@ -1,0 +1,114 @@
+import type { RelayMode } from './adaptors/types';
+import { RelayError } from './errors';
+import type { TokenCounter } from './tokenizer';
+
+const MAX_TOKENS_LIMIT = 1_073_741_823;
+
+/** What the relay needs to know about the client's request, read once. */
+export interface RelayRequest {
+  mode: RelayMode;
+  model: string;
+  isStream: boolean;
+  maxTokens: number;
+  body: Record<string, unknown> | undefined;
+  rawBody: Buffer;
+  contentType: string;
+}
+
+const invalid = (message: string, code = 'invalid_request') =>
+  new RelayError(400, message, 'invalid_request_error', code);
+
+/** The model a call uses when the client names none. */
+const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
+  moderations: 'text-moderation-latest',
+  images: 'dall-e-2',
+  'audio-transcription': 'whisper-1',
+  'audio-translation': 'whisper-1',
+};
+
+/** Reads the `model` field of a multipart form without parsing the files in it. */
+function multipartField(raw: Buffer, contentType: string, name: string): string | undefined {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (!boundary) return undefined;
+  const text = raw.toString('latin1');
+  for (const part of text.split(`--${boundary}`)) {
+    const [head = '', ...rest] = part.split('\r\n\r\n');
+    if (new RegExp(`name="${name}"`).test(head)) return rest.join('\r\n\r\n').replace(/\r\n$/, '').trim();
+  }
+  return undefined;
+}
+
+export function readRelayRequest(
+  mode: RelayMode,
+  raw: Buffer,
+  contentType: string,
+  pathModel?: string,
+): RelayRequest {
+  if (contentType.startsWith('multipart/form-data')) {
+    const model = multipartField(raw, contentType, 'model') || DEFAULT_MODELS[mode] || '';
+    return { mode, model, isStream: false, maxTokens: 0, body: undefined, rawBody: raw, contentType };
+  }
+  let body: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(raw.toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
+    body = parsed as Record<string, unknown>;
+  } catch {
+    throw invalid('The request body must be a JSON object', 'invalid_json');
+  }
+  const model = (typeof body.model === 'string' && body.model) || pathModel || DEFAULT_MODELS[mode] || '';
+  const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
+  const request: RelayRequest = {
+    mode,
+    model,
+    isStream: body.stream === true,
+    maxTokens: Number.isFinite(maxTokens) ? maxTokens : 0,
+    body,
+    rawBody: raw,
+    contentType: 'application/json',
+  };
+  validate(request);
+  return request;
+}
+
+function validate({ mode, model, body, maxTokens }: RelayRequest): void {
+  if (!model) throw invalid('model is required', 'invalid_text_request');
+  if (maxTokens < 0 || maxTokens > MAX_TOKENS_LIMIT)
+    throw invalid('max_tokens is invalid', 'invalid_text_request');
+  if (mode === 'chat' && (!Array.isArray(body?.messages) || body.messages.length === 0)) {
+    throw invalid('messages must be a non-empty array', 'invalid_text_request');
+  }
+  if (mode === 'completions' && body?.prompt === undefined)
+    throw invalid('prompt is required', 'invalid_text_request');
+  if ((mode === 'embeddings' || mode === 'moderations') && body?.input === undefined) {
+    throw invalid('input is required', 'invalid_text_request');
+  }
+  if (mode === 'images' && typeof body?.prompt !== 'string')
+    throw invalid('prompt is required', 'prompt_missing');
+  if (mode === 'audio-speech' && typeof body?.input !== 'string')
+    throw invalid('input is required', 'invalid_request');
+}
+
+const joinInput = (input: unknown): string =>
+  typeof input === 'string'
+    ? input
+    : Array.isArray(input)
+      ? input.filter((item) => typeof item === 'string').join('\n')
+      : '';
+
+/** Tokens the request itself carries (what the provider will bill as prompt tokens). */
+export function countPromptTokens(request: RelayRequest, counter: TokenCounter): number {
+  const { body, model } = request;
+  switch (request.mode) {
+    case 'chat':
+      return counter.messages(body?.messages, model);
+    case 'completions':
+      return counter.text(joinInput(body?.prompt), model);
+    case 'embeddings':
+    case 'moderations':
+      return counter.text(joinInput(body?.input), model);
+    default:
+      return 0;
+  }
+}

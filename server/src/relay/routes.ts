@@ -1,0 +1,240 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RelayMode } from './adaptors/types';
+import { authenticate } from './authenticate';
+import type { ChannelRouter } from './channel-router';
+import { RelayError } from './errors';
+import { anthropicToOpenAi } from './front/anthropic/request';
+import { anthropicError } from './front/anthropic/response';
+import { AnthropicSink } from './front/anthropic/sink';
+import type { IdentityCache } from './identity-cache';
+import { modelObject } from './models';
+import type { Relay } from './relay';
+import { CORS_HEADERS, ReplySink } from './reply-sink';
+import { newRequestId } from './request-id';
+
+export interface RelayRouteDeps {
+  relay: Relay;
+  router: ChannelRouter;
+  identities: IdentityCache;
+}
+
+const RELAY_ROUTES: Array<[string, RelayMode]> = [
+  ['/v1/chat/completions', 'chat'],
+  ['/v1/completions', 'completions'],
+  ['/v1/embeddings', 'embeddings'],
+  ['/v1/engines/:model/embeddings', 'embeddings'],
+  ['/v1/moderations', 'moderations'],
+  ['/v1/images/generations', 'images'],
+  ['/v1/audio/speech', 'audio-speech'],
+  ['/v1/audio/transcriptions', 'audio-transcription'],
+  ['/v1/audio/translations', 'audio-translation'],
+];
+
+/** OpenAI endpoints we do not serve: answered 501 in OpenAI's error shape. */
+const NOT_IMPLEMENTED = [
+  ['POST', '/v1/edits'],
+  ['POST', '/v1/images/edits'],
+  ['POST', '/v1/images/variations'],
+  ['GET', '/v1/files'],
+  ['POST', '/v1/files'],
+  ['DELETE', '/v1/files/:id'],
+  ['GET', '/v1/files/:id'],
+  ['GET', '/v1/files/:id/content'],
+  ['POST', '/v1/fine_tuning/jobs'],
+  ['GET', '/v1/fine_tuning/jobs'],
+  ['GET', '/v1/fine_tuning/jobs/:id'],
+  ['POST', '/v1/fine_tuning/jobs/:id/cancel'],
+  ['GET', '/v1/fine_tuning/jobs/:id/events'],
+  ['DELETE', '/v1/models/:model'],
+  ['POST', '/v1/assistants'],
+  ['GET', '/v1/assistants'],
+  ['GET', '/v1/assistants/:id'],
+  ['POST', '/v1/assistants/:id'],
+  ['DELETE', '/v1/assistants/:id'],
+  ['POST', '/v1/threads'],
+  ['GET', '/v1/threads/:id'],
+  ['POST', '/v1/threads/:id'],
+  ['DELETE', '/v1/threads/:id'],
+  ['POST', '/v1/threads/:id/messages'],
+  ['GET', '/v1/threads/:id/messages'],
+  ['POST', '/v1/threads/:id/runs'],
+  ['GET', '/v1/threads/:id/runs'],
+  ['POST', '/v1/threads/runs'],
+  ['POST', '/v1/batches'],
+  ['GET', '/v1/batches'],
+] as const;
+
+function parseJsonObject(raw: Buffer): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(raw.toString('utf8'));
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // answered below
+  }
+  throw new RelayError(
+    400,
+    'The request body must be a JSON object',
+    'invalid_request_error',
+    'invalid_json',
+  );
+}
+
+const queryOf = (url: string) => {
+  const index = url.indexOf('?');
+  return index === -1 ? '' : url.slice(index);
+};
+
+type ErrorFormat = 'openai' | 'anthropic';
+
+function sendError(
+  reply: FastifyReply,
+  requestId: string,
+  error: unknown,
+  log: FastifyRequest['log'],
+  format: ErrorFormat = 'openai',
+): void {
+  const relayError =
+    error instanceof RelayError
+      ? error
+      : new RelayError(500, 'Internal error in the gateway', 'one_api_panic', 'internal_error');
+  if (!(error instanceof RelayError)) log.error({ err: error, requestId }, 'relay failed');
+  if (reply.raw.headersSent || reply.raw.destroyed) {
+    reply.raw.end();
+    return;
+  }
+  reply.raw.writeHead(relayError.status, {
+    ...CORS_HEADERS,
+    'content-type': 'application/json',
+    'x-oneapi-request-id': requestId,
+  });
+  const body =
+    format === 'anthropic'
+      ? anthropicError(relayError.status, `${relayError.message} (request id: ${requestId})`)
+      : relayError.body(requestId);
+  reply.raw.end(JSON.stringify(body));
+}
+
+/** The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through untouched. */
+export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<void> {
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 },
+      (_request, body, done) => done(null, body),
+    );
+    const routeConfig = { compress: false as const };
+
+    for (const [path, mode] of RELAY_ROUTES) {
+      scope.post<{ Params: { model?: string } }>(path, routeConfig, async (request, reply) => {
+        const requestId = newRequestId();
+        const sink = new ReplySink(reply, requestId);
+        try {
+          await deps.relay.handle(
+            {
+              requestId,
+              mode,
+              path: request.url.split('?')[0] ?? path,
+              query: queryOf(request.url),
+              authorization: request.headers.authorization,
+              clientIp: request.ip,
+              rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+              contentType: String(request.headers['content-type'] ?? 'application/json'),
+              pathModel: request.params.model,
+            },
+            sink,
+          );
+        } catch (error) {
+          sendError(reply, requestId, error, request.log);
+        }
+      });
+    }
+
+    // Anthropic's Messages API, for Claude-native clients: converted to the OpenAI pipeline and back.
+    scope.post('/v1/messages', routeConfig, async (request, reply) => {
+      const requestId = newRequestId();
+      const sink = new ReplySink(reply, requestId);
+      try {
+        const body = parseJsonObject(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
+        const apiKey = request.headers['x-api-key'];
+        await deps.relay.handle(
+          {
+            requestId,
+            mode: 'chat',
+            path: '/v1/chat/completions',
+            query: '',
+            authorization:
+              typeof apiKey === 'string' && apiKey ? `Bearer ${apiKey}` : request.headers.authorization,
+            clientIp: request.ip,
+            rawBody: Buffer.from(JSON.stringify(anthropicToOpenAi(body))),
+            contentType: 'application/json',
+          },
+          new AnthropicSink(sink, String(body.model), requestId),
+        );
+      } catch (error) {
+        sendError(reply, requestId, error, request.log, 'anthropic');
+      }
+    });
+
+    scope.get('/v1/models', routeConfig, async (request, reply) => {
+      const requestId = newRequestId();
+      try {
+        const models = await reachableModels(deps, request);
+        return reply
+          .header('x-oneapi-request-id', requestId)
+          .send({ object: 'list', data: models.map(modelObject) });
+      } catch (error) {
+        sendError(reply.hijack(), requestId, error, request.log);
+      }
+    });
+
+    scope.get<{ Params: { model: string } }>('/v1/models/:model', routeConfig, async (request, reply) => {
+      const requestId = newRequestId();
+      try {
+        const models = await reachableModels(deps, request);
+        if (!models.includes(request.params.model)) {
+          throw new RelayError(
+            404,
+            `The model '${request.params.model}' does not exist`,
+            'invalid_request_error',
+            'model_not_found',
+            'model',
+          );
+        }
+        return reply.header('x-oneapi-request-id', requestId).send(modelObject(request.params.model));
+      } catch (error) {
+        sendError(reply.hijack(), requestId, error, request.log);
+      }
+    });
+
+    for (const [method, path] of NOT_IMPLEMENTED) {
+      scope.route({
+        method,
+        url: path,
+        config: routeConfig,
+        handler: async (_request, reply) =>
+          reply
+            .code(501)
+            .send(
+              new RelayError(
+                501,
+                'This OpenAI endpoint is not served by this gateway',
+                'one_api_error',
+                'api_not_implemented',
+              ).body(''),
+            ),
+      });
+    }
+
+    scope.options('/v1/*', async (_request, reply) => reply.headers(CORS_HEADERS).code(204).send());
+  });
+}
+
+/** The models a key may call: its own whitelist, or everything its owner's group is routed to. */
+async function reachableModels(deps: RelayRouteDeps, request: FastifyRequest): Promise<string[]> {
+  const caller = await authenticate(deps.identities, request.headers.authorization, request.ip);
+  const groupModels = await deps.router.modelsFor(caller.user.group || 'default');
+  if (!caller.token.models) return groupModels;
+  return [...caller.token.models].filter((model) => groupModels.includes(model)).sort();
+}

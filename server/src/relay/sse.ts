@@ -1,0 +1,56 @@
+export interface SseEvent {
+  event?: string;
+  data: string;
+}
+
+/** Splits a byte stream into server-sent events (`event:` and `data:` lines, blank-line separated). */
+export class SseParser {
+  readonly #decoder = new TextDecoder();
+  /** The start of a line whose end has not arrived yet. */
+  #partial = '';
+  #event: string | undefined;
+  #data: string[] = [];
+
+  /** Feeds bytes; answers the complete events they finish. */
+  push(chunk: Uint8Array): SseEvent[] {
+    const text = this.#partial + this.#decoder.decode(chunk, { stream: true });
+    const events: SseEvent[] = [];
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      const end = newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+      this.#line(text.slice(start, end), events);
+      start = newline + 1;
+    }
+    this.#partial = start === 0 ? text : text.slice(start);
+    return events;
+  }
+
+  /** The last event, when the stream ends without a blank line. */
+  end(): SseEvent[] {
+    const events: SseEvent[] = [];
+    const rest = this.#partial + this.#decoder.decode();
+    if (rest) this.#line(rest.endsWith('\r') ? rest.slice(0, -1) : rest, events);
+    this.#partial = '';
+    this.#line('', events);
+    return events;
+  }
+
+  #line(line: string, events: SseEvent[]): void {
+    if (line === '') {
+      if (this.#data.length > 0) {
+        const data = this.#data.length === 1 ? (this.#data[0] as string) : this.#data.join('\n');
+        events.push({ event: this.#event, data });
+      }
+      this.#data = [];
+      this.#event = undefined;
+      return;
+    }
+    if (line.charCodeAt(0) === 58 /* ':' comment */) return;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? '' : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === 'data') this.#data.push(value);
+    else if (field === 'event') this.#event = value;
+  }
+}

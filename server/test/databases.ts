@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import pg from 'pg';
+import type { DatabaseTarget } from '../src/config';
+
+export type TestDialect = 'sqlite' | 'postgres' | 'mysql';
+
+/** Which real database this run of the suite uses (the test script runs it once per database). */
+export const TEST_DIALECT: TestDialect = (process.env.TEST_DB as TestDialect | undefined) ?? 'sqlite';
+
+const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const MYSQL_HOST = process.env.TEST_MYSQL_HOST ?? '127.0.0.1';
+
+export interface TestDatabase {
+  target: DatabaseTarget;
+  /** The SQL_DSN / SQLITE_PATH a child process would use to reach the same database. */
+  env: { SQL_DSN: string; SQLITE_PATH: string };
+  drop(): Promise<void>;
+}
+
+/** A brand-new, empty database on the real server, so test files never see each other's rows. */
+export async function createTestDatabase(dialect: TestDialect = TEST_DIALECT): Promise<TestDatabase> {
+  const name = `sy_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  if (dialect === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-'));
+    const file = path.join(dir, 'test.db');
+    return {
+      target: { dialect: 'sqlite', file },
+      env: { SQL_DSN: '', SQLITE_PATH: file },
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  if (dialect === 'postgres') {
+    const admin = new pg.Client({ connectionString: PG_ADMIN });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(PG_ADMIN);
+    url.pathname = `/${name}`;
+    return {
+      target: { dialect: 'postgres', connectionString: url.toString() },
+      env: { SQL_DSN: url.toString(), SQLITE_PATH: '' },
+      drop: async () => {
+        const client = new pg.Client({ connectionString: PG_ADMIN });
+        await client.connect();
+        await client.query(`drop database if exists ${name} with (force)`);
+        await client.end();
+      },
+    };
+  }
+  const admin = await createConnection({ host: MYSQL_HOST, user: 'root', password: '' });
+  await admin.query(`create database ${name} character set utf8mb4`);
+  await admin.end();
+  return {
+    target: { dialect: 'mysql', host: MYSQL_HOST, port: 3306, user: 'root', password: '', database: name },
+    env: { SQL_DSN: `root:@tcp(${MYSQL_HOST}:3306)/${name}`, SQLITE_PATH: '' },
+    drop: async () => {
+      const connection = await createConnection({ host: MYSQL_HOST, user: 'root', password: '' });
+      await connection.query(`drop database if exists ${name}`);
+      await connection.end();
+    },
+  };
+}

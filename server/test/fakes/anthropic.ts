@@ -1,0 +1,123 @@
+import type http from 'node:http';
+import { type FakeHandler, sendJson } from './http-fake';
+
+export interface FakeToolUse {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface FakeAnthropicOptions {
+  apiKey: string;
+  reply?: string;
+  toolUse?: FakeToolUse;
+  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number };
+  stopReason?: string;
+  /** Answer every call with this HTTP status and Anthropic error type instead. */
+  error?: { status: number; type: string; message?: string };
+  /** Streams only: break off with an `error` event after the first text delta. */
+  streamError?: { type: string; message: string };
+}
+
+const errorBody = (type: string, message: string) => ({ type: 'error', error: { type, message } });
+
+function message(options: FakeAnthropicOptions, model: string) {
+  const usage = options.usage ?? { input_tokens: 10, output_tokens: 3 };
+  const content: Array<Record<string, unknown>> = [];
+  if (options.reply !== undefined) content.push({ type: 'text', text: options.reply });
+  if (options.toolUse) content.push({ type: 'tool_use', ...options.toolUse });
+  return {
+    id: 'msg_01FakeMessage',
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: options.stopReason ?? (options.toolUse ? 'tool_use' : 'end_turn'),
+    stop_sequence: null,
+    usage,
+  };
+}
+
+const writeEvent = (res: http.ServerResponse, event: Record<string, unknown> & { type: string }) =>
+  res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+
+/** The documented event sequence; output_tokens in message_delta is the running total, as Anthropic sends it. */
+function stream(res: http.ServerResponse, options: FakeAnthropicOptions, model: string): void {
+  const full = message(options, model);
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+  writeEvent(res, {
+    type: 'message_start',
+    message: {
+      ...full,
+      content: [],
+      stop_reason: null,
+      usage: { ...full.usage, output_tokens: 1 },
+    },
+  });
+  let index = 0;
+  if (options.reply !== undefined) {
+    writeEvent(res, { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+    writeEvent(res, { type: 'ping' });
+    for (const piece of options.reply.split(/(?= )/)) {
+      writeEvent(res, { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+      if (options.streamError) {
+        writeEvent(res, errorBody(options.streamError.type, options.streamError.message));
+        res.end();
+        return;
+      }
+    }
+    writeEvent(res, { type: 'content_block_stop', index });
+    index += 1;
+  }
+  if (options.toolUse) {
+    const { id, name, input } = options.toolUse;
+    writeEvent(res, {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id, name, input: {} },
+    });
+    const json = JSON.stringify(input);
+    const middle = Math.floor(json.length / 2);
+    for (const part of ['', json.slice(0, middle), json.slice(middle)]) {
+      writeEvent(res, {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: part },
+      });
+    }
+    writeEvent(res, { type: 'content_block_stop', index });
+  }
+  writeEvent(res, {
+    type: 'message_delta',
+    delta: { stop_reason: full.stop_reason, stop_sequence: null },
+    usage: { output_tokens: full.usage.output_tokens },
+  });
+  writeEvent(res, { type: 'message_stop' });
+  res.end();
+}
+
+/** A fake Anthropic Messages API: checks the path, key and version header, then answers as Anthropic does. */
+export function anthropicHandler(options: FakeAnthropicOptions): FakeHandler {
+  return (request, res) => {
+    if (request.method !== 'POST' || request.url !== '/v1/messages') {
+      return sendJson(res, 404, errorBody('not_found_error', `Not found: ${request.url}`));
+    }
+    if (request.headers['x-api-key'] !== options.apiKey) {
+      return sendJson(res, 401, errorBody('authentication_error', 'invalid x-api-key'));
+    }
+    if (!request.headers['anthropic-version']) {
+      return sendJson(res, 400, errorBody('invalid_request_error', 'anthropic-version: header is required'));
+    }
+    const body = request.json ?? {};
+    if (typeof body.max_tokens !== 'number' || !Array.isArray(body.messages)) {
+      return sendJson(res, 400, errorBody('invalid_request_error', 'max_tokens: Field required'));
+    }
+    if (options.error) {
+      const { status, type, message: text } = options.error;
+      return sendJson(res, status, errorBody(type, text ?? `fake says ${type}`));
+    }
+    const model = String(body.model);
+    if (body.stream === true) return stream(res, options, model);
+    sendJson(res, 200, message(options, model));
+  };
+}

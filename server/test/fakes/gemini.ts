@@ -1,0 +1,133 @@
+import type http from 'node:http';
+import { type FakeHandler, sendJson } from './http-fake';
+
+export interface FakeGeminiOptions {
+  apiKey: string;
+  reply?: string;
+  functionCall?: { name: string; args: Record<string, unknown> };
+  usage?: { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number };
+  finishReason?: string;
+  /** Answer every call with this Google error instead. */
+  error?: { code: number; status: string; message?: string };
+}
+
+const PATH =
+  /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent|batchEmbedContents)$/;
+
+const googleError = (code: number, status: string, message: string, reason?: string) => ({
+  error: {
+    code,
+    message,
+    status,
+    ...(reason
+      ? {
+          details: [
+            { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain: 'googleapis.com' },
+          ],
+        }
+      : {}),
+  },
+});
+
+function usageMetadata(options: FakeGeminiOptions, candidates: number) {
+  const usage = options.usage ?? { promptTokenCount: 10, candidatesTokenCount: 4 };
+  return {
+    promptTokenCount: usage.promptTokenCount,
+    candidatesTokenCount: candidates,
+    ...(usage.thoughtsTokenCount ? { thoughtsTokenCount: usage.thoughtsTokenCount } : {}),
+    totalTokenCount: usage.promptTokenCount + candidates + (usage.thoughtsTokenCount ?? 0),
+  };
+}
+
+function answer(options: FakeGeminiOptions) {
+  const parts: Array<Record<string, unknown>> = [];
+  if (options.reply !== undefined) parts.push({ text: options.reply });
+  if (options.functionCall) parts.push({ functionCall: options.functionCall });
+  return {
+    candidates: [
+      { content: { role: 'model', parts }, finishReason: options.finishReason ?? 'STOP', index: 0 },
+    ],
+    usageMetadata: usageMetadata(options, options.usage?.candidatesTokenCount ?? 4),
+    modelVersion: 'fake-gemini',
+    responseId: 'fake-response-1',
+  };
+}
+
+/** One event per word; usageMetadata grows with each event, as Gemini's running totals do. */
+function stream(res: http.ServerResponse, options: FakeGeminiOptions): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+  const pieces = (options.reply ?? '').split(/(?= )/).filter(Boolean);
+  const total = options.usage?.candidatesTokenCount ?? 4;
+  pieces.forEach((text, index) => {
+    const last = index === pieces.length - 1 && !options.functionCall;
+    const event = {
+      candidates: [
+        {
+          content: { role: 'model', parts: [{ text }] },
+          ...(last ? { finishReason: options.finishReason ?? 'STOP' } : {}),
+          index: 0,
+        },
+      ],
+      usageMetadata: usageMetadata(options, last ? total : index + 1),
+      responseId: 'fake-stream-1',
+    };
+    res.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
+  });
+  if (options.functionCall) {
+    const event = {
+      candidates: [
+        { content: { role: 'model', parts: [{ functionCall: options.functionCall }] }, finishReason: 'STOP' },
+      ],
+      usageMetadata: usageMetadata(options, total),
+      responseId: 'fake-stream-1',
+    };
+    res.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
+  }
+  res.end();
+}
+
+/** A fake Generative Language API: checks path, method, key header and body, then answers as Gemini does. */
+export function geminiHandler(options: FakeGeminiOptions): FakeHandler {
+  return (request, res) => {
+    const [path = '', query = ''] = request.url.split('?');
+    const match = PATH.exec(path);
+    if (request.method !== 'POST' || !match) {
+      return sendJson(res, 404, googleError(404, 'NOT_FOUND', `Not found: ${request.url}`));
+    }
+    if (request.headers['x-goog-api-key'] !== options.apiKey || query.includes('key=')) {
+      return sendJson(
+        res,
+        400,
+        googleError(
+          400,
+          'INVALID_ARGUMENT',
+          'API key not valid. Please pass a valid API key.',
+          'API_KEY_INVALID',
+        ),
+      );
+    }
+    if (options.error) {
+      const { code, status, message } = options.error;
+      return sendJson(res, code, googleError(code, status, message ?? `fake says ${status}`));
+    }
+    const method = match[3];
+    if (method === 'batchEmbedContents') {
+      const requests = Array.isArray(request.json?.requests) ? request.json.requests : [];
+      return sendJson(res, 200, {
+        embeddings: requests.map((_item, index) => ({ values: [index, 0.5, -0.5] })),
+      });
+    }
+    if (!Array.isArray(request.json?.contents) || request.json.contents.length === 0) {
+      return sendJson(
+        res,
+        400,
+        googleError(400, 'INVALID_ARGUMENT', '* contents: contents is not specified'),
+      );
+    }
+    if (method === 'streamGenerateContent') {
+      if (query !== 'alt=sse') return sendJson(res, 200, [answer(options)]);
+      return stream(res, options);
+    }
+    sendJson(res, 200, answer(options));
+  };
+}

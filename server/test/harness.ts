@@ -1,0 +1,145 @@
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { type App, buildApp } from '../src/app';
+import { type Config, loadConfig } from '../src/config';
+import { type Db, openDatabase } from '../src/db/connect';
+import { migrateToLatest } from '../src/db/migrate';
+import { ensureRootUser } from '../src/domain/bootstrap';
+import { createTestDatabase, type TestDatabase } from './databases';
+
+export interface JsonResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface EnvelopeBody<T = unknown> {
+  success: boolean;
+  message: string;
+  data?: T;
+}
+
+/** An HTTP client with its own cookie jar, like one browser. */
+export class Client {
+  cookie = '';
+  authorization: string | undefined;
+
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = EnvelopeBody>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<JsonResponse<T>> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    const requestHeaders = init.headers as Record<string, string>;
+    if (this.cookie) requestHeaders.cookie = this.cookie;
+    if (this.authorization) requestHeaders.authorization = this.authorization;
+    if (body !== undefined) {
+      requestHeaders['content-type'] ??= 'application/json';
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    }
+    const response = await fetch(this.baseUrl + path, init);
+    for (const setCookie of response.headers.getSetCookie()) {
+      const [pair = ''] = setCookie.split(';');
+      const [name, value = ''] = pair.split('=');
+      if (name === 'session') this.cookie = value ? `session=${value}` : '';
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: the caller looks at `text`
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  get = <T = EnvelopeBody>(path: string, headers?: Record<string, string>) =>
+    this.request<T>('GET', path, undefined, headers);
+  post = <T = EnvelopeBody>(path: string, body?: unknown) => this.request<T>('POST', path, body ?? {});
+  put = <T = EnvelopeBody>(path: string, body?: unknown) => this.request<T>('PUT', path, body ?? {});
+  delete = <T = EnvelopeBody>(path: string) => this.request<T>('DELETE', path);
+
+  async login(username: string, password: string): Promise<EnvelopeBody> {
+    const response = await this.post('/api/user/login', { username, password });
+    if (!response.body.success) throw new Error(`login as ${username} failed: ${response.body.message}`);
+    return response.body;
+  }
+}
+
+export interface TestApp {
+  app: App;
+  db: Db;
+  database: TestDatabase;
+  config: Config;
+  baseUrl: string;
+  client(): Client;
+  /** A client signed in as root (root/123456). */
+  root(): Promise<Client>;
+  /** Creates a user through the API (as root) and answers a client signed in as that user. */
+  user(username: string, options?: { role?: 'admin' | 'common'; password?: string }): Promise<Client>;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  env?: Record<string, string>;
+  /** Reuse a database another app already uses (to test processes that share it). */
+  database?: TestDatabase;
+  /** The app's clock for mailed codes' expiry (milliseconds since the epoch). */
+  clock?: () => number;
+}
+
+/** Builds the real app on a fresh real database and listens on a loopback port. */
+export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const config = loadConfig({
+    SESSION_SECRET: 'test-session-secret',
+    // Tests sign in far more often than 20 times in 20 minutes; rate-limit tests turn it back on.
+    CRITICAL_RATE_LIMIT: '0',
+    // Likewise the global per-IP limits on /api, the billing dashboard and the console's files.
+    GLOBAL_API_RATE_LIMIT: '0',
+    GLOBAL_WEB_RATE_LIMIT: '0',
+    ...database.env,
+    ...options.env,
+  });
+  const db = openDatabase(config.database);
+  await migrateToLatest(db);
+  // TEST_LOG=debug shows the app's own log while a test runs.
+  const logger = process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }) : undefined;
+  const app = await buildApp({ config, db, logger, clock: options.clock });
+  await ensureRootUser(db, app.services.users, config);
+  await app.server.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
+
+  const testApp: TestApp = {
+    app,
+    db,
+    database,
+    config,
+    baseUrl,
+    client: () => new Client(baseUrl),
+    async root() {
+      const client = new Client(baseUrl);
+      await client.login('root', '123456');
+      return client;
+    },
+    async user(username, { role = 'common', password = 'password123' } = {}) {
+      const root = await testApp.root();
+      const created = await root.post('/api/user/', { username, password });
+      if (!created.body.success) throw new Error(`creating ${username} failed: ${created.body.message}`);
+      if (role === 'admin') await root.post('/api/user/manage', { username, action: 'promote' });
+      const client = new Client(baseUrl);
+      await client.login(username, password);
+      return client;
+    },
+    async close() {
+      await app.server.close();
+      await db.close();
+      if (!options.database) await database.drop();
+    },
+  };
+  return testApp;
+}

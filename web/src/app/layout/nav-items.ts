@@ -1,0 +1,38 @@
+import { isAdminRole } from '@switchyard/contract/roles';
+import type { enShell } from '../../i18n/en/shell';
+
+export type NavKey = keyof typeof enShell.nav;
+
+export interface NavItem {
+  key: NavKey;
+  to: string;
+  /** Only administrators see it. */
+  admin?: boolean;
+  /** Shown only when the server has a chat link. */
+  needsChatLink?: boolean;
+}
+
+const ITEMS: NavItem[] = [
+  { key: 'home', to: '/' },
+  { key: 'channel', to: '/channel', admin: true },
+  { key: 'token', to: '/token' },
+  { key: 'redemption', to: '/redemption', admin: true },
+  { key: 'topup', to: '/topup' },
+  { key: 'user', to: '/user', admin: true },
+  { key: 'log', to: '/log' },
+  { key: 'setting', to: '/setting' },
+  { key: 'about', to: '/about' },
+  { key: 'chat', to: '/chat', needsChatLink: true },
+];
+
+/** The menu for a role (undefined when nobody is signed in). */
+export function navItemsFor(role: number | undefined, chatLink: string | null | undefined): NavItem[] {
+  const admin = role !== undefined && isAdminRole(role);
+  return ITEMS.filter((item) => (!item.admin || admin) && (!item.needsChatLink || Boolean(chatLink)));
+}
+
+/** Whether the item is the current section ("/user/edit/3" belongs to "/user"). */
+export function isActive(item: NavItem, pathname: string): boolean {
+  if (item.to === '/') return pathname === '/';
+  return pathname === item.to || pathname.startsWith(`${item.to}/`);
+}

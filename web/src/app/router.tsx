@@ -1,0 +1,162 @@
+import type { ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { AppLayout } from './layout/AppLayout';
+import { lazyPage } from './lazy-page';
+import { NotFoundPage } from './NotFoundPage';
+import { RequireUser } from './RequireUser';
+import { RouteError } from './RouteError';
+
+const guarded = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
+
+const home = () => lazyPage(() => import('../features/home/components/HomePage'), 'HomePage', 'home');
+const channelForm = () =>
+  guarded(
+    lazyPage(() => import('../features/channels/components/ChannelFormPage'), 'ChannelFormPage', 'channel'),
+  );
+const tokenForm = () =>
+  guarded(lazyPage(() => import('../features/tokens/components/TokenFormPage'), 'TokenFormPage', 'token'));
+const redemptionForm = () =>
+  guarded(
+    lazyPage(
+      () => import('../features/redemptions/components/RedemptionFormPage'),
+      'RedemptionFormPage',
+      'redemption',
+    ),
+  );
+const userEdit = () =>
+  guarded(lazyPage(() => import('../features/users/components/UserEditPage'), 'UserEditPage', 'user'));
+
+/** Every route of spec section 2; each page is its own chunk. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          { path: '/', element: home() },
+          {
+            path: '/login',
+            element: lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage', 'login'),
+          },
+          {
+            path: '/register',
+            element: lazyPage(
+              () => import('../features/auth/components/RegisterPage'),
+              'RegisterPage',
+              'register',
+            ),
+          },
+          {
+            path: '/reset',
+            element: lazyPage(() => import('../features/auth/components/ResetPage'), 'ResetPage', 'reset'),
+          },
+          {
+            path: '/user/reset',
+            element: lazyPage(
+              () => import('../features/auth/components/ResetConfirmPage'),
+              'ResetConfirmPage',
+              'reset',
+            ),
+          },
+          {
+            path: '/oauth/github',
+            element: lazyPage(
+              () => import('../features/auth/components/GitHubCallbackPage'),
+              'GitHubCallbackPage',
+              'oauth',
+            ),
+          },
+          {
+            path: '/oauth/lark',
+            element: lazyPage(
+              () => import('../features/auth/components/LarkCallbackPage'),
+              'LarkCallbackPage',
+              'oauth',
+            ),
+          },
+          {
+            path: '/channel',
+            element: guarded(
+              lazyPage(
+                () => import('../features/channels/components/ChannelsPage'),
+                'ChannelsPage',
+                'channel',
+              ),
+            ),
+          },
+          { path: '/channel/add', element: channelForm() },
+          { path: '/channel/edit/:id', element: channelForm() },
+          {
+            path: '/token',
+            element: guarded(
+              lazyPage(() => import('../features/tokens/components/TokensPage'), 'TokensPage', 'token'),
+            ),
+          },
+          { path: '/token/add', element: tokenForm() },
+          { path: '/token/edit/:id', element: tokenForm() },
+          {
+            path: '/redemption',
+            element: guarded(
+              lazyPage(
+                () => import('../features/redemptions/components/RedemptionsPage'),
+                'RedemptionsPage',
+                'redemption',
+              ),
+            ),
+          },
+          { path: '/redemption/add', element: redemptionForm() },
+          { path: '/redemption/edit/:id', element: redemptionForm() },
+          {
+            path: '/user',
+            element: guarded(
+              lazyPage(() => import('../features/users/components/UsersPage'), 'UsersPage', 'user'),
+            ),
+          },
+          {
+            path: '/user/add',
+            element: guarded(
+              lazyPage(() => import('../features/users/components/UserAddPage'), 'UserAddPage', 'user'),
+            ),
+          },
+          { path: '/user/edit', element: userEdit() },
+          { path: '/user/edit/:id', element: userEdit() },
+          {
+            path: '/setting',
+            element: guarded(
+              lazyPage(
+                () => import('../features/settings/components/SettingsPage'),
+                'SettingsPage',
+                'setting',
+              ),
+            ),
+          },
+          {
+            path: '/topup',
+            element: guarded(
+              lazyPage(() => import('../features/topup/components/TopupPage'), 'TopupPage', 'topup'),
+            ),
+          },
+          {
+            path: '/log',
+            element: guarded(
+              lazyPage(() => import('../features/logs/components/LogsPage'), 'LogsPage', 'log'),
+            ),
+          },
+          {
+            path: '/about',
+            element: lazyPage(() => import('../features/home/components/AboutPage'), 'AboutPage', 'about'),
+          },
+          {
+            path: '/chat',
+            element: lazyPage(() => import('../features/home/components/ChatPage'), 'ChatPage', 'chat'),
+          },
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

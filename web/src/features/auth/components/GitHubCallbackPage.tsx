@@ -1,0 +1,5 @@
+import { OAuthCallback } from './OAuthCallback';
+
+export function GitHubCallbackPage() {
+  return <OAuthCallback provider="github" />;
+}

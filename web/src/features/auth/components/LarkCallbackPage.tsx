@@ -1,0 +1,5 @@
+import { OAuthCallback } from './OAuthCallback';
+
+export function LarkCallbackPage() {
+  return <OAuthCallback provider="lark" />;
+}

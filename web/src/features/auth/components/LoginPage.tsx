@@ -1,0 +1,95 @@
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { loginInput } from '@switchyard/contract/users';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { type LoginRedirectState, saveSession } from '../../../lib/session';
+import { showSuccess, showWarning } from '../../../lib/toast';
+import { isDefaultRootLogin, useLogin } from '../api/login';
+import { AuthCard } from './AuthCard';
+import { SocialLogin } from './SocialLogin';
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const login = useLogin();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const expired = searchParams.has('expired');
+  const from = (location.state as LoginRedirectState | null)?.from;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const input = { username: username.trim(), password };
+    if (!loginInput.safeParse(input).success) {
+      setError(t('login.required'));
+      return;
+    }
+    setError(null);
+    login.mutate(input, {
+      onSuccess: (user) => {
+        saveSession(user);
+        if (isDefaultRootLogin(input)) {
+          showWarning(t('login.rootWarning'));
+          navigate('/user/edit');
+          return;
+        }
+        showSuccess(t('login.success'));
+        navigate(from && from !== '/login' ? from : '/token');
+      },
+    });
+  };
+
+  return (
+    <AuthCard title={t('login.title')}>
+      {expired && (
+        <Alert color="red" variant="light" data-testid="login-expired">
+          {t('errors.loginExpired')}
+        </Alert>
+      )}
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('login.username')}
+            name="username"
+            autoComplete="username"
+            value={username}
+            onChange={(event) => setUsername(event.currentTarget.value)}
+            error={error && !username.trim() ? error : undefined}
+            withAsterisk
+          />
+          <PasswordInput
+            label={t('login.password')}
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            error={error && !password ? error : undefined}
+            withAsterisk
+          />
+          <Button type="submit" fullWidth loading={login.isPending}>
+            {t('login.button')}
+          </Button>
+        </Stack>
+      </form>
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" c="dimmed">
+          {t('login.forgot')}{' '}
+          <Anchor component={Link} to="/reset" size="sm">
+            {t('login.reset')}
+          </Anchor>
+        </Text>
+        <Text size="sm" c="dimmed">
+          {t('login.noAccount')}{' '}
+          <Anchor component={Link} to="/register" size="sm">
+            {t('login.register')}
+          </Anchor>
+        </Text>
+      </Group>
+      <SocialLogin />
+    </AuthCard>
+  );
+}

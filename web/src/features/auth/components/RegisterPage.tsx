@@ -1,0 +1,156 @@
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { PASSWORD_MIN, registerInput } from '@switchyard/contract/users';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Turnstile } from '../../../components/Turnstile';
+import { useServerStatus } from '../../../lib/server-status';
+import { readItem, StorageKey, writeItem } from '../../../lib/storage';
+import { showInfo, showSuccess } from '../../../lib/toast';
+import { type FieldErrors, fieldErrors } from '../../../lib/validation';
+import { useRegister } from '../api/register';
+import { AuthCard } from './AuthCard';
+import { EmailCodeFields } from './EmailCodeFields';
+
+interface RegisterForm {
+  username: string;
+  password: string;
+  password2: string;
+  email: string;
+  verification_code: string;
+}
+
+const EMPTY: RegisterForm = { username: '', password: '', password2: '', email: '', verification_code: '' };
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const status = useServerStatus();
+  const register = useRegister();
+  const [form, setForm] = useState(EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [turnstileToken, setTurnstileToken] = useState('');
+  const turnstileOn = Boolean(status?.turnstile_check);
+  const emailOn = Boolean(status?.email_verification);
+  const affFromUrl = searchParams.get('aff');
+
+  // An invitation code from the link is kept until registration sends it.
+  useEffect(() => {
+    if (affFromUrl) writeItem(StorageKey.aff, affFromUrl);
+  }, [affFromUrl]);
+  const affCode = affFromUrl || readItem(StorageKey.aff) || '';
+
+  const set = (field: keyof RegisterForm) => (value: string) =>
+    setForm((current) => ({ ...current, [field]: value }));
+
+  const reject = (field: keyof RegisterForm, message: string) => {
+    setErrors({ [field]: message });
+    showInfo(message);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const username = form.username.trim();
+    if (!username || !form.password) {
+      setErrors({
+        username: username ? undefined : t('register.required'),
+        password: form.password ? undefined : t('register.required'),
+      });
+      return;
+    }
+    if (form.password.length < PASSWORD_MIN) return reject('password', t('register.passwordTooShort'));
+    if (form.password !== form.password2) return reject('password2', t('register.passwordMismatch'));
+    const input = {
+      username,
+      password: form.password,
+      password2: form.password2,
+      email: emailOn ? form.email.trim() : '',
+      verification_code: emailOn ? form.verification_code.trim() : '',
+      aff_code: affCode,
+    };
+    const parsed = registerInput.safeParse(input);
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error.issues, t));
+      return;
+    }
+    if (turnstileOn && !turnstileToken) {
+      showInfo(t('register.turnstileWait'));
+      return;
+    }
+    setErrors({});
+    register.mutate(
+      { input: parsed.data, turnstile: turnstileToken },
+      {
+        onSuccess: () => {
+          navigate('/login');
+          showSuccess(t('register.success'));
+        },
+      },
+    );
+  };
+
+  return (
+    <AuthCard title={t('register.title')}>
+      {affCode && (
+        <Text size="sm" c="dimmed" ta="center">
+          {t('register.invited', { code: affCode })}
+        </Text>
+      )}
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('register.username')}
+            description={t('register.usernameHint')}
+            name="username"
+            autoComplete="username"
+            value={form.username}
+            onChange={(event) => set('username')(event.currentTarget.value)}
+            error={errors.username}
+            withAsterisk
+          />
+          <PasswordInput
+            label={t('register.password')}
+            description={t('register.passwordHint')}
+            name="password"
+            autoComplete="new-password"
+            value={form.password}
+            onChange={(event) => set('password')(event.currentTarget.value)}
+            error={errors.password}
+            withAsterisk
+          />
+          <PasswordInput
+            label={t('register.password2')}
+            name="password2"
+            autoComplete="new-password"
+            value={form.password2}
+            onChange={(event) => set('password2')(event.currentTarget.value)}
+            error={errors.password2}
+            withAsterisk
+          />
+          {emailOn && (
+            <EmailCodeFields
+              email={form.email}
+              code={form.verification_code}
+              onEmail={set('email')}
+              onCode={set('verification_code')}
+              turnstile={turnstileOn && !turnstileToken ? null : turnstileToken}
+            />
+          )}
+          {turnstileOn && status?.turnstile_site_key && (
+            <Turnstile siteKey={status.turnstile_site_key} onToken={setTurnstileToken} />
+          )}
+          <Button type="submit" fullWidth loading={register.isPending}>
+            {t('register.button')}
+          </Button>
+        </Stack>
+      </form>
+      <Text size="sm" c="dimmed" ta="center">
+        {t('register.hasAccount')}{' '}
+        <Anchor component={Link} to="/login" size="sm">
+          {t('register.login')}
+        </Anchor>
+      </Text>
+    </AuthCard>
+  );
+}

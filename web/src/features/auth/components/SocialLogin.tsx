@@ -1,0 +1,48 @@
+import { Button, Divider, Group } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { useServerStatus } from '../../../lib/server-status';
+import { useStartOAuth } from '../api/oauth';
+import { WeChatLoginModal } from './WeChatLoginModal';
+
+/** GitHub, WeChat and Lark buttons, each only when the server status enables it. */
+export function SocialLogin() {
+  const { t } = useTranslation();
+  const status = useServerStatus();
+  const startOAuth = useStartOAuth();
+  const [wechatOpened, wechat] = useDisclosure(false);
+  if (!status) return null;
+  const github = status.github_oauth && status.github_client_id;
+  const lark = status.lark_client_id;
+  const wechatOn = status.wechat_login;
+  if (!github && !lark && !wechatOn) return null;
+
+  return (
+    <>
+      <Divider label={t('login.otherMethods')} labelPosition="center" />
+      <Group justify="center" gap="sm">
+        {github && (
+          <Button
+            variant="default"
+            onClick={() => startOAuth.mutate({ provider: 'github', clientId: status.github_client_id })}
+          >
+            {t('login.github')}
+          </Button>
+        )}
+        {wechatOn && (
+          <Button variant="default" color="green" onClick={wechat.open}>
+            {t('login.wechat')}
+          </Button>
+        )}
+        {lark && (
+          <Button variant="default" onClick={() => startOAuth.mutate({ provider: 'lark', clientId: lark })}>
+            {t('login.lark')}
+          </Button>
+        )}
+      </Group>
+      {wechatOn && (
+        <WeChatLoginModal opened={wechatOpened} onClose={wechat.close} qrCode={status.wechat_qrcode} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,128 @@
+import { Alert, Button, Group, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { REDEMPTION_MAX_COUNT, type Redemption } from '@switchyard/contract/redemptions';
+import { RedemptionStatus } from '@switchyard/contract/roles';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { downloadText } from '../../../lib/download';
+import { renderQuota } from '../../../lib/format';
+import { showSuccess } from '../../../lib/toast';
+import type { FieldErrors } from '../../../lib/validation';
+import { useCreateRedemptions, useUpdateRedemption } from '../api/redemption-edit';
+import {
+  codesFile,
+  initialRedemptionValues,
+  type RedemptionFormValues,
+  toCreateInput,
+  toUpdateInput,
+} from './redemption-form-values';
+
+/** Create codes (no `code`; they download as `<name>.txt`) or edit one code's name and quota. */
+export function RedemptionForm({ code }: { code?: Redemption }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const create = useCreateRedemptions();
+  const update = useUpdateRedemption();
+  const [values, setValues] = useState<RedemptionFormValues>(() => initialRedemptionValues(code));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const set = <K extends keyof RedemptionFormValues>(key: K, value: RedemptionFormValues[K]) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setErrors((current) => ({ ...current, [key]: undefined }));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (code) {
+      const result = toUpdateInput(values, code.id, t);
+      if (!result.ok) return setErrors(result.errors);
+      setErrors({});
+      update.mutate(result.input, {
+        onSuccess: () => {
+          showSuccess(t('redemptions.form.updated'));
+          navigate('/redemption');
+        },
+      });
+      return;
+    }
+    const result = toCreateInput(values, t);
+    if (!result.ok) return setErrors(result.errors);
+    setErrors({});
+    create.mutate(result.input, {
+      onSuccess: (codes) => {
+        showSuccess(t('redemptions.form.created'));
+        const file = codesFile(result.input.name, codes);
+        downloadText(file.text, file.filename);
+        navigate('/redemption');
+      },
+    });
+  };
+
+  const quotaNumber = Number.parseInt(String(values.quota), 10);
+  // The server keeps a used code as it was redeemed.
+  const used = code?.status === RedemptionStatus.used;
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        {used && (
+          <Alert color="yellow" variant="light">
+            {t('redemptions.form.usedNote')}
+          </Alert>
+        )}
+        <TextInput
+          label={t('redemptions.form.name')}
+          placeholder={t('redemptions.form.namePlaceholder')}
+          description={code ? undefined : t('redemptions.form.nameHint')}
+          name="name"
+          autoComplete="off"
+          value={values.name}
+          onChange={(event) => set('name', event.currentTarget.value)}
+          error={errors.name}
+          withAsterisk
+        />
+        <SimpleGrid cols={{ base: 1, sm: code ? 1 : 2 }} spacing="md">
+          <NumberInput
+            label={t('redemptions.form.quota')}
+            placeholder={t('redemptions.form.quotaPlaceholder')}
+            description={t('redemptions.form.quotaEquivalent', {
+              amount: renderQuota(Number.isNaN(quotaNumber) ? 0 : quotaNumber),
+            })}
+            name="quota"
+            min={0}
+            step={1}
+            allowDecimal={false}
+            allowNegative={false}
+            value={values.quota}
+            onChange={(value) => set('quota', value)}
+            error={errors.quota}
+          />
+          {!code && (
+            <NumberInput
+              label={t('redemptions.form.count')}
+              placeholder={t('redemptions.form.countPlaceholder')}
+              description={t('redemptions.form.countHint', { max: REDEMPTION_MAX_COUNT })}
+              name="count"
+              min={1}
+              max={REDEMPTION_MAX_COUNT}
+              clampBehavior="none"
+              step={1}
+              allowDecimal={false}
+              allowNegative={false}
+              value={values.count}
+              onChange={(value) => set('count', value)}
+              error={errors.count}
+            />
+          )}
+        </SimpleGrid>
+        <Group gap="sm">
+          <Button type="submit" loading={create.isPending || update.isPending} disabled={used}>
+            {t('common.submit')}
+          </Button>
+          <Button variant="default" onClick={() => navigate('/redemption')}>
+            {t('common.cancel')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,117 @@
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { emailAddress } from '@switchyard/contract/auth';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Turnstile } from '../../../components/Turnstile';
+import { useServerStatus } from '../../../lib/server-status';
+import { showInfo, showSuccess } from '../../../lib/toast';
+import { useCountdown } from '../../../lib/use-countdown';
+import { useBindEmail, useSendBindCode } from '../api/personal';
+
+/** The email-code resend countdown (spec section 9). */
+export const EMAIL_CODE_RESEND_SECONDS = 30;
+
+/** Email address, a mailed code (resend after 30 s), then the binding. */
+export function EmailBindModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const status = useServerStatus();
+  const send = useSendBindCode();
+  const bind = useBindEmail();
+  const countdown = useCountdown(EMAIL_CODE_RESEND_SECONDS);
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [turnstile, setTurnstile] = useState('');
+  const [emailError, setEmailError] = useState('');
+  const turnstileOn = Boolean(status?.turnstile_check);
+
+  /** The address as the server will check it (the contract's schema), or null with the field marked. */
+  const checkedEmail = (): string | null => {
+    const parsed = emailAddress.safeParse(email);
+    setEmailError(parsed.success ? '' : t('settings.bindings.emailInvalid'));
+    return parsed.success ? parsed.data : null;
+  };
+
+  const sendCode = () => {
+    if (!email.trim()) {
+      showInfo(t('settings.bindings.emailRequired'));
+      return;
+    }
+    const address = checkedEmail();
+    if (!address) return;
+    if (turnstileOn && !turnstile) {
+      showInfo(t('settings.bindings.turnstileWait'));
+      return;
+    }
+    countdown.start();
+    send.mutate(
+      { email: address, turnstile },
+      { onSuccess: () => showSuccess(t('settings.bindings.codeSent')) },
+    );
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const address = checkedEmail();
+    if (!address || !code.trim()) return;
+    bind.mutate(
+      { email: address, code: code.trim() },
+      {
+        onSuccess: () => {
+          showSuccess(t('settings.bindings.emailBound'));
+          setCode('');
+          onClose();
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('settings.bindings.emailTitle')} centered>
+      <form onSubmit={submit}>
+        <Stack>
+          <Group align="flex-end" gap="xs" wrap="nowrap">
+            <TextInput
+              style={{ flex: 1 }}
+              type="email"
+              name="bind_email"
+              label={t('settings.bindings.emailAddress')}
+              value={email}
+              error={emailError || undefined}
+              onChange={(event) => {
+                setEmail(event.currentTarget.value);
+                setEmailError('');
+              }}
+            />
+            <Button
+              variant="default"
+              onClick={sendCode}
+              disabled={countdown.remaining > 0}
+              loading={send.isPending}
+            >
+              {countdown.remaining > 0
+                ? t('settings.bindings.resend', { countdown: countdown.remaining })
+                : t('settings.bindings.getCode')}
+            </Button>
+          </Group>
+          <TextInput
+            name="bind_code"
+            label={t('settings.bindings.code')}
+            value={code}
+            onChange={(event) => setCode(event.currentTarget.value)}
+          />
+          {turnstileOn && status?.turnstile_site_key && (
+            <Turnstile siteKey={status.turnstile_site_key} onToken={setTurnstile} />
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={bind.isPending} disabled={!email.trim() || !code.trim()}>
+              {t('settings.bindings.confirmBind')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

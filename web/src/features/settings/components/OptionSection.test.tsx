@@ -1,0 +1,106 @@
+import { notifications, notificationsStore } from '@mantine/notifications';
+import { OPTION_KEYS } from '@switchyard/contract/options';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../../../i18n/i18n';
+import { resources } from '../../../i18n/resources';
+import { jsonResponse, renderAt } from '../../../test/render';
+import { OptionSection } from './OptionSection';
+
+const messages = () => notificationsStore.getState().notifications.map((n) => String(n.message));
+const options = { SystemName: 'Gate', Logo: '', RetryTimes: '0', ModelRatio: '{"gpt-4":15}' };
+
+function server() {
+  const puts: unknown[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (init?.method === 'PUT') puts.push(JSON.parse(String(init.body)));
+      if (url === '/api/status')
+        return jsonResponse({ success: true, message: '', data: { system_name: 'Gate' } });
+      return jsonResponse({ success: true, message: '', data: [] });
+    }),
+  );
+  return puts;
+}
+
+// Auto-sizing text areas listen for font loading, which jsdom does not have.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    configurable: true,
+    value: {
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+      ready: Promise.resolve(),
+    },
+  });
+}
+
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+  notifications.clean();
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('an option section', () => {
+  it('sends only the values that changed, then says so', async () => {
+    const puts = server();
+    renderAt(
+      '/',
+      '/',
+      <OptionSection
+        title="Branding"
+        options={options}
+        fields={[{ key: 'SystemName' }, { key: 'Logo' }, { key: 'RetryTimes' }]}
+      />,
+    );
+    fireEvent.change(await screen.findByLabelText('Logo image URL'), { target: { value: '/mark.svg' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(messages()).toContain('Settings saved!'));
+    expect(puts).toEqual([{ key: 'Logo', value: '/mark.svg' }]);
+  });
+
+  it('says when nothing changed, without calling the server', async () => {
+    const puts = server();
+    renderAt('/', '/', <OptionSection title="Branding" options={options} fields={[{ key: 'SystemName' }]} />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(messages()).toContain('Nothing has changed.'));
+    expect(puts).toEqual([]);
+  });
+
+  it('refuses ratio JSON the shared check refuses, naming the ratio', async () => {
+    const puts = server();
+    renderAt('/', '/', <OptionSection title="Ratios" options={options} fields={[{ key: 'ModelRatio' }]} />);
+    fireEvent.change(await screen.findByLabelText('Model ratio'), { target: { value: '{"gpt-4": ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Model ratio is not a valid JSON string');
+    expect(puts).toEqual([]);
+  });
+
+  it('flips a boolean option between the strings true and false at once', async () => {
+    const puts = server();
+    renderAt(
+      '/',
+      '/',
+      <OptionSection
+        title="Logging"
+        options={{ LogConsumeEnabled: 'true' }}
+        toggles={['LogConsumeEnabled']}
+      />,
+    );
+    fireEvent.click(await screen.findByRole('switch', { name: 'Record consumption logs' }));
+    await waitFor(() => expect(puts).toEqual([{ key: 'LogConsumeEnabled', value: 'false' }]));
+  });
+});
+
+describe('option labels', () => {
+  it('exist for every option in both languages', () => {
+    for (const language of ['en', 'zh'] as const) {
+      const labels = resources[language].translation.settings.options as Record<string, { label: string }>;
+      expect(
+        OPTION_KEYS.filter((key) => !labels[key]?.label),
+        language,
+      ).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import {
+  isSecretOption,
+  OPTION_SPECS,
+  type OptionEntry,
+  type OptionKey,
+  validateOptionValue,
+} from '@switchyard/contract/options';
+
+/** Addresses saved without a trailing slash (spec: the server address is normalised). */
+const ADDRESS_KEYS: OptionKey[] = ['ServerAddress', 'WeChatServerAddress', 'MessagePusherAddress'];
+
+/** How a stored value is shown in its field: ratio JSON pretty-printed, secrets empty. */
+export function displayValue(key: OptionKey, stored: string | undefined): string {
+  if (isSecretOption(key)) return '';
+  const value = stored ?? OPTION_SPECS[key].default;
+  if (OPTION_SPECS[key].kind === 'ratio-json') {
+    try {
+      return JSON.stringify(JSON.parse(value), null, 2);
+    } catch {
+      return value;
+    }
+  }
+  return value;
+}
+
+/** The value to send for what was typed. */
+export function normaliseValue(key: OptionKey, value: string): string {
+  if (ADDRESS_KEYS.includes(key)) return value.trim().replace(/\/+$/, '');
+  if (key === 'EmailDomainWhitelist') {
+    return [...new Set(value.split(',').map((domain) => domain.trim().toLowerCase()))]
+      .filter(Boolean)
+      .join(',');
+  }
+  const kind = OPTION_SPECS[key].kind;
+  if (kind === 'number' || kind === 'integer') return value.trim();
+  return value;
+}
+
+/**
+ * The options to save: only values that differ from what the fields showed at load, and
+ * secrets only when something was typed (an empty secret field keeps the stored secret).
+ */
+export function changedOptions(
+  keys: OptionKey[],
+  draft: Partial<Record<OptionKey, string>>,
+  shown: Partial<Record<OptionKey, string>>,
+): OptionEntry[] {
+  const changes: OptionEntry[] = [];
+  for (const key of keys) {
+    const typed = draft[key] ?? '';
+    if (isSecretOption(key)) {
+      if (typed.trim() !== '') changes.push({ key, value: typed.trim() });
+      continue;
+    }
+    const value = normaliseValue(key, typed);
+    if (value !== normaliseValue(key, shown[key] ?? '')) changes.push({ key, value });
+  }
+  return changes;
+}
+
+export type OptionProblem =
+  | { kind: 'json'; key: OptionKey }
+  | { kind: 'ratios'; key: OptionKey }
+  | { kind: 'integer'; key: OptionKey }
+  | { kind: 'number'; key: OptionKey }
+  | { kind: 'other'; key: OptionKey; message: string };
+
+/** The shared check (contract validateOptionValue), classified so the message can be translated. */
+export function optionProblem(key: OptionKey, value: string): OptionProblem | null {
+  const message = validateOptionValue(key, value);
+  if (message === null) return null;
+  switch (OPTION_SPECS[key].kind) {
+    case 'ratio-json':
+      return isJson(value) ? { kind: 'ratios', key } : { kind: 'json', key };
+    case 'integer':
+      return { kind: 'integer', key };
+    case 'number':
+      return { kind: 'number', key };
+    default:
+      return { kind: 'other', key, message };
+  }
+}
+
+function isJson(value: string): boolean {
+  try {
+    JSON.parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

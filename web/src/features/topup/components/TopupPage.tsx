@@ -1,0 +1,94 @@
+import { Button, Card, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { redeemInput } from '@switchyard/contract/redemptions';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../../components/PageHeader';
+import { renderQuota } from '../../../lib/format';
+import { useServerStatus } from '../../../lib/server-status';
+import { showError } from '../../../lib/toast';
+import { useOwnQuota, useRedeemCode } from '../api/topup';
+
+/** Top-up: the current quota, the configured top-up link and redeeming a code. */
+export function TopupPage() {
+  const { t } = useTranslation();
+  const status = useServerStatus();
+  const quota = useOwnQuota();
+  const redeem = useRedeemCode();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = redeemInput.safeParse({ key: code });
+    if (!parsed.success) {
+      const tooLong = parsed.error.issues.some((issue) => issue.code === 'too_big');
+      return setError(tooLong ? t('topup.invalidCode') : t('topup.enterCode'));
+    }
+    setError(undefined);
+    redeem.mutate(parsed.data.key, { onSuccess: () => setCode('') });
+  };
+
+  const openTopUpLink = () => {
+    const link = status?.top_up_link;
+    if (!link) return showError(t('topup.noLink'));
+    window.open(link, '_blank', 'noopener,noreferrer');
+  };
+
+  return (
+    <>
+      <PageHeader title={t('topup.title')} />
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" maw={960}>
+        <Card withBorder padding="lg">
+          <Stack gap="md" justify="space-between" h="100%">
+            <div>
+              <Title order={4}>{t('topup.balanceTitle')}</Title>
+              <Text c="dimmed" size="sm" mt={4}>
+                {t('topup.balanceHint')}
+              </Text>
+            </div>
+            <Stack gap={0} align="center" py="sm">
+              <Text fz={36} fw={700} c="blue" data-testid="topup-quota">
+                {quota.data === undefined ? '…' : renderQuota(quota.data)}
+              </Text>
+              <Text c="dimmed" size="sm">
+                {t('topup.currentQuota')}
+              </Text>
+            </Stack>
+            <Button variant="light" onClick={openTopUpLink} fullWidth>
+              {t('topup.getCode')}
+            </Button>
+          </Stack>
+        </Card>
+        <Card withBorder padding="lg">
+          <form onSubmit={submit} noValidate style={{ height: '100%' }}>
+            <Stack gap="md" justify="space-between" h="100%">
+              <div>
+                <Title order={4}>{t('topup.redeemTitle')}</Title>
+                <Text c="dimmed" size="sm" mt={4}>
+                  {t('topup.redeemHint')}
+                </Text>
+              </div>
+              <Stack gap="sm">
+                <TextInput
+                  placeholder={t('topup.codePlaceholder')}
+                  aria-label={t('topup.codePlaceholder')}
+                  name="key"
+                  autoComplete="off"
+                  value={code}
+                  onChange={(event) => {
+                    setCode(event.currentTarget.value);
+                    setError(undefined);
+                  }}
+                  error={error}
+                />
+                <Button type="submit" color="green" loading={redeem.isPending} fullWidth>
+                  {t('topup.redeem')}
+                </Button>
+              </Stack>
+            </Stack>
+          </form>
+        </Card>
+      </SimpleGrid>
+    </>
+  );
+}

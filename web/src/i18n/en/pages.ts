@@ -1,0 +1,42 @@
+/** Home, about, chat and the screens filled by later releases. */
+export const enPages = {
+  home: {
+    welcomeTitle: 'Welcome to {{name}}',
+    welcomeText:
+      '{{name}} is an LLM API gateway: it relays requests to many model providers with per-user quotas, API tokens and usage logs.',
+    loginNotice: 'To get started, please',
+    loginLink: 'log in',
+    or: 'or',
+    registerLink: 'sign up',
+    statusTitle: 'System status',
+    infoTitle: 'System information',
+    name: 'Name',
+    version: 'Version',
+    source: 'Source code',
+    sourceLink: 'GitHub repository',
+    startTime: 'Started at',
+    configTitle: 'System configuration',
+    emailVerification: 'Email verification',
+    githubOAuth: 'GitHub login',
+    wechatLogin: 'WeChat login',
+    turnstile: 'Turnstile check',
+    loadFailed: 'Failed to load the home page content...',
+  },
+  about: {
+    title: 'About',
+    emptyTitle: 'No about page yet',
+    emptyText:
+      'The administrator can set the about content in Settings; Markdown, HTML and a link are supported.',
+    repository: 'Project repository:',
+  },
+  chat: {
+    title: 'Chat',
+    emptyTitle: 'No chat link configured',
+    emptyText: 'An administrator can set the chat page link in the operation settings.',
+  },
+  pending: {
+    title: 'Coming soon',
+    text: 'This screen is being built and will be available in a coming release.',
+    formText: 'This form is being built and will be available in a coming release.',
+  },
+};

@@ -1,0 +1,129 @@
+import { notifications, notificationsStore } from '@mantine/notifications';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { i18n } from '../i18n/i18n';
+import { ApiError, api, configureApiClient, reportError } from './api-client';
+import { saveSession } from './session';
+import { StorageKey } from './storage';
+
+function answer(status: number, body: unknown) {
+  return new Response(typeof body === 'string' ? body : JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+function mockFetch(response: Response | Error) {
+  const fetchMock = vi.fn(async () => {
+    if (response instanceof Error) throw response;
+    return response;
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+const toasts = () =>
+  notificationsStore.getState().notifications.map((n) => ({
+    message: String(n.message),
+    color: n.color,
+    autoClose: n.autoClose,
+  }));
+
+let unauthorized: ReturnType<typeof vi.fn<() => void>>;
+
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+  notifications.clean();
+  unauthorized = vi.fn<() => void>();
+  configureApiClient({ onUnauthorized: unauthorized });
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  configureApiClient({});
+});
+
+describe('API client', () => {
+  it('returns the envelope of a successful call and sends JSON', async () => {
+    const fetchMock = mockFetch(answer(200, { success: true, message: '', data: { id: 1 } }));
+    const result = await api.post<{ id: number }>(
+      '/api/user/',
+      { username: 'a' },
+      { query: { p: 0, x: undefined } },
+    );
+    expect(result.data).toEqual({ id: 1 });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/user/?p=0');
+    expect(init.method).toBe('POST');
+    expect(init.body).toBe('{"username":"a"}');
+    expect(toasts()).toEqual([]);
+  });
+
+  it('shows the server message when success is false, as an error toast of 5 s', async () => {
+    mockFetch(answer(200, { success: false, message: 'user does not exist' }));
+    await expect(api.get('/api/user/9')).rejects.toMatchObject({
+      kind: 'refused',
+      message: 'user does not exist',
+    });
+    expect(toasts()).toEqual([{ message: 'user does not exist', color: 'red', autoClose: 5000 }]);
+  });
+
+  it('hands 401 to the unauthorised handler instead of a toast', async () => {
+    mockFetch(answer(401, { success: false, message: 'not logged in' }));
+    await expect(api.get('/api/user/self')).rejects.toBeInstanceOf(ApiError);
+    expect(unauthorized).toHaveBeenCalledOnce();
+    expect(toasts()).toEqual([]);
+  });
+
+  it('by default a 401 forgets the user and goes to /login?expired=true', async () => {
+    configureApiClient({});
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    mockFetch(answer(401, { success: false, message: 'not logged in' }));
+    await expect(api.get('/api/user/self')).rejects.toBeInstanceOf(ApiError);
+    expect(assign).toHaveBeenCalledWith('/login?expired=true');
+    expect(window.localStorage.getItem(StorageKey.user)).toBeNull();
+  });
+
+  it.each([
+    [429, 'Error: too many requests, please try again later!', 'red'],
+    [500, 'Error: internal server error, please contact the administrator!', 'red'],
+    [405, 'This site is for demonstration only and has no server!', 'blue'],
+  ])('answers HTTP %i with its own text', async (status, text, color) => {
+    mockFetch(answer(status, ''));
+    await expect(api.get('/api/status')).rejects.toMatchObject({ kind: 'http', status });
+    expect(toasts()).toEqual([{ message: text, color, autoClose: color === 'red' ? 5000 : 3000 }]);
+  });
+
+  it('prefixes other HTTP failures with "Error: " and the message', async () => {
+    mockFetch(answer(403, { success: false, message: 'state is empty or not same' }));
+    await expect(api.get('/api/oauth/github')).rejects.toMatchObject({ status: 403 });
+    expect(toasts()[0]?.message).toBe('Error: state is empty or not same');
+  });
+
+  it('reports a network failure with its message', async () => {
+    mockFetch(new TypeError('Failed to fetch'));
+    await expect(api.get('/api/status')).rejects.toMatchObject({ kind: 'network' });
+    expect(toasts()[0]?.message).toBe('Error: Failed to fetch');
+  });
+
+  it('stays quiet when asked, so the caller can say something specific', async () => {
+    mockFetch(answer(500, ''));
+    await expect(api.get('/api/status', { silent: true })).rejects.toBeInstanceOf(ApiError);
+    expect(toasts()).toEqual([]);
+  });
+
+  it('speaks the console language', async () => {
+    await i18n.changeLanguage('zh');
+    mockFetch(answer(429, ''));
+    await expect(api.get('/api/status')).rejects.toBeInstanceOf(ApiError);
+    expect(toasts()[0]?.message).toBe('错误：请求次数过多，请稍后再试！');
+  });
+
+  it('reports thrown errors once: its message, or the value itself', () => {
+    reportError(new Error('boom'));
+    reportError('plain');
+    reportError(new ApiError('already shown', 'refused'));
+    expect(toasts().map((t) => t.message)).toEqual(['Error: boom', 'Error: plain']);
+  });
+});

@@ -1,0 +1,159 @@
+import type { Envelope } from '@switchyard/contract/envelope';
+import { i18n } from '../i18n/i18n';
+import { clearSession } from './session';
+import { showError, showInfo } from './toast';
+
+/**
+ * The one place that talks to the server: it unwraps the {success, message, data}
+ * envelope and turns every failure into the toast or redirect of spec section 8,
+ * so pages and hooks never repeat that handling.
+ */
+
+/** A failed call. The reader has already been told (toast or redirect) unless `silent` was asked for. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'refused' | 'http' | 'network',
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface CallOptions {
+  query?: Query;
+  body?: unknown;
+  /** Skip the standard error toast; the caller shows its own message. */
+  silent?: boolean;
+}
+
+interface ClientConfig {
+  /** Base address of the server; empty means same origin. */
+  baseUrl: string;
+  /** What a 401 does: by default forget the user and go to /login?expired=true. */
+  onUnauthorized: () => void;
+}
+
+const defaultConfig: ClientConfig = {
+  baseUrl: '',
+  onUnauthorized: () => {
+    clearSession();
+    window.location.assign('/login?expired=true');
+  },
+};
+
+let config: ClientConfig = { ...defaultConfig };
+
+export function configureApiClient(next: Partial<ClientConfig>): void {
+  config = { ...defaultConfig, ...next };
+}
+
+export function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${config.baseUrl}${path}${search ? `?${search}` : ''}`;
+}
+
+/** The toast for an HTTP failure or a thrown error (spec section 8). */
+export function reportHttpFailure(status: number | undefined, message: string): void {
+  switch (status) {
+    case 401:
+      config.onUnauthorized();
+      return;
+    case 429:
+      showError(i18n.t('errors.tooManyRequests'));
+      return;
+    case 500:
+      showError(i18n.t('errors.internal'));
+      return;
+    case 405:
+      showInfo(i18n.t('errors.demoSite'));
+      return;
+    default:
+      showError(i18n.t('errors.prefixed', { message }));
+  }
+}
+
+/** The message of anything thrown: its `message`, else the value itself. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error && error.message) return error.message;
+  if (typeof error === 'object' && error !== null && 'message' in error && error.message) {
+    return String(error.message);
+  }
+  return String(error);
+}
+
+async function readEnvelope<T>(response: Response): Promise<Envelope<T> | null> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && 'success' in parsed) return parsed as Envelope<T>;
+  } catch {
+    // Not JSON: handled by the caller as an HTTP failure.
+  }
+  return null;
+}
+
+export async function call<T>(method: string, path: string, options: CallOptions = {}): Promise<Envelope<T>> {
+  const init: RequestInit = {
+    method,
+    credentials: 'include',
+    headers: { Accept: 'application/json', 'Accept-Language': i18n.language },
+  };
+  if (options.body !== undefined) {
+    init.body = JSON.stringify(options.body);
+    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+  }
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, options.query), init);
+  } catch (error) {
+    const message = describeError(error);
+    if (!options.silent) showError(i18n.t('errors.prefixed', { message }));
+    throw new ApiError(message, 'network');
+  }
+  const envelope = await readEnvelope<T>(response);
+  if (!response.ok) {
+    const message = envelope?.message || `${response.status} ${response.statusText}`.trim();
+    if (!options.silent || response.status === 401) reportHttpFailure(response.status, message);
+    throw new ApiError(message, 'http', response.status);
+  }
+  if (!envelope) {
+    const message = i18n.t('errors.badAnswer');
+    if (!options.silent) showError(i18n.t('errors.prefixed', { message }));
+    throw new ApiError(message, 'http', response.status);
+  }
+  if (!envelope.success) {
+    if (!options.silent) showError(envelope.message || i18n.t('errors.refused'));
+    throw new ApiError(envelope.message, 'refused', response.status);
+  }
+  return envelope;
+}
+
+/** Shorthands returning the envelope of a successful call (data and message). */
+export const api = {
+  get: <T>(path: string, options?: CallOptions) => call<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: CallOptions) =>
+    call<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: CallOptions) => call<T>('PUT', path, { ...options, body }),
+  delete: <T>(path: string, options?: CallOptions) => call<T>('DELETE', path, options),
+};
+
+/** `data` of a successful call, for query functions. */
+export async function fetchData<T>(path: string, options?: CallOptions): Promise<T> {
+  const envelope = await api.get<T>(path, options);
+  return envelope.data as T;
+}
+
+/** Tell the reader about a failure that did not come through `call` (those are already reported). */
+export function reportError(error: unknown): void {
+  if (error instanceof ApiError) return;
+  showError(i18n.t('errors.prefixed', { message: describeError(error) }));
+}
