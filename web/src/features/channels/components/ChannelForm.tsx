@@ -1,12 +1,12 @@
 import { Alert, Button, Group, MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { ChannelTypeId } from '@switchyard/contract/channel-types';
 import type { Channel } from '@switchyard/contract/channels';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isRoot, useSessionUser } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
-import type { FieldErrors } from '../../../lib/validation';
+import { useFormFields } from '../../../lib/use-form-fields';
 import { useChannelGroups, useSaveChannel } from '../api/channel-edit';
 import { defaultModelsOf, useTypeModels } from '../api/channel-models';
 import { ChannelEndpointFields } from './ChannelEndpointFields';
@@ -45,12 +45,10 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
   const save = useSaveChannel();
   const groups = useChannelGroups();
   const typeModels = useTypeModels();
-  const [values, setValues] = useState<ChannelFormValues>(() => initialChannelValues(channel));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const set = <K extends keyof ChannelFormValues>(key: K, value: ChannelFormValues[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors((current) => ({ ...current, [ERROR_FIELD[key]]: undefined }));
-  };
+  const { values, setValues, errors, setErrors, set } = useFormFields(
+    () => initialChannelValues(channel),
+    ERROR_FIELD,
+  );
 
   const changeType = (type: number) => {
     setValues((current) => withType(current, type, defaultModelsOf(type, typeModels.data)));

@@ -1,12 +1,9 @@
-import { Button, Paper, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { type FormEvent, useState } from 'react';
+import { Paper } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { EmptyPanel } from '../../../components/EmptyPanel';
-import { ListPagination } from '../../../components/ListPagination';
+import { ListBody, ListEmpty } from '../../../components/ListBody';
+import { ListSearchBox } from '../../../components/ListSearchBox';
 import { PageHeader } from '../../../components/PageHeader';
-import { PageLoading } from '../../../components/PageLoading';
+import { useKeywordSearch } from '../../../lib/use-keyword-search';
 import { useListPaging } from '../../../lib/use-list-paging';
 import { useTypeModels } from '../api/channel-models';
 import { useChannelPages, useChannelSearch } from '../api/channels-list';
@@ -18,25 +15,16 @@ import { ChannelsToolbar } from './ChannelsToolbar';
 /** /channel (admin): searchable, server-paged channels with inline priority and weight. */
 export function ChannelsPage() {
   const { t } = useTranslation();
-  const [keywordInput, setKeywordInput] = useState('');
-  const [keyword, setKeyword] = useState('');
+  const search = useKeywordSearch();
   const pages = useChannelPages();
-  const search = useChannelSearch(keyword);
-  const searching = keyword !== '';
-  const list = useListPaging(pages, search, searching);
-  const phone = useMediaQuery('(max-width: 36em)');
+  const found = useChannelSearch(search.keyword);
+  const list = useListPaging(pages, found, search.searching);
   // The form pre-fills models from this map; loading it here keeps it warm, as one-api does.
   useTypeModels();
 
-  const submitSearch = (event: FormEvent) => {
-    event.preventDefault();
-    setKeyword(keywordInput.trim());
-    list.reset();
-  };
-
   const refresh = () => {
     list.reset();
-    void (searching ? search.refetch() : pages.refetch());
+    void (search.searching ? found.refetch() : pages.refetch());
   };
 
   return (
@@ -44,41 +32,20 @@ export function ChannelsPage() {
       <PageHeader title={t('channels.title')}>
         <ChannelsToolbar
           onRefresh={refresh}
-          refreshing={pages.isRefetching || search.isRefetching}
+          refreshing={pages.isRefetching || found.isRefetching}
           onDisabledDeleted={list.reset}
         />
       </PageHeader>
       <ChannelsNote />
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
-        <form onSubmit={submitSearch}>
-          <TextInput
-            mb="md"
-            placeholder={t('channels.search')}
-            aria-label={t('common.search')}
-            name="keyword"
-            value={keywordInput}
-            onChange={(event) => setKeywordInput(event.currentTarget.value)}
-          />
-        </form>
-        {list.loading ? (
-          <PageLoading page={t('pageNames.channel')} />
-        ) : list.visible.length === 0 ? (
-          <EmptyPanel
-            title={searching ? t('channels.noMatch') : t('channels.empty')}
-            text={searching ? t('channels.noMatchText') : t('channels.emptyText')}
-          >
-            {!searching && (
-              <Button component={Link} to="/channel/add" variant="light">
-                {t('channels.add')}
-              </Button>
-            )}
-          </EmptyPanel>
-        ) : phone ? (
-          <ChannelCards channels={list.visible} />
-        ) : (
-          <ChannelsTable channels={list.visible} />
-        )}
-        <ListPagination total={list.total} value={list.page} onChange={(next) => void list.goTo(next)} />
+        <ListSearchBox search={search} placeholder={t('channels.search')} onSearch={list.reset} />
+        <ListBody
+          list={list}
+          loadingPage={t('pageNames.channel')}
+          empty={<ListEmpty section="channels" searching={search.searching} addTo="/channel/add" />}
+          cards={(channels) => <ChannelCards channels={channels} />}
+          table={(channels) => <ChannelsTable channels={channels} />}
+        />
       </Paper>
     </>
   );

@@ -3,8 +3,7 @@ import { RedemptionStatus } from '@switchyard/contract/roles';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ConfirmButton } from '../../../components/ConfirmButton';
-import { copyText } from '../../../lib/clipboard';
-import { showSuccess, showWarning } from '../../../lib/toast';
+import { copyOrHandOver } from '../../../lib/clipboard';
 import { useDeleteRedemption, useSetRedemptionStatus } from '../api/redemption-actions';
 import type { RedemptionRow } from '../api/redemptions-list';
 
@@ -23,14 +22,12 @@ export function RedemptionRowActions({ code, onCopyFailed, wrap = false }: Redem
   const pending = setStatus.isPending || remove.isPending;
   const unused = code.status === RedemptionStatus.unused;
 
-  const copyCode = async () => {
-    if (await copyText(code.key)) {
-      showSuccess(t('redemptions.copied'));
-    } else {
-      showWarning(t('redemptions.copyFailed'));
-      onCopyFailed(code.key);
-    }
-  };
+  const copyCode = () =>
+    copyOrHandOver(
+      code.key,
+      { copied: t('redemptions.copied'), refused: t('redemptions.copyFailed') },
+      onCopyFailed,
+    );
 
   return (
     <Group gap={6} wrap={wrap ? 'wrap' : 'nowrap'}>

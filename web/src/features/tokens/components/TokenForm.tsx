@@ -1,11 +1,11 @@
 import { Alert, Button, Group, MultiSelect, NumberInput, Stack, Switch, TextInput } from '@mantine/core';
 import type { Token } from '@switchyard/contract/tokens';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { renderQuota } from '../../../lib/format';
 import { showSuccess } from '../../../lib/toast';
-import type { FieldErrors } from '../../../lib/validation';
+import { useFormFields } from '../../../lib/use-form-fields';
 import { useAvailableModels, useSaveToken } from '../api/token-edit';
 import { ExpiryField } from './ExpiryField';
 import { initialTokenValues, type TokenFormValues, toTokenChange } from './token-form-values';
@@ -26,12 +26,7 @@ export function TokenForm({ token }: { token?: Token }) {
   const navigate = useNavigate();
   const save = useSaveToken();
   const models = useAvailableModels();
-  const [values, setValues] = useState<TokenFormValues>(() => initialTokenValues(token));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const set = <K extends keyof TokenFormValues>(key: K, value: TokenFormValues[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors((current) => ({ ...current, [ERROR_FIELD[key]]: undefined }));
-  };
+  const { values, errors, setErrors, set } = useFormFields(() => initialTokenValues(token), ERROR_FIELD);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -3,8 +3,7 @@ import { TokenStatus } from '@switchyard/contract/roles';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ConfirmButton } from '../../../components/ConfirmButton';
-import { copyText } from '../../../lib/clipboard';
-import { showSuccess, showWarning } from '../../../lib/toast';
+import { copyOrHandOver } from '../../../lib/clipboard';
 import { useDeleteToken, useSetTokenStatus } from '../api/token-actions';
 import type { TokenRow } from '../api/tokens-list';
 import { tokenName } from './token-labels';
@@ -24,15 +23,12 @@ export function TokenRowActions({ token, onCopyFailed, wrap = false }: TokenRowA
   const pending = setStatus.isPending || remove.isPending;
   const enabled = token.status === TokenStatus.enabled;
 
-  const copyKey = async () => {
-    const key = `sk-${token.key}`;
-    if (await copyText(key)) {
-      showSuccess(t('tokens.copied'));
-    } else {
-      showWarning(t('tokens.copyFailed'));
-      onCopyFailed(key);
-    }
-  };
+  const copyKey = () =>
+    copyOrHandOver(
+      `sk-${token.key}`,
+      { copied: t('tokens.copied'), refused: t('tokens.copyFailed') },
+      onCopyFailed,
+    );
 
   return (
     <Group gap={6} wrap={wrap ? 'wrap' : 'nowrap'}>

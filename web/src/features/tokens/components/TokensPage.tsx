@@ -1,12 +1,12 @@
-import { Button, Group, Paper, Select, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { type FormEvent, useState } from 'react';
+import { Button, Group, Paper } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EmptyPanel } from '../../../components/EmptyPanel';
-import { ListPagination } from '../../../components/ListPagination';
+import { ListBody, ListEmpty } from '../../../components/ListBody';
+import { ListOrderSelect } from '../../../components/ListOrderSelect';
+import { ListSearchBox } from '../../../components/ListSearchBox';
 import { PageHeader } from '../../../components/PageHeader';
-import { PageLoading } from '../../../components/PageLoading';
+import { useKeywordSearch } from '../../../lib/use-keyword-search';
 import { useListPaging } from '../../../lib/use-list-paging';
 import { type TokenOrder, useTokenPages, useTokenSearch } from '../api/tokens-list';
 import { TokenCards } from './TokenCards';
@@ -17,26 +17,15 @@ const ORDERS: TokenOrder[] = ['', 'remain_quota', 'used_quota'];
 export function TokensPage() {
   const { t } = useTranslation();
   const [order, setOrder] = useState<TokenOrder>('');
-  const [keywordInput, setKeywordInput] = useState('');
-  const [keyword, setKeyword] = useState('');
+  const search = useKeywordSearch();
   const pages = useTokenPages(order);
-  const search = useTokenSearch(keyword);
-  const searching = keyword !== '';
-  const list = useListPaging(pages, search, searching);
-  const phone = useMediaQuery('(max-width: 36em)');
-
-  const submitSearch = (event: FormEvent) => {
-    event.preventDefault();
-    setKeyword(keywordInput.trim());
-    list.reset();
-  };
+  const found = useTokenSearch(search.keyword);
+  const list = useListPaging(pages, found, search.searching);
 
   const refresh = () => {
     list.reset();
-    void (searching ? search.refetch() : pages.refetch());
+    void (search.searching ? found.refetch() : pages.refetch());
   };
-
-  const sortOptions = ORDERS.map((value) => ({ value, label: t(`tokens.sort.${value || 'default'}`) }));
 
   return (
     <>
@@ -50,48 +39,30 @@ export function TokensPage() {
       </PageHeader>
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
         <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
-          <form onSubmit={submitSearch} style={{ flex: '1 1 260px' }}>
-            <TextInput
-              placeholder={t('tokens.search')}
-              aria-label={t('common.search')}
-              name="keyword"
-              value={keywordInput}
-              onChange={(event) => setKeywordInput(event.currentTarget.value)}
-            />
-          </form>
-          <Select
-            w={{ base: '100%', xs: 200 }}
-            aria-label={t('tokens.sort.label')}
-            data={sortOptions}
+          <ListSearchBox
+            search={search}
+            placeholder={t('tokens.search')}
+            onSearch={list.reset}
+            style={{ flex: '1 1 260px' }}
+          />
+          <ListOrderSelect
+            section="tokens"
+            orders={ORDERS}
             value={order}
-            allowDeselect={false}
-            onChange={(value) => {
-              setOrder((value ?? '') as TokenOrder);
-              setKeyword('');
-              setKeywordInput('');
+            onChange={(next) => {
+              setOrder(next);
+              search.clear();
               list.reset();
             }}
           />
         </Group>
-        {list.loading ? (
-          <PageLoading page={t('pageNames.token')} />
-        ) : list.visible.length === 0 ? (
-          <EmptyPanel
-            title={searching ? t('tokens.noMatch') : t('tokens.empty')}
-            text={searching ? t('tokens.noMatchText') : t('tokens.emptyText')}
-          >
-            {!searching && (
-              <Button component={Link} to="/token/add" variant="light">
-                {t('tokens.add')}
-              </Button>
-            )}
-          </EmptyPanel>
-        ) : phone ? (
-          <TokenCards tokens={list.visible} onCopyFailed={setKeywordInput} />
-        ) : (
-          <TokensTable tokens={list.visible} onCopyFailed={setKeywordInput} />
-        )}
-        <ListPagination total={list.total} value={list.page} onChange={(next) => void list.goTo(next)} />
+        <ListBody
+          list={list}
+          loadingPage={t('pageNames.token')}
+          empty={<ListEmpty section="tokens" searching={search.searching} addTo="/token/add" />}
+          cards={(tokens) => <TokenCards tokens={tokens} onCopyFailed={search.setInput} />}
+          table={(tokens) => <TokensTable tokens={tokens} onCopyFailed={search.setInput} />}
+        />
       </Paper>
     </>
   );

@@ -1,14 +1,15 @@
-import { Button, Group, Paper, Select, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { type FormEvent, useState } from 'react';
+import { Button, Group, Paper } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyPanel } from '../../../components/EmptyPanel';
-import { ListPagination } from '../../../components/ListPagination';
+import { ListBody } from '../../../components/ListBody';
+import { ListOrderSelect } from '../../../components/ListOrderSelect';
+import { ListSearchBox } from '../../../components/ListSearchBox';
 import { PageHeader } from '../../../components/PageHeader';
-import { PageLoading } from '../../../components/PageLoading';
-import { needsFetch, pageCount, pageSlice } from '../../../lib/paging';
-import { type UserOrder, type UserRow, useUserPages, useUserSearch } from '../api/users-list';
+import { useKeywordSearch } from '../../../lib/use-keyword-search';
+import { useListPaging } from '../../../lib/use-list-paging';
+import { type UserOrder, useUserPages, useUserSearch } from '../api/users-list';
 import { UserCards } from './UserCards';
 import { UsersTable } from './UsersTable';
 
@@ -17,35 +18,10 @@ const ORDERS: UserOrder[] = ['', 'quota', 'used_quota', 'request_count'];
 export function UsersPage() {
   const { t } = useTranslation();
   const [order, setOrder] = useState<UserOrder>('');
-  const [keywordInput, setKeywordInput] = useState('');
-  const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState(1);
+  const search = useKeywordSearch();
   const pages = useUserPages(order);
-  const search = useUserSearch(keyword);
-  const phone = useMediaQuery('(max-width: 36em)');
-
-  const searching = keyword !== '';
-  const rows: UserRow[] = searching ? (search.data ?? []) : (pages.data?.pages.flat() ?? []);
-  const loading = searching ? search.isLoading : pages.isLoading;
-  const total = pageCount(rows.length, !searching && pages.hasNextPage);
-  const visible = pageSlice(rows, page).filter((user) => !user.deleted);
-
-  const goTo = async (next: number) => {
-    if (!searching && needsFetch(rows.length, next) && pages.hasNextPage) {
-      const result = await pages.fetchNextPage();
-      const fetched = result.data?.pages.at(-1) ?? [];
-      if (fetched.length === 0) return;
-    }
-    setPage(next);
-  };
-
-  const submitSearch = (event: FormEvent) => {
-    event.preventDefault();
-    setKeyword(keywordInput.trim());
-    setPage(1);
-  };
-
-  const sortOptions = ORDERS.map((value) => ({ value, label: t(`users.sort.${value || 'default'}`) }));
+  const found = useUserSearch(search.keyword);
+  const list = useListPaging(pages, found, search.searching);
 
   return (
     <>
@@ -56,38 +32,30 @@ export function UsersPage() {
       </PageHeader>
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
         <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
-          <form onSubmit={submitSearch} style={{ flex: '1 1 260px' }}>
-            <TextInput
-              placeholder={t('users.search')}
-              aria-label={t('common.search')}
-              value={keywordInput}
-              onChange={(event) => setKeywordInput(event.currentTarget.value)}
-            />
-          </form>
-          <Select
-            w={{ base: '100%', xs: 200 }}
-            aria-label={t('users.sort.label')}
-            data={sortOptions}
+          <ListSearchBox
+            search={search}
+            placeholder={t('users.search')}
+            onSearch={list.reset}
+            style={{ flex: '1 1 260px' }}
+          />
+          <ListOrderSelect
+            section="users"
+            orders={ORDERS}
             value={order}
-            allowDeselect={false}
-            onChange={(value) => {
-              setOrder((value ?? '') as UserOrder);
-              setKeyword('');
-              setKeywordInput('');
-              setPage(1);
+            onChange={(next) => {
+              setOrder(next);
+              search.clear();
+              list.reset();
             }}
           />
         </Group>
-        {loading ? (
-          <PageLoading page={t('pageNames.user')} />
-        ) : visible.length === 0 ? (
-          <EmptyPanel title={t('users.empty')} text={t('users.emptyHint')} />
-        ) : phone ? (
-          <UserCards users={visible} />
-        ) : (
-          <UsersTable users={visible} />
-        )}
-        <ListPagination total={total} value={page} onChange={(next) => void goTo(next)} />
+        <ListBody
+          list={list}
+          loadingPage={t('pageNames.user')}
+          empty={<EmptyPanel title={t('users.empty')} text={t('users.emptyHint')} />}
+          cards={(users) => <UserCards users={users} />}
+          table={(users) => <UsersTable users={users} />}
+        />
       </Paper>
     </>
   );
