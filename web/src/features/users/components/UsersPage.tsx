@@ -1,10 +1,9 @@
-import { Button, Group, Paper } from '@mantine/core';
+import { Button, Paper } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyPanel } from '../../../components/EmptyPanel';
 import { ListBody } from '../../../components/ListBody';
-import { ListOrderSelect } from '../../../components/ListOrderSelect';
 import { ListSearchBox } from '../../../components/ListSearchBox';
 import { PageHeader } from '../../../components/PageHeader';
 import { useKeywordSearch } from '../../../lib/use-keyword-search';
@@ -31,24 +30,12 @@ export function UsersPage() {
         </Button>
       </PageHeader>
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
-        <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
-          <ListSearchBox
-            search={search}
-            placeholder={t('users.search')}
-            onSearch={list.reset}
-            style={{ flex: '1 1 260px' }}
-          />
-          <ListOrderSelect
-            section="users"
-            orders={ORDERS}
-            value={order}
-            onChange={(next) => {
-              setOrder(next);
-              search.clear();
-              list.reset();
-            }}
-          />
-        </Group>
+        <ListSearchBox
+          search={search}
+          placeholder={t('users.search')}
+          onSearch={list.reset}
+          order={{ section: 'users', orders: ORDERS, value: order, set: setOrder }}
+        />
         <ListBody
           list={list}
           loadingPage={t('pageNames.user')}
