@@ -29,6 +29,12 @@ function start(core: number, command: string, args: string[], env: Record<string
   });
 }
 
+/** The port a child prints as its first line once it listens. */
+const portPrintedBy = (child: ChildProcess) =>
+  new Promise<number>((resolve) =>
+    child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim()))),
+  );
+
 async function waitFor(url: string): Promise<void> {
   for (let i = 0; i < 100; i++) {
     try {
@@ -89,13 +95,19 @@ async function main(): Promise<void> {
     ['--import', 'tsx', path.join(root, 'bench/src/fake-upstream.ts')],
     {},
   );
-  const fakePort = await new Promise<number>((resolve) =>
-    fake.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim()))),
-  );
+  const fakePort = await portPrintedBy(fake);
+  const fakeUrl = `http://127.0.0.1:${fakePort}`;
   const profileArgs = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
   // The gateway runs with the node flags of `npm start` (the server's serve script), plus any extra
   // ones given to compare settings (e.g. BENCH_NODE_ARGS=--max-semi-space-size=4).
   const nodeArgs = [...servedNodeFlags(), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const bare = start(
+    0,
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', path.join(root, 'bench/src/bare-proxy.ts')],
+    { UPSTREAM_URL: fakeUrl },
+  );
+  const bareUrl = `http://127.0.0.1:${await portPrintedBy(bare)}`;
   const gateway = start(
     0,
     process.execPath,
@@ -110,11 +122,11 @@ async function main(): Promise<void> {
   );
   const cleanup = () => {
     gateway.kill('SIGTERM');
+    bare.kill('SIGTERM');
     fake.kill('SIGTERM');
   };
   process.on('exit', cleanup);
   const gatewayUrl = `http://127.0.0.1:${GATEWAY_PORT}`;
-  const fakeUrl = `http://127.0.0.1:${fakePort}`;
   await waitFor(`${gatewayUrl}/api/status`);
 
   // A normal user with quota and a limited token, a channel to the fake upstream.
@@ -157,7 +169,13 @@ async function main(): Promise<void> {
       messages: [{ role: 'user', content: 'Hello, benchmark!' }],
       stream,
     });
-  const rows: Array<{ label: string; direct: LoadResult; gateway: LoadResult; cpuPerRequest: number }> = [];
+  const rows: Array<{
+    label: string;
+    direct: LoadResult;
+    bare: LoadResult;
+    gateway: LoadResult;
+    cpuPerRequest: number;
+  }> = [];
   for (const stream of [false, true]) {
     for (const concurrency of [1, 64]) {
       if (!CASES.includes(`${stream ? 'stream' : 'plain'}:${concurrency}`)) continue;
@@ -168,11 +186,9 @@ async function main(): Promise<void> {
         seconds: SECONDS,
         warmupSeconds: WARMUP,
       };
-      const direct = await runLoad({
-        ...common,
-        origin: fakeUrl,
-        headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench' },
-      });
+      const upstreamHeaders = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
+      const direct = await runLoad({ ...common, origin: fakeUrl, headers: upstreamHeaders });
+      const viaBare = await runLoad({ ...common, origin: bareUrl, headers: upstreamHeaders });
       const cpuBefore = cpuMsOf(gateway.pid!);
       const viaGateway = await runLoad({
         ...common,
@@ -185,6 +201,7 @@ async function main(): Promise<void> {
       rows.push({
         label: `${stream ? 'stream    ' : 'non-stream'} c=${String(concurrency).padEnd(2)}`,
         direct,
+        bare: viaBare,
         gateway: viaGateway,
         cpuPerRequest,
       });
@@ -198,6 +215,20 @@ async function main(): Promise<void> {
   for (const { label, direct, gateway: g, cpuPerRequest } of rows) {
     console.log(
       `${label}     |${format(direct.rps, 0)}   |${format(g.rps, 0)}    |${format(g.rps / direct.rps).slice(4)} |${format(direct.p50, 3)}   |${format(g.p50, 3)}    |${format(g.p50 - direct.p50, 3)}|${format(g.p99, 3)}    |${format(direct.ttfbP50, 3)}    |${format(g.ttfbP50, 3)}     |${format(cpuPerRequest, 3)}          | ${g.errors}`,
+    );
+  }
+  // The same cases through the bare proxy: what any Node proxy on this core pays today, and what the
+  // gateway's checks, billing and logs add on top (time to first byte, which for non-streaming
+  // answers is the whole answer).
+  console.log("\nBaseline: a bare Node proxy on the gateway's core (node:http + undici, nothing else)");
+  console.log(
+    'case              | bare rps | bare ratio | gateway / bare | +ttfb bare ms | +ttfb gateway ms | gateway - bare ms',
+  );
+  for (const { label, direct, bare: b, gateway: g } of rows) {
+    const addedBare = b.ttfbP50 - direct.ttfbP50;
+    const addedGateway = g.ttfbP50 - direct.ttfbP50;
+    console.log(
+      `${label}     |${format(b.rps, 0)} |${format(b.rps / direct.rps)}   |${format(g.rps / b.rps)}       |${format(addedBare, 3)}      |${format(addedGateway, 3)}         |${format(addedGateway - addedBare, 3)}`,
     );
   }
 
