@@ -1,8 +1,6 @@
-import { Group, TextInput } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Group, Select, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { KeywordSearch } from '../lib/use-keyword-search';
-import { ListOrderSelect } from './ListOrderSelect';
 
 /** A list's sort order; labels live under `{section}.sort.{order|'default'}`. */
 export interface ListOrder<Order extends string> {
@@ -13,22 +11,19 @@ export interface ListOrder<Order extends string> {
 }
 
 /**
- * The keyword box of a list screen, with the order (when the list has one) and any other controls
- * beside it. Enter searches; a new order leaves the search. Either way `onSearch` runs after (back
- * to page 1).
+ * The keyword box of a list screen, with the order beside it when the list has one. Enter searches;
+ * a new order leaves the search. Either way `onSearch` runs after (back to page 1).
  */
 export function ListSearchBox<Order extends string>({
   search,
   placeholder,
   onSearch,
   order,
-  children,
 }: {
   search: KeywordSearch;
   placeholder: string;
   onSearch: () => void;
   order?: ListOrder<Order>;
-  children?: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -50,18 +45,22 @@ export function ListSearchBox<Order extends string>({
         />
       </form>
       {order && (
-        <ListOrderSelect
-          section={order.section}
-          orders={order.orders}
+        <Select
+          w={{ base: '100%', xs: 200 }}
+          aria-label={t(`${order.section}.sort.label`)}
+          data={order.orders.map((value) => ({
+            value,
+            label: t(`${order.section}.sort.${value || 'default'}`),
+          }))}
           value={order.value}
+          allowDeselect={false}
           onChange={(next) => {
-            order.set(next);
+            order.set((next ?? '') as Order);
             search.clear();
             onSearch();
           }}
         />
       )}
-      {children}
     </Group>
   );
 }
