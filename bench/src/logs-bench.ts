@@ -1,6 +1,7 @@
 // Log table at scale: generates 1,000,000 usage logs, then times the console's list and stat
 // queries (the server's own repository functions) on SQLite and PostgreSQL. The logs are written in
-// bulk, then the summaries are built from them as the migration does for an adopted database.
+// bulk, then the summaries are built from them as the migration does for an adopted database. Last,
+// the catch-up of logs another program wrote (one-api on the same database): with none, and 10,000.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../server/src/db/connect';
 import { migrateToLatest } from '../../server/src/db/migrate';
+import { catchUpLogSummaries } from '../../server/src/db/repos/log-catch-up';
 import { rebuildLogSummaries } from '../../server/src/db/repos/log-summaries';
 import { type LogScope, listLogs, sumLogQuota, sumLogQuotaRaw } from '../../server/src/db/repos/logs';
 
@@ -25,6 +27,36 @@ const MODELS = [
 ];
 const NOW = 1_780_000_000;
 const SPAN = 180 * 86400;
+const FOREIGN_ROWS = 10_000;
+
+/** Log number i, as the bulk fill writes it (one-api's columns only, so not marked summarized). */
+const logRow = (i: number, createdAt: number) => ({
+  user_id: (i % USERS) + 1,
+  created_at: createdAt,
+  type: i % 50 === 0 ? 1 : 2,
+  content: 'model ratio 1.00 × group ratio 1.00 × completion ratio 1.00',
+  username: `user${i % USERS}`,
+  token_name: `token${i % 3000}`,
+  model_name: MODELS[i % MODELS.length]!,
+  quota: i % 5000,
+  prompt_tokens: i % 900,
+  completion_tokens: i % 400,
+  channel_id: 1 + (i % 20),
+  request_id: '',
+  elapsed_time: i % 3000,
+  is_stream: i % 2 === 0,
+  system_prompt_reset: false,
+});
+
+async function insertRows(db: Db, rows: ReturnType<typeof logRow>[]): Promise<void> {
+  await db.kysely.transaction().execute(async (tx) => {
+    for (let j = 0; j < rows.length; j += 500)
+      await tx
+        .insertInto('logs')
+        .values(rows.slice(j, j + 500))
+        .execute();
+  });
+}
 
 async function fill(db: Db): Promise<void> {
   if (db.dialect === 'postgres') {
@@ -42,31 +74,9 @@ async function fill(db: Db): Promise<void> {
   for (let start = 0; start < ROWS; start += batch) {
     const rows = Array.from({ length: Math.min(batch, ROWS - start) }, (_, offset) => {
       const i = start + offset;
-      return {
-        user_id: (i % USERS) + 1,
-        created_at: NOW - SPAN + Math.floor((i * SPAN) / ROWS),
-        type: i % 50 === 0 ? 1 : 2,
-        content: 'model ratio 1.00 × group ratio 1.00 × completion ratio 1.00',
-        username: `user${i % USERS}`,
-        token_name: `token${i % 3000}`,
-        model_name: MODELS[i % MODELS.length]!,
-        quota: i % 5000,
-        prompt_tokens: i % 900,
-        completion_tokens: i % 400,
-        channel_id: 1 + (i % 20),
-        request_id: '',
-        elapsed_time: i % 3000,
-        is_stream: i % 2 === 0,
-        system_prompt_reset: false,
-      };
+      return logRow(i, NOW - SPAN + Math.floor((i * SPAN) / ROWS));
     });
-    await db.kysely.transaction().execute(async (tx) => {
-      for (let j = 0; j < rows.length; j += 500)
-        await tx
-          .insertInto('logs')
-          .values(rows.slice(j, j + 500))
-          .execute();
-    });
+    await insertRows(db, rows);
   }
   await sql`analyze`.execute(db.kysely);
 }
@@ -138,6 +148,29 @@ async function measure(label: string, db: Db): Promise<void> {
   }
 }
 
+/**
+ * The catch-up: with nothing new (what every process runs each minute), then with 10,000 logs another
+ * program wrote in the last minute, as its own inserts; the totals must then equal the plain SUM again.
+ */
+async function measureCatchUp(db: Db): Promise<void> {
+  const idle = await time(() => catchUpLogSummaries(db));
+  const rows = Array.from({ length: FOREIGN_ROWS }, (_, j) => logRow(ROWS + j, NOW + (j % 60)));
+  await insertRows(db, rows);
+  const started = performance.now();
+  const taken = await catchUpLogSummaries(db);
+  const elapsed = performance.now() - started;
+  if (taken !== FOREIGN_ROWS) throw new Error(`the catch-up took in ${taken} logs, not ${FOREIGN_ROWS}`);
+  for (const [name, filter, scope] of CASES) {
+    const [fast, raw] = [await sumLogQuota(db, filter, scope), await sumLogQuotaRaw(db, filter, scope)];
+    if (fast !== raw) throw new Error(`${name} after the catch-up: total ${fast}, plain SUM ${raw}`);
+  }
+  const idleAgain = await time(() => catchUpLogSummaries(db));
+  console.log(
+    `catch-up with nothing new: ${idle.toFixed(2)} ms; of ${FOREIGN_ROWS.toLocaleString('en')} logs another ` +
+      `program wrote: ${elapsed.toFixed(0)} ms; nothing new again: ${idleAgain.toFixed(2)} ms`,
+  );
+}
+
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-logs-'));
   const sqlite = openDatabase({ dialect: 'sqlite', file: path.join(dir, 'logs.db') });
@@ -149,6 +182,7 @@ async function main(): Promise<void> {
   );
   await summarize(sqlite);
   await measure('SQLite', sqlite);
+  await measureCatchUp(sqlite);
   await sqlite.close();
   fs.rmSync(dir, { recursive: true, force: true });
 
@@ -169,6 +203,7 @@ async function main(): Promise<void> {
     );
     await summarize(postgres);
     await measure('PostgreSQL', postgres);
+    await measureCatchUp(postgres);
   } finally {
     await postgres.close();
     await admin.query(`drop database if exists ${name} with (force)`);

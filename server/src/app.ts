@@ -25,12 +25,14 @@ import type { Services } from './api/services';
 import { SESSION_COOKIE, SessionCodec } from './api/session';
 import { type ChangeBus, LocalChangeBus, RedisChangeBus } from './cluster/change-bus';
 import { createRateLimiter } from './cluster/rate-limiter';
+import { RedisVerificationCodes } from './cluster/redis-verification-codes';
 import type { Config } from './config';
 import type { Db } from './db/connect';
 import { findUserById } from './db/repos/users';
 import { Billing } from './domain/billing';
 import { ChannelService } from './domain/channels';
 import { EmailVerification } from './domain/email-verification';
+import { LogSummaryCatchUp } from './domain/log-summary-catch-up';
 import { LogService } from './domain/logs';
 import { Mailer } from './domain/mail';
 import { channelAlerts, Notifier } from './domain/notifier';
@@ -44,7 +46,7 @@ import { RedemptionService } from './domain/redemptions';
 import { TokenService } from './domain/tokens';
 import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
-import { VerificationCodes } from './domain/verification-codes';
+import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { billingDashboardRoutes } from './relay/billing-dashboard';
 import { ChannelHealth } from './relay/channel-health';
 import { ChannelRouter } from './relay/channel-router';
@@ -83,14 +85,21 @@ function createServices(
   bus.subscribe(async (change) => {
     if (change.kind === 'options') await options.reload();
     else if (change.kind === 'channels') router.invalidate();
-    else if (change.kind === 'token') identities.tokenChanged(change.key);
-    else identities.userChanged(change.id);
+    else if (change.kind === 'token') {
+      identities.tokenChanged(change.key);
+      // An edited key's balance is what the administrator set: credit held for it goes back.
+      if (change.id !== undefined) await billing.returnCredit({ tokenId: change.id });
+    } else if (change.kind === 'credit') await billing.returnCredit({ userId: change.userId });
+    else {
+      identities.userChanged(change.id);
+      await billing.returnCredit({ userId: change.id });
+    }
   });
   const limiterOf = ({ limit, windowSeconds }: { limit: number; windowSeconds: number }) =>
-    createRateLimiter(config.redisUrl, limit, windowSeconds * 1000, (error) =>
+    createRateLimiter(config.redis, limit, windowSeconds * 1000, (error) =>
       logger?.warn({ reason: String(error) }, 'redis rate limiter'),
     );
-  const codes = new VerificationCodes({ clock });
+  const codes = createVerificationCodes(config, logger, clock);
   const users = new UserService({
     db,
     options,
@@ -109,8 +118,11 @@ function createServices(
   const billing = new Billing({
     ledger: db.ledger,
     options,
+    leaseMs: config.quotaLeaseMs,
     onQuotaSpent: (id, amount) => reminder.spent(id, amount),
     onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),
+    // Without Redis there is no other process to ask.
+    askForCredit: config.redis ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
   });
   const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger) });
   const upstream = new UpstreamClient(config.relayTimeoutMs);
@@ -130,10 +142,19 @@ function createServices(
     options,
     codes,
     users,
-    tokens: new TokenService({ db, users, onTokenChanged: (key) => bus.publish({ kind: 'token', key }) }),
+    tokens: new TokenService({
+      db,
+      users,
+      onTokenChanged: (key, id) => bus.publish({ kind: 'token', key, id }),
+    }),
     redemptions: new RedemptionService({ db, options }),
     channels,
     logs: new LogService({ db }),
+    logSummaryCatchUp: new LogSummaryCatchUp({
+      db,
+      onCaughtUp: (logs) => logger?.info({ logs }, 'log summaries took in logs another program wrote'),
+      onError: (error) => logger?.warn({ err: error }, 'log summary catch-up failed'),
+    }),
     channelTester: new ChannelTester({
       db,
       relay,
@@ -162,14 +183,27 @@ function createServices(
   };
 }
 
-async function openChangeBus(config: Config, logger?: FastifyBaseLogger): Promise<ChangeBus> {
-  if (!config.redisUrl) return new LocalChangeBus();
-  const bus = new RedisChangeBus(config.redisUrl, (error) =>
-    logger?.warn({ err: error }, 'redis change bus'),
+/** Mailed codes and reset links: in Redis when there is one, so that any process takes them. */
+function createVerificationCodes(
+  config: Config,
+  logger?: FastifyBaseLogger,
+  clock?: () => number,
+): VerificationCodes {
+  if (!config.redis) return new MemoryVerificationCodes({ clock });
+  return new RedisVerificationCodes(config.redis, (error) =>
+    logger?.warn({ reason: String(error) }, 'redis verification codes'),
   );
+}
+
+async function openChangeBus(config: Config, logger?: FastifyBaseLogger): Promise<ChangeBus> {
+  if (!config.redis) return new LocalChangeBus();
+  const bus = new RedisChangeBus(config.redis, (error) => logger?.warn({ err: error }, 'redis change bus'));
   await bus.ready();
   return bus;
 }
+
+/** How long shutdown waits for the database to take settled calls before giving up on them. */
+const SHUTDOWN_SETTLEMENT_WAIT_MS = 5_000;
 
 /** Builds the whole application on an open, migrated database. Tests call this on a fresh one. */
 export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<App> {
@@ -177,6 +211,8 @@ export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<
   const options = new OptionsStore(db, () => bus.publish({ kind: 'options' }));
   await options.reload();
   const services = createServices(config, db, options, bus, logger, clock);
+  await services.billing.start();
+  await services.logSummaryCatchUp.start();
 
   const server = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -218,8 +254,18 @@ export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<
   await relayRoutes(server, services);
   billingDashboardRoutes(server, services);
   server.addHook('onClose', async () => {
-    await services.relay.settled();
+    await services.logSummaryCatchUp.close();
+    const unwritten = await services.billing.close(SHUTDOWN_SETTLEMENT_WAIT_MS);
+    if (unwritten.calls > 0) {
+      logger?.error(
+        unwritten,
+        'shutting down with settled calls the database did not take: quota not charged',
+      );
+    }
     await bus.close();
+    await services.codes.close();
+    const limiters = [services.criticalRateLimiter, services.apiRateLimiter, services.webRateLimiter];
+    await Promise.all(limiters.map((limiter) => limiter?.close()));
   });
   return { server, services };
 }

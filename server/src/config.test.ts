@@ -89,8 +89,10 @@ describe('loadConfig', () => {
       port: 3000,
       nodeType: 'master',
       sessionSecretGenerated: true,
-      redisUrl: undefined,
+      redis: undefined,
+      quotaLeaseMs: 15_000,
     });
+    expect(loadConfig({ QUOTA_HOLD_LEASE: '3' }).quotaLeaseMs).toBe(3_000);
     expect(config.sessionSecret).toHaveLength(64);
     expect(loadConfig({ SESSION_SECRET: 'random_string' }).sessionSecretGenerated).toBe(true);
     expect(loadConfig({ SESSION_SECRET: 'abc' })).toMatchObject({
@@ -108,6 +110,7 @@ describe('loadConfig', () => {
     [{ INITIAL_ROOT_TOKEN: 'has-dash' }, /^INITIAL_ROOT_TOKEN: /],
     [{ INITIAL_ROOT_ACCESS_TOKEN: 'short' }, /^INITIAL_ROOT_ACCESS_TOKEN: /],
     [{ SYNC_FREQUENCY: '0' }, /^SYNC_FREQUENCY: /],
+    [{ QUOTA_HOLD_LEASE: '0' }, /^QUOTA_HOLD_LEASE: /],
     [{ GITHUB_OAUTH_URL: 'github.com' }, /^GITHUB_OAUTH_URL: /],
     [{ LARK_API_URL: 'ftp://open.feishu.cn' }, /^LARK_API_URL: /],
     [{ TURNSTILE_VERIFY_URL: 'not a url' }, /^TURNSTILE_VERIFY_URL: /],
@@ -131,9 +134,107 @@ describe('loadConfig', () => {
         INITIAL_ROOT_ACCESS_TOKEN: 'rootaccesstoken123',
       }),
     ).toMatchObject({
-      redisUrl: 'redis://127.0.0.1:6379/0',
+      redis: { mode: 'standalone', url: 'redis://127.0.0.1:6379/0', password: undefined },
       initialRootToken: 'abcDEF123',
       initialRootAccessToken: 'rootaccesstoken123',
+    });
+  });
+
+  describe("one-api's Redis settings: REDIS_CONN_STRING, REDIS_PASSWORD, REDIS_MASTER_NAME", () => {
+    it('reads one URL as one server, with REDIS_PASSWORD unless the URL has its own', () => {
+      expect(
+        loadConfig({ REDIS_CONN_STRING: ' rediss://cache:6380/2 ', REDIS_PASSWORD: 's3cret' }).redis,
+      ).toEqual({
+        mode: 'standalone',
+        url: 'rediss://cache:6380/2',
+        password: 's3cret',
+      });
+      expect(loadConfig({ REDIS_CONN_STRING: 'redis://cache:6379,' }).redis).toMatchObject({
+        mode: 'standalone',
+        url: 'redis://cache:6379',
+      });
+      expect(loadConfig({ REDIS_PASSWORD: 'x', REDIS_MASTER_NAME: 'mymaster' }).redis).toBeUndefined();
+    });
+
+    it('reads several hosts without a master name as a Cluster', () => {
+      expect(
+        loadConfig({ REDIS_CONN_STRING: '10.0.0.1:7000, 10.0.0.2:7001 ,[::1]:7002', REDIS_PASSWORD: 'pw' })
+          .redis,
+      ).toEqual({
+        mode: 'cluster',
+        nodes: [
+          { host: '10.0.0.1', port: 7000 },
+          { host: '10.0.0.2', port: 7001 },
+          { host: '::1', port: 7002 },
+        ],
+        username: undefined,
+        password: 'pw',
+        tls: false,
+      });
+      expect(
+        loadConfig({
+          REDIS_CONN_STRING: 'rediss://app:p%40ss@a:7000,rediss://app:p%40ss@b:7000',
+          REDIS_PASSWORD: 'pw',
+        }).redis,
+      ).toEqual({
+        mode: 'cluster',
+        nodes: [
+          { host: 'a', port: 7000 },
+          { host: 'b', port: 7000 },
+        ],
+        username: 'app',
+        password: 'p@ss',
+        tls: true,
+      });
+    });
+
+    it('reads the hosts as sentinels when REDIS_MASTER_NAME is set, even just one', () => {
+      expect(
+        loadConfig({
+          REDIS_CONN_STRING: 's1:26379,s2:26379',
+          REDIS_MASTER_NAME: ' mymaster ',
+          REDIS_PASSWORD: 'master-pw',
+        }).redis,
+      ).toEqual({
+        mode: 'sentinel',
+        sentinels: [
+          { host: 's1', port: 26379 },
+          { host: 's2', port: 26379 },
+        ],
+        masterName: 'mymaster',
+        password: 'master-pw',
+        sentinelUsername: undefined,
+        sentinelPassword: undefined,
+        tls: false,
+      });
+      expect(
+        loadConfig({ REDIS_CONN_STRING: 'redis://:sentinel-pw@s1:26379', REDIS_MASTER_NAME: 'mymaster' })
+          .redis,
+      ).toMatchObject({
+        mode: 'sentinel',
+        sentinels: [{ host: 's1', port: 26379 }],
+        password: undefined,
+        sentinelPassword: 'sentinel-pw',
+      });
+    });
+
+    it.each([
+      [{ REDIS_CONN_STRING: ' , ' }, /expected a URL/],
+      [{ REDIS_CONN_STRING: 'a:7000,b' }, /expected host:port or redis:\/\/host:port for each host, got "b"/],
+      [{ REDIS_CONN_STRING: 'a:7000,b:port' }, /got "b:port"/],
+      [{ REDIS_CONN_STRING: 'a:7000,http://b:7000' }, /got "http:\/\/b:7000"/],
+      [{ REDIS_CONN_STRING: 'a:7000,redis://u:secret@b' }, /got "redis:\/\/\*\*\*@b"$/],
+      [
+        { REDIS_CONN_STRING: 'redis://a:7000/1,redis://b:7000' },
+        /a database number or options cannot be given/,
+      ],
+      [{ REDIS_CONN_STRING: 'a:7000,rediss://b:7000' }, /the same scheme and credentials/],
+      [{ REDIS_CONN_STRING: 'redis://:x@a:7000,redis://:y@b:7000' }, /the same scheme and credentials/],
+      [{ REDIS_CONN_STRING: 'sentinel', REDIS_MASTER_NAME: 'mymaster' }, /got "sentinel"/],
+    ])('refuses %j with one line naming REDIS_CONN_STRING', (env, message) => {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(/^REDIS_CONN_STRING: [^\n]+$/);
+      expect(() => loadConfig(env)).toThrow(message);
     });
   });
 

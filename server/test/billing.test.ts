@@ -74,7 +74,7 @@ describe('billing under concurrency', () => {
     expect(after.requestCount - before.requestCount).toBe(successes);
   });
 
-  it('one guarded update reserves for the next calls; the unused part comes back, idle or on settle', async () => {
+  it('one guarded update holds for the next calls; the balance moves only by what calls cost', async () => {
     // max_tokens 100 at ratio 0.25 (PreConsumedQuota is 0 here): each call reserves 25.
     const reservation = Math.floor(100 * 0.25);
     const customer = await createCustomer(t, 'steady', {
@@ -87,32 +87,35 @@ describe('billing under concurrency', () => {
         messages: [{ role: 'user', content: 'hi' }],
         max_tokens: 100,
       });
-    const settledAfter = async (ms: number) => {
+    const after = async (ms: number) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
       return balances(t, customer.userId, customer.token.id);
     };
     const before = await balances(t, customer.userId, customer.token.id);
     await call();
-    // Written after the settlement's short wait: the cost, plus three calls' worth held ahead.
-    let now = await settledAfter(200);
-    expect(before.quota - now.quota).toBe(COST + 3 * reservation);
-    expect(before.remain - now.remain).toBe(COST + 3 * reservation);
+    // Settled before the answer ended: the balance is down by the cost; 63 calls' worth is held ahead.
+    let now = await balances(t, customer.userId, customer.token.id);
+    expect(before.quota - now.quota).toBe(COST);
+    expect(before.remain - now.remain).toBe(COST);
+    expect([now.held, now.tokenHeld]).toEqual([63 * reservation, 63 * reservation]);
     await call();
     await call();
-    now = await settledAfter(200);
+    now = await balances(t, customer.userId, customer.token.id);
     // The two calls reserved from what was held: no new hold, only their cost.
-    expect(before.quota - now.quota).toBe(3 * COST + reservation);
-    expect(before.remain - now.remain).toBe(3 * COST + reservation);
-    // Idle for longer than the hold lasts: it is given back without anyone asking.
-    now = await settledAfter(3_500);
     expect(before.quota - now.quota).toBe(3 * COST);
-    expect(before.remain - now.remain).toBe(3 * COST);
+    expect(now.held).toBe(61 * reservation);
+    // Idle for longer than credit is kept: the hold is given back without anyone asking.
+    now = await after(3_500);
+    expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+    expect(before.quota - now.quota).toBe(3 * COST);
     expect(now.usedQuota - before.usedQuota).toBe(3 * COST);
+    expect(now.tokenUsed - before.tokenUsed).toBe(3 * COST);
     await call();
     await t.app.services.relay.settled();
-    const after = await balances(t, customer.userId, customer.token.id);
-    expect(before.quota - after.quota).toBe(4 * COST);
-    expect(before.remain - after.remain).toBe(4 * COST);
+    now = await balances(t, customer.userId, customer.token.id);
+    expect(before.quota - now.quota).toBe(4 * COST);
+    expect(before.remain - now.remain).toBe(4 * COST);
+    expect([now.held, now.tokenHeld]).toEqual([0, 0]);
   });
 
   it('64 racing requests of a user who can pay for a few: no overdraft of the account', async () => {

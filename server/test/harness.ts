@@ -92,6 +92,29 @@ export interface StartOptions {
   clock?: () => number;
 }
 
+/** HTTP clients of a running server: anonymous, root, and new users created through the API. */
+export function clientsFor(baseUrl: string): Pick<TestApp, 'baseUrl' | 'client' | 'root' | 'user'> {
+  const root = async () => {
+    const client = new Client(baseUrl);
+    await client.login('root', '123456');
+    return client;
+  };
+  return {
+    baseUrl,
+    client: () => new Client(baseUrl),
+    root,
+    async user(username, { role = 'common', password = 'password123' } = {}) {
+      const admin = await root();
+      const created = await admin.post('/api/user/', { username, password });
+      if (!created.body.success) throw new Error(`creating ${username} failed: ${created.body.message}`);
+      if (role === 'admin') await admin.post('/api/user/manage', { username, action: 'promote' });
+      const client = new Client(baseUrl);
+      await client.login(username, password);
+      return client;
+    },
+  };
+}
+
 /** Builds the real app on a fresh real database and listens on a loopback port. */
 export async function startTestApp(options: StartOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
@@ -119,22 +142,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     db,
     database,
     config,
-    baseUrl,
-    client: () => new Client(baseUrl),
-    async root() {
-      const client = new Client(baseUrl);
-      await client.login('root', '123456');
-      return client;
-    },
-    async user(username, { role = 'common', password = 'password123' } = {}) {
-      const root = await testApp.root();
-      const created = await root.post('/api/user/', { username, password });
-      if (!created.body.success) throw new Error(`creating ${username} failed: ${created.body.message}`);
-      if (role === 'admin') await root.post('/api/user/manage', { username, action: 'promote' });
-      const client = new Client(baseUrl);
-      await client.login(username, password);
-      return client;
-    },
+    ...clientsFor(baseUrl),
     async close() {
       await app.server.close();
       await db.close();

@@ -1,10 +1,11 @@
 import type { DashboardRow, LogEntry, LogFilter } from '@switchyard/contract/logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Settlement } from '../src/db/ledger/settlements';
+import type { Settlement } from '../src/db/ledger/ledger';
 import { rebuildLogSummaries } from '../src/db/repos/log-summaries';
 import { insertLog, type LogScope, listLogs, sumLogQuota, sumLogQuotaRaw } from '../src/db/repos/logs';
 import type { NewLogRow } from '../src/db/schema';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { seededRandom } from './seeded-random';
 
 type Logs = EnvelopeBody<LogEntry[]>;
 const DAY = 86400;
@@ -188,19 +189,8 @@ describe('usage logs', () => {
   const MODELS = ['gpt-4', 'gpt-4o', 'claude-3', ''];
   const TOKENS = ['a1', 'a2', 'b1', ''];
   const TYPES = [0, 1, 2, 2, 2, 3, 4, 5];
-  let seed = 42;
-  const random = () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed / 2_147_483_648;
-  };
-  const pick = <T>(values: T[]): T => values[Math.floor(random() * values.length)]!;
-  // Times near hour and day boundaries as well as anywhere, so every edge case is drawn.
-  const randomTime = () =>
-    pick([
-      () => W + Math.floor(random() * 3 * DAY),
-      () => W + Math.floor(random() * 4) * DAY + pick([-1, 0, 1]),
-      () => W + Math.floor(random() * 72) * 3600 + pick([-1, 0, 1, 3599]),
-    ])();
+  const { random, pick, timeWithinThreeDays } = seededRandom(42);
+  const randomTime = () => timeWithinThreeDays(W);
   const randomLog = (): NewLogRow => {
     const alice = random() < 0.5;
     return {
@@ -257,16 +247,17 @@ describe('usage logs', () => {
   it('totals from the summaries equal a plain SUM for random filters and ranges', async () => {
     for (let batch = 0; batch < 10; batch++) {
       const settlements: Settlement[] = Array.from({ length: 30 }, () => ({
+        holder: 'logs-test',
         userId: -1,
         tokenId: -1,
         unlimitedToken: true,
+        amount: 0,
         channelId: -1,
-        quota: 0,
-        delta: 0,
+        cost: 0,
         elapsedMs: 0,
         log: randomLog(),
       }));
-      await t.db.ledger.settle(settlements, W);
+      await t.db.ledger.settle('logs-test', batch + 1, settlements, W);
       for (let i = 0; i < 20; i++) await insertLog(t.db, randomLog() as never);
     }
     await expectSummedExactly(300);

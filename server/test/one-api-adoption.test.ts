@@ -120,4 +120,18 @@ describe('an existing one-api database', () => {
       data: { username: 'oldroot' },
     });
   });
+
+  it('takes into the totals the logs one-api goes on writing with its own columns', async () => {
+    const oneApi = openDatabase(database.target);
+    await sql
+      .raw(
+        `insert into logs (user_id, created_at, type, content, quota) values (1, 1700000100, 2, 'one-api', 700)`,
+      )
+      .execute(oneApi.kysely);
+    await oneApi.close();
+    expect(await t.app.services.logSummaryCatchUp.catchUp()).toBe(1);
+    const client = t.client();
+    await client.login('oldroot', 'legacy-pass');
+    expect((await client.get('/api/log/stat')).body.data).toEqual({ quota: 700 });
+  });
 });

@@ -40,7 +40,7 @@ export interface Customer {
 
 /** A user with quota and a token, and an `openai` SDK client pointed at the gateway. */
 export async function createCustomer(
-  t: TestApp,
+  t: Pick<TestApp, 'baseUrl' | 'root' | 'user'>,
   username: string,
   options: { quota?: number; token?: Record<string, unknown> } = {},
 ): Promise<Customer> {
@@ -61,10 +61,10 @@ export async function createCustomer(
   return { client, userId, token, openai: openAiFor(t, `sk-${token.key}`) };
 }
 
-export const openAiFor = (t: TestApp, apiKey: string) =>
+export const openAiFor = (t: Pick<TestApp, 'baseUrl'>, apiKey: string) =>
   new OpenAI({ apiKey, baseURL: `${t.baseUrl}/v1`, maxRetries: 0, timeout: 20_000 });
 
-export async function balances(t: TestApp, userId: number, tokenId: number) {
+export async function balances(t: Pick<TestApp, 'db'>, userId: number, tokenId: number) {
   const user = await t.db.kysely
     .selectFrom('users')
     .selectAll()
@@ -79,12 +79,14 @@ export async function balances(t: TestApp, userId: number, tokenId: number) {
     quota: Number(user.quota),
     usedQuota: Number(user.used_quota),
     requestCount: Number(user.request_count),
+    held: Number(user.held_quota),
     remain: Number(token.remain_quota),
     tokenUsed: Number(token.used_quota),
+    tokenHeld: Number(token.held_quota),
   };
 }
 
-export const consumeLogs = (t: TestApp, userId: number) =>
+export const consumeLogs = (t: Pick<TestApp, 'db'>, userId: number) =>
   t.db.kysely
     .selectFrom('logs')
     .selectAll()

@@ -127,7 +127,7 @@ describe('registration', () => {
       verification_code: 'abc',
     });
     expect(wrong.body.message).toMatch(/wrong or has expired/);
-    const code = t.app.services.codes.issue('email-verification', 'd@x.io');
+    const code = await t.app.services.codes.issue('email-verification', 'd@x.io');
     const right = await t.client().post('/api/user/register', {
       username: 'dave',
       password: 'password123',

@@ -5,6 +5,7 @@ import type { Sql } from '../db/connect';
 import type { Billing } from '../domain/billing';
 import type { ChannelService } from '../domain/channels';
 import type { EmailVerification } from '../domain/email-verification';
+import type { LogSummaryCatchUp } from '../domain/log-summary-catch-up';
 import type { LogService } from '../domain/logs';
 import type { Mailer } from '../domain/mail';
 import type { Notifier } from '../domain/notifier';
@@ -34,6 +35,7 @@ export interface Services {
   redemptions: RedemptionService;
   channels: ChannelService;
   logs: LogService;
+  logSummaryCatchUp: LogSummaryCatchUp;
   channelTester: ChannelTester;
   billing: Billing;
   router: ChannelRouter;

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type { Redis } from 'ioredis';
-
-const load = createRequire(import.meta.url);
+import type { RedisTarget } from '../config';
+import { connectRedis, type RedisClient } from './redis-connection';
 
 /** Something one process changed that other processes hold in memory. */
 export type Change =
   | { kind: 'options' }
   | { kind: 'channels' }
-  | { kind: 'token'; key: string }
-  | { kind: 'user'; id: number };
+  | { kind: 'token'; key: string; id?: number }
+  | { kind: 'user'; id: number }
+  /** A process needs the quota credit others hold for this user (see Billing). */
+  | { kind: 'credit'; userId: number };
 
 export type ChangeHandler = (change: Change) => void | Promise<void>;
 
@@ -47,20 +47,19 @@ export class LocalChangeBus implements ChangeBus {
 
 const CHANNEL = 'switchyard:changes';
 
-/** Changes travel over Redis pub/sub; each process applies its own at once and skips its echo. */
+/**
+ * Changes travel over Redis pub/sub; each process applies its own at once and skips its echo. On a
+ * Cluster this is classic (not sharded) pub/sub, which every node relays to the whole Cluster.
+ */
 export class RedisChangeBus extends LocalChangeBus {
   readonly #origin = randomUUID();
-  readonly #publisher: Redis;
-  readonly #subscriber: Redis;
+  readonly #publisher: RedisClient;
+  readonly #subscriber: RedisClient;
 
-  constructor(url: string, onError: (error: unknown) => void) {
+  constructor(target: RedisTarget, onError: (error: unknown) => void) {
     super();
-    // ioredis is loaded only when Redis is configured.
-    const { Redis: RedisClient } = load('ioredis') as typeof import('ioredis');
-    this.#publisher = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
-    this.#subscriber = new RedisClient(url, { lazyConnect: false });
-    this.#publisher.on('error', onError);
-    this.#subscriber.on('error', onError);
+    this.#publisher = connectRedis(target, { onError });
+    this.#subscriber = connectRedis(target, { onError });
     this.#subscriber.on('message', (_channel: string, message: string) => {
       try {
         const { origin, change } = JSON.parse(message) as { origin: string; change: Change };

@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RedisTarget } from '../config';
 import { createRateLimiter, MemoryRateLimiter, RedisRateLimiter } from './rate-limiter';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS: RedisTarget = {
+  mode: 'standalone',
+  url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+  password: undefined,
+};
 
 async function allowedOf(limiter: { allow(key: string): Promise<boolean> }, key: string, calls: number) {
   let allowed = 0;
@@ -47,7 +52,7 @@ describe('MemoryRateLimiter', () => {
 
   it('is left out at a limit of 0', () => {
     expect(createRateLimiter(undefined, 0, 1000, () => {})).toBeUndefined();
-    expect(createRateLimiter(REDIS_URL, 0, 1000, () => {})).toBeUndefined();
+    expect(createRateLimiter(REDIS, 0, 1000, () => {})).toBeUndefined();
   });
 });
 
@@ -55,7 +60,7 @@ describe('RedisRateLimiter (real Redis)', () => {
   const prefix = `test:rateLimit:${Date.now().toString(36)}${randomBytes(4).toString('hex')}:`;
   const limiters: RedisRateLimiter[] = [];
   const open = (limit: number, windowMs: number) => {
-    const limiter = new RedisRateLimiter(REDIS_URL, limit, windowMs, prefix);
+    const limiter = new RedisRateLimiter(REDIS, limit, windowMs, prefix);
     limiters.push(limiter);
     return limiter;
   };
@@ -88,11 +93,33 @@ describe('RedisRateLimiter (real Redis)', () => {
 
   it('lets calls through while Redis cannot be reached', async () => {
     const errors: unknown[] = [];
-    const limiter = new RedisRateLimiter('redis://127.0.0.1:9', 1, 60_000, prefix, (error) =>
-      errors.push(error),
+    const limiter = new RedisRateLimiter(
+      { ...REDIS, url: 'redis://127.0.0.1:9' },
+      1,
+      60_000,
+      prefix,
+      (error) => errors.push(error),
     );
     limiters.push(limiter);
     expect(await allowedOf(limiter, 'CTdown', 3)).toBe(3);
     expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it('lets a call through within a second while a Cluster cannot be reached (it would queue it)', async () => {
+    const errors: unknown[] = [];
+    const nowhere = { host: '127.0.0.1', port: 9 };
+    const cluster: RedisTarget = {
+      mode: 'cluster',
+      nodes: [nowhere, { ...nowhere, port: 10 }],
+      username: undefined,
+      password: undefined,
+      tls: false,
+    };
+    const limiter = new RedisRateLimiter(cluster, 1, 60_000, prefix, (error) => errors.push(error));
+    limiters.push(limiter);
+    const started = Date.now();
+    expect(await limiter.allow('CTclusterDown')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(errors.map(String)).toContain('Error: Redis did not answer within 1000 ms');
   });
 });

@@ -1,7 +1,5 @@
-import { createRequire } from 'node:module';
-import type { Redis } from 'ioredis';
-
-const load = createRequire(import.meta.url);
+import type { RedisTarget } from '../config';
+import { connectRedis, type RedisClient } from './redis-connection';
 
 /**
  * A sliding log per key: a call is allowed unless `limit` calls were already allowed within the last
@@ -77,31 +75,40 @@ redis.call('PEXPIRE', KEYS[1], window)
 return 1
 `;
 
+/** The longest a call waits for Redis before it is let through (a Cluster queues commands while away). */
+const REDIS_ANSWER_WITHIN_MS = 1000;
+
 export class RedisRateLimiter implements RateLimiter {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
 
   constructor(
-    url: string,
+    target: RedisTarget,
     private readonly limit: number,
     private readonly windowMs: number,
     /** Keys are `<prefix><key>`; one-api uses `rateLimit:`. */
     private readonly prefix = 'rateLimit:',
     private readonly onError: (error: unknown) => void = () => {},
   ) {
-    // ioredis is loaded only when Redis is configured.
-    const { Redis: RedisClient } = load('ioredis') as typeof import('ioredis');
-    this.#redis = new RedisClient(url, { maxRetriesPerRequest: 0 });
-    this.#redis.on('error', onError);
+    this.#redis = connectRedis(target, { failFast: true, onError });
   }
 
   /** A Redis outage lets calls through: a missing limiter must not lock everybody out of signing in. */
   async allow(key: string): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`Redis did not answer within ${REDIS_ANSWER_WITHIN_MS} ms`)),
+        REDIS_ANSWER_WITHIN_MS,
+      );
+    });
     try {
-      const allowed = await this.#redis.eval(SLIDING_LOG, 1, this.prefix + key, this.limit, this.windowMs);
-      return allowed === 1;
+      const answer = this.#redis.eval(SLIDING_LOG, 1, this.prefix + key, this.limit, this.windowMs);
+      return (await Promise.race([answer, late])) === 1;
     } catch (error) {
       this.onError(error);
       return true;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -112,13 +119,13 @@ export class RedisRateLimiter implements RateLimiter {
 
 /** The limiter of one rule: shared through Redis when there is one, else per process; none at limit 0. */
 export function createRateLimiter(
-  redisUrl: string | undefined,
+  redis: RedisTarget | undefined,
   limit: number,
   windowMs: number,
   onError: (error: unknown) => void,
 ): RateLimiter | undefined {
   if (limit <= 0) return undefined;
-  return redisUrl
-    ? new RedisRateLimiter(redisUrl, limit, windowMs, undefined, onError)
+  return redis
+    ? new RedisRateLimiter(redis, limit, windowMs, undefined, onError)
     : new MemoryRateLimiter(limit, windowMs);
 }

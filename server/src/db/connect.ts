@@ -38,6 +38,27 @@ export function isConflict(error: unknown): boolean {
   );
 }
 
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'PROTOCOL_CONNECTION_LOST',
+  'PROTOCOL_SEQUENCE_TIMEOUT',
+  'ER_CON_COUNT_ERROR',
+]);
+
+/** The database cannot be reached (down, restarting, a network cut), as opposed to a bad statement. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || /^(08|57P)/.test(code))) return true;
+  return (
+    typeof message === 'string' &&
+    /^Connection terminated|timeout exceeded when trying to connect/.test(message)
+  );
+}
+
 const CONFLICT_ATTEMPTS = 8;
 
 /**
@@ -122,29 +143,31 @@ export function openDatabase(target: DatabaseTarget): Db {
       // spaces on read; MySQL and SQLite do not, so strip them here to read the same everywhere.
       pg.types.setTypeParser(pg.types.builtins.BPCHAR, (value) => value.trimEnd());
       const pool = new pg.Pool({ connectionString: target.connectionString, max: 20 });
-      // An idle connection dropped by the server (restart, failover) must not bring the process down.
+      // A connection dropped by the server (restart, failover, a network cut) must not bring the
+      // process down: idle ones report on the pool, ones in use on their client (the query fails).
       pool.on('error', () => {});
+      pool.on('connect', (client) => client.on('error', () => {}));
       kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
       break;
     }
-    case 'mysql':
-      kysely = new Kysely<Database>({
-        dialect: new MysqlDialect({
-          pool: (load('mysql2') as typeof import('mysql2')).createPool({
-            host: target.host,
-            port: target.port,
-            socketPath: target.socketPath,
-            user: target.user,
-            password: target.password,
-            database: target.database,
-            connectionLimit: 20,
-            supportBigNumbers: true,
-            decimalNumbers: true,
-            charset: 'utf8mb4',
-          }),
-        }),
+    case 'mysql': {
+      const pool = (load('mysql2') as typeof import('mysql2')).createPool({
+        host: target.host,
+        port: target.port,
+        socketPath: target.socketPath,
+        user: target.user,
+        password: target.password,
+        database: target.database,
+        connectionLimit: 20,
+        supportBigNumbers: true,
+        decimalNumbers: true,
+        charset: 'utf8mb4',
       });
+      // As for PostgreSQL: a dropped connection fails its query, not the process.
+      pool.on('connection', (connection) => connection.on('error', () => {}));
+      kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
       break;
+    }
   }
   const sql: Sql = { kysely, dialect: target.dialect };
   return { ...sql, ledger: ledger ?? new KyselyLedger(sql), close: () => kysely.destroy() };

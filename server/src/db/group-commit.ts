@@ -16,16 +16,28 @@ export class GroupCommit<T, R = void> {
   /** Cancels the scheduled start of the next drain, when one is scheduled. */
   #cancelWait: (() => void) | undefined;
   #idle: Array<() => void> = [];
+  #committing: T[] = [];
 
   constructor(
-    private readonly commit: (items: T[]) => Promise<R[]>,
+    /** Commits a batch; `attempt` counts from 0 and grows while the same batch is retried. */
+    private readonly commit: (items: T[], attempt: number) => Promise<R[]>,
     private readonly options: {
       maxBatch?: number;
       lingerMs?: number;
-      /** Told when a batch of `enqueue`d items (nobody awaits them) failed to commit. */
+      /**
+       * When set, a batch that fails is committed again after this delay, the same batch before
+       * anything queued after it, until it lands: nobody's result is ever an error.
+       */
+      retryDelayMs?: (attempt: number) => number;
+      /** Told when a batch failed to commit (with `retryDelayMs`, or when nobody awaits its items). */
       onError?: (error: unknown) => void;
     } = {},
   ) {}
+
+  /** Items queued or being committed. */
+  get pending(): T[] {
+    return [...this.#committing, ...this.#queue.map((entry) => entry.item)];
+  }
 
   get #maxBatch(): number {
     return this.options.maxBatch ?? 500;
@@ -72,8 +84,10 @@ export class GroupCommit<T, R = void> {
     try {
       while (this.#queue.length > 0) {
         const batch = this.#queue.splice(0, this.#maxBatch);
+        const items = batch.map((entry) => entry.item);
+        this.#committing = items;
         try {
-          const results = await this.commit(batch.map((entry) => entry.item));
+          const results = await this.#commitWithRetries(items);
           for (const [index, entry] of batch.entries()) entry.waiter?.resolve(results[index] as R);
         } catch (error) {
           let unawaited = false;
@@ -85,8 +99,22 @@ export class GroupCommit<T, R = void> {
         }
       }
     } finally {
+      this.#committing = [];
       this.#running = undefined;
       for (const resolve of this.#idle.splice(0)) resolve();
+    }
+  }
+
+  async #commitWithRetries(items: T[]): Promise<R[]> {
+    const { retryDelayMs, onError } = this.options;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.commit(items, attempt);
+      } catch (error) {
+        if (!retryDelayMs) throw error;
+        onError?.(error);
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
+      }
     }
   }
 }

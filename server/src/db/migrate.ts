@@ -1,19 +1,29 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db, Dialect } from './connect';
 import { ensureSchema } from './ensure-schema';
+import { createUnsummarizedIndex } from './repos/log-catch-up';
 import { rebuildLogSummaries } from './repos/log-summaries';
+import { createSummaryState } from './repos/log-summary-state';
 import type { Database } from './schema';
-import { LOG_SUMMARY_TABLES, TABLES } from './table-definitions';
+import { LEDGER_TABLES, LOG_SUMMARY_MARK_TABLES, LOG_SUMMARY_TABLES, TABLES } from './table-definitions';
 
 /** Versioned migrations. 0001 adopts an existing one-api database or creates a fresh one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
   return {
     '0001_one_api_schema': { up: (db) => ensureSchema(db, dialect, TABLES) },
-    // Hourly and daily log summaries, filled from the logs already there (an adopted one-api database).
-    '0002_log_summaries': {
+    // Hourly and daily log summaries; 0004, which always runs after it, fills them.
+    '0002_log_summaries': { up: (db) => ensureSchema(db, dialect, LOG_SUMMARY_TABLES) },
+    // Held quota on users and keys, and the holders that hold it (see db/ledger).
+    '0003_quota_holds': { up: (db) => ensureSchema(db, dialect, [...TABLES, ...LEDGER_TABLES]) },
+    // Which logs the summaries hold, so that logs another program writes are caught up; the summaries
+    // are (re)built from the logs already there (an adopted one-api database, or rows one-api wrote).
+    '0004_log_summary_marks': {
       up: async (db) => {
-        await ensureSchema(db, dialect, LOG_SUMMARY_TABLES);
-        await rebuildLogSummaries({ kysely: db as Kysely<Database>, dialect });
+        await ensureSchema(db, dialect, LOG_SUMMARY_MARK_TABLES);
+        await createUnsummarizedIndex(db, dialect);
+        const typed = { kysely: db as Kysely<Database>, dialect };
+        await createSummaryState(typed);
+        await rebuildLogSummaries(typed);
       },
     },
   };

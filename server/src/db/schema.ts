@@ -20,6 +20,7 @@ export interface UsersTable {
   group: string;
   aff_code: string | null;
   inviter_id: number;
+  held_quota: Generated<number>;
 }
 
 export interface TokensTable {
@@ -36,6 +37,7 @@ export interface TokensTable {
   used_quota: number;
   models: string | null;
   subnet: string | null;
+  held_quota: Generated<number>;
 }
 
 export interface ChannelsTable {
@@ -97,6 +99,8 @@ export interface LogsTable {
   elapsed_time: number;
   is_stream: boolean | number;
   system_prompt_reset: boolean | number;
+  /** Set when the log is in the summaries (Switchyard's writes); NULL in rows another program wrote. */
+  summarized: boolean | number | null;
 }
 
 /** Consumption per hour and every filterable column of logs (kept with each log insert and delete). */
@@ -122,6 +126,14 @@ export interface LogDailySummariesTable {
   log_count: number;
 }
 
+/** One row: orders catch-ups, clean-ups and rebuilds of the summaries, and says what the last rebuild took in. */
+export interface LogSummaryStateTable {
+  name: string;
+  /** Every log with an id up to this one was in the last rebuild of the summaries. */
+  summarized_through: number;
+  updated_at: number;
+}
+
 export interface OptionsTable {
   key: string;
   value: string;
@@ -136,7 +148,25 @@ export interface Database {
   logs: LogsTable;
   log_summaries: LogSummariesTable;
   log_daily_summaries: LogDailySummariesTable;
+  log_summary_state: LogSummaryStateTable;
   options: OptionsTable;
+  quota_holders: QuotaHoldersTable;
+  quota_holds: QuotaHoldsTable;
+}
+
+export interface QuotaHoldersTable {
+  holder: string;
+  expires_at: number;
+  settled_seq: number;
+  released_at: number;
+}
+
+export interface QuotaHoldsTable {
+  holder: string;
+  user_id: number;
+  token_id: number;
+  amount: number;
+  token_amount: number;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -52,6 +52,16 @@ const varchar = (name: string, length = 191, value?: string): ColumnDefinition =
 });
 const text = (name: string): ColumnDefinition => ({ name, type: { kind: 'text' } });
 const bool = (name: string): ColumnDefinition => ({ name, type: { kind: 'bool' }, default: false });
+/**
+ * Quota held for calls in flight and for a process's next calls (not part of one-api's schema; one-api
+ * leaves it at 0). The spendable balance is `quota − held_quota` (`remain_quota − held_quota` for a key).
+ */
+const heldQuota: ColumnDefinition = {
+  name: 'held_quota',
+  type: { kind: 'bigint' },
+  notNull: true,
+  default: 0,
+};
 const index = (table: string, column: string, unique = false): IndexDefinition => ({
   name: `idx_${table}_${column}`,
   columns: [column],
@@ -80,6 +90,7 @@ export const TABLES: TableDefinition[] = [
       varchar('group', 32, 'default'),
       varchar('aff_code', 32),
       bigint('inviter_id'),
+      heldQuota,
     ],
     indexes: [
       index('users', 'username', true),
@@ -112,6 +123,7 @@ export const TABLES: TableDefinition[] = [
       bigint('used_quota', 0),
       text('models'),
       varchar('subnet', TOKEN_SUBNET_MAX, ''),
+      heldQuota,
     ],
     indexes: [index('tokens', 'key', true), index('tokens', 'name'), index('tokens', 'user_id')],
   },
@@ -241,6 +253,57 @@ export const LOG_SUMMARY_TABLES: TableDefinition[] = [
       bigint('log_count', 0),
     ],
     primaryKey: ['bucket', 'type', 'model_name', 'channel_id'],
+    indexes: [],
+  },
+];
+
+/**
+ * The ledger's holds (added by migration 0003). Each running process is a holder with a lease; a
+ * hold row says how much one holder holds of one user's quota and one key's (0 for an unlimited
+ * key). When a lease runs out (the process died), another process gives its holds back.
+ */
+export const LEDGER_TABLES: TableDefinition[] = [
+  {
+    name: 'quota_holders',
+    columns: [
+      { name: 'holder', type: { kind: 'varchar', length: 64 }, notNull: true },
+      bigint('expires_at', 0),
+      bigint('settled_seq', 0),
+      bigint('released_at', 0),
+    ],
+    primaryKey: ['holder'],
+    indexes: [{ name: 'idx_quota_holders_expires_at', columns: ['released_at', 'expires_at'] }],
+  },
+  {
+    name: 'quota_holds',
+    columns: [
+      { name: 'holder', type: { kind: 'varchar', length: 64 }, notNull: true },
+      { name: 'user_id', type: { kind: 'bigint' }, notNull: true },
+      { name: 'token_id', type: { kind: 'bigint' }, notNull: true },
+      bigint('amount', 0),
+      bigint('token_amount', 0),
+    ],
+    primaryKey: ['holder', 'user_id', 'token_id'],
+    indexes: [{ name: 'idx_quota_holds_user_id', columns: ['user_id'] }],
+  },
+];
+
+/**
+ * Which logs the summaries hold (added by migration 0004). `logs.summarized` is a column of ours in
+ * one-api's table, nullable and without a default: Switchyard sets it on the logs it writes with their
+ * summary, rows another program writes leave it NULL until they are caught up. The index that finds
+ * those rows depends on the dialect (partial where it can be) and is made by the migration.
+ */
+export const LOG_SUMMARY_MARK_TABLES: TableDefinition[] = [
+  { name: 'logs', columns: [{ name: 'summarized', type: { kind: 'bool' } }], indexes: [] },
+  {
+    name: 'log_summary_state',
+    columns: [
+      { name: 'name', type: { kind: 'varchar', length: 32 }, notNull: true },
+      bigint('summarized_through', 0),
+      bigint('updated_at', 0),
+    ],
+    primaryKey: ['name'],
     indexes: [],
   },
 ];

@@ -1,9 +1,18 @@
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
 import { LogType } from '@switchyard/contract/roles';
 import { GroupCommit } from '../db/group-commit';
-import type { Debit, DebitResult, QuotaLedger } from '../db/ledger/ledger';
-import type { Settlement } from '../db/ledger/settlements';
+import {
+  type Hold,
+  type HoldRefusal,
+  type HoldRequest,
+  type HoldResult,
+  LeaseLostError,
+  type PayerRef,
+  type QuotaLedger,
+  type Settlement,
+} from '../db/ledger/ledger';
 import type { NewLogRow } from '../db/schema';
+import { HolderLease } from './holder-lease';
 import type { OptionsStore } from './options';
 import { nowSeconds } from './random';
 import { ReservedCredit } from './reserved-credit';
@@ -34,10 +43,20 @@ export interface Payer {
 
 export interface Reservation {
   payer: Payer;
+  /** Held for this call (grows when a stream's running cost is extended). */
   amount: number;
+  /** The holder the hold is under. */
+  holder: string;
+  /** Settled or refunded: its hold is no longer this call's to give back. */
+  closed?: boolean;
+  /**
+   * Set when the account was found short: everything it could spend on this call (its hold plus what
+   * was left). A call that could cost more is limited to this (see Relay).
+   */
+  limit?: number;
 }
 
-export type ReserveRefusal = Exclude<DebitResult, 'ok'>;
+export type ReserveRefusal = HoldRefusal;
 
 export interface CallRecord {
   reservation: Reservation;
@@ -61,58 +80,87 @@ export function quotaFor(price: Price, promptTokens: number, completionTokens: n
 }
 
 /**
- * How long a settled call may wait to be written with others. The reservation is already committed,
- * so waiting never lets a call spend what is not there; a process that crashes loses at most this
- * long of settlements (each caller keeps paying its reservation, not the final price).
+ * A reservation that must go to the database holds up to this many calls' worth at once when the
+ * account is rich, so the payer's next calls reserve from memory: at most half of what it can spend
+ * above RICH_FLOOR_CALLS worst-case calls (see holdProgram).
  */
-const SETTLEMENT_LINGER_MS = 20;
-
-/**
- * A reservation that must go to the database takes this many calls' worth at once (when the account
- * has it), so the payer's next calls reserve from memory. What is not used goes back after
- * CREDIT_IDLE_MS without calls; a crash keeps at most this less one call's worth per active payer.
- */
-const RESERVE_AHEAD_CALLS = 4;
+const RESERVE_AHEAD_CALLS = 64;
+const RICH_FLOOR_CALLS = 4;
+/** Unused credit goes back after this long without calls of its payer. */
 const CREDIT_IDLE_MS = 2_000;
+/** Waits between asks for credit other processes hold, before a call is refused. */
+const CREDIT_ASK_WAITS_MS = [20, 60, 150, 300];
+/** Completion tokens a call without max_tokens is assumed to produce at most, to size its ceiling. */
+export const DEFAULT_COMPLETION_CEILING = 4_096;
 
-const debitOf = ({ payer, amount }: Reservation): Debit => ({
-  userId: payer.userId,
-  tokenId: payer.tokenId,
-  unlimitedToken: payer.unlimitedToken,
-  amount,
+const holdOf = (reservation: Reservation): Hold => ({
+  holder: reservation.holder,
+  userId: reservation.payer.userId,
+  tokenId: reservation.payer.tokenId,
+  unlimitedToken: reservation.payer.unlimitedToken,
+  amount: reservation.amount,
 });
 
+interface HoldAsk {
+  request: HoldRequest;
+}
+type HoldAnswer = HoldResult & { holder: string };
+
+export interface PendingSettlements {
+  calls: number;
+  quota: number;
+}
+
 /**
- * Quota, the product's money: prices, reservations before a call, settlement after it, refunds on
- * failure. Every change is a single relative SQL update; reservations are guarded (`quota >= n`).
+ * Quota, the product's money: prices, holds before a call, settlement after it, refunds on failure.
+ * Holds move only `held_quota`; a settlement charges the balance and releases the hold in one
+ * transaction. See the README, "How money moves".
  */
 export class Billing {
-  readonly #settlements: GroupCommit<Settlement>;
+  readonly #settlements: GroupCommit<Settlement, number>;
   readonly #prices = new Map<string, QuotedPrice>();
   #pricedWith: object[] = [];
-  readonly #reservations: GroupCommit<Debit, DebitResult>;
+  readonly #holds: GroupCommit<HoldAsk, HoldAnswer>;
   readonly #credit = new ReservedCredit();
+  readonly #lease: HolderLease;
   #creditReturns: NodeJS.Timeout | undefined;
+  #batchSeq = 0;
+  #batchHolder = '';
 
   constructor(
     private readonly deps: {
       ledger: QuotaLedger;
       options: OptionsStore;
-      /** Told after quota was taken from a user (a reservation, or a settlement costing more). */
+      /** How long a process's holds outlive it when it dies without giving them back. */
+      leaseMs: number;
+      /** Told after quota was charged to a user. */
       onQuotaSpent?: (userId: number, amount: number) => void;
-      /** Told when a background write (settled calls, unused credit) failed; it is not retried. */
+      /** Told when a write failed (settlements are retried until they land). */
       onWriteFailed?: (error: unknown) => void;
+      /** Asks other processes to give back the credit they hold for a user (needs Redis). */
+      askForCredit?: (userId: number) => void;
     },
   ) {
-    this.#settlements = new GroupCommit<Settlement>(
-      async (batch) => {
-        await deps.ledger.settle(batch, nowSeconds());
-        for (const { userId, delta } of batch) if (delta > 0) deps.onQuotaSpent?.(userId, delta);
-        return [];
+    const onError = (error: unknown) => deps.onWriteFailed?.(error);
+    this.#lease = new HolderLease({
+      ledger: deps.ledger,
+      leaseMs: deps.leaseMs,
+      onLost: () => this.#credit.clear(),
+      onError,
+    });
+    this.#settlements = new GroupCommit<Settlement, number>(
+      (batch, attempt) => this.#settle(batch, attempt),
+      {
+        retryDelayMs: (attempt) => Math.min(50 * 2 ** attempt, 1_000),
+        onError,
       },
-      { lingerMs: SETTLEMENT_LINGER_MS, onError: deps.onWriteFailed },
     );
-    this.#reservations = new GroupCommit((batch) => deps.ledger.debit(batch, nowSeconds()));
+    this.#holds = new GroupCommit((batch) => this.#hold(batch.map((ask) => ask.request)));
+  }
+
+  /** Takes this process's lease and gives back what dead processes held. */
+  start(): Promise<void> {
+    return this.#lease.start();
   }
 
   /** The price of a call, from the ratio options in force (cached until they change). */
@@ -150,34 +198,96 @@ export class Billing {
     return Math.floor(tokens * price.ratio);
   }
 
+  /** The most a text call may cost: its max_tokens (or DEFAULT_COMPLETION_CEILING) all generated. */
+  ceiling(price: Price, maxTokens: number): number {
+    const completion = maxTokens > 0 ? maxTokens : DEFAULT_COMPLETION_CEILING;
+    const prompt = this.deps.options.number('PreConsumedQuota');
+    return Math.ceil((prompt + completion * price.completionRatio) * price.ratio);
+  }
+
   /**
-   * Takes the estimate from the user and (when limited) the token, or nothing at all. Reservations
-   * arriving together share one transaction; each keeps its own guard.
+   * Holds the estimate from the user and (when limited) the key, or nothing at all: from credit this
+   * process already holds, else with a guarded database update. `ceiling` (the most the call can
+   * cost) decides whether the account is rich enough to hold credit ahead.
    */
-  async reserve(payer: Payer, amount: number): Promise<Reservation | ReserveRefusal> {
+  async reserve(payer: Payer, estimate: number, ceiling: number): Promise<Reservation | ReserveRefusal> {
     // At least one unit, so that an account with nothing left is refused even for a call estimated
     // at zero (one-api refuses those too); settlement charges the exact price either way.
-    const reservation = { payer, amount: Math.max(1, amount) };
-    const debit = debitOf(reservation);
-    if (this.#credit.take(debit, debit.amount)) return reservation;
-    const ahead = debit.amount * RESERVE_AHEAD_CALLS;
-    if ((await this.#reservations.add({ ...debit, amount: ahead })) === 'ok') {
-      this.#credit.add(debit, ahead - debit.amount);
-      this.#scheduleCreditReturns();
-      this.deps.onQuotaSpent?.(payer.userId, ahead);
-      return reservation;
+    const amount = Math.max(1, estimate);
+    const holder = this.#credit.take(payer, amount);
+    if (holder) return { payer, amount, holder };
+    const ahead = amount * (RESERVE_AHEAD_CALLS - 1);
+    const request = {
+      ...payerRef(payer),
+      amount,
+      ahead,
+      richFloor: Math.max(ceiling, amount) * RICH_FLOOR_CALLS,
+    };
+    let answer = await this.#holds.add({ request });
+    // Refused: credit held unused, by this process or by others, may be what is missing.
+    const own = answer.ok ? [] : this.#credit.takeUser(payer.userId);
+    if (own.length > 0) {
+      await this.deps.ledger.release(own);
+      answer = await this.#holds.add({ request: { ...request, ahead: 0 } });
     }
-    // Not enough for several calls: this one alone, if the account covers it.
-    const result = await this.#reservations.add(debit);
-    if (result !== 'ok') return result;
-    this.deps.onQuotaSpent?.(payer.userId, debit.amount);
+    if (!answer.ok && this.deps.askForCredit) {
+      if ((await this.deps.ledger.heldByOthers(payer.userId, this.#lease.id)) > 0) {
+        this.deps.askForCredit(payer.userId);
+        for (const wait of CREDIT_ASK_WAITS_MS) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          answer = await this.#holds.add({ request: { ...request, ahead: 0 } });
+          if (answer.ok) break;
+        }
+      }
+    }
+    if (!answer.ok) return answer.refusal;
+    if (answer.taken > amount) {
+      this.#credit.add(payer, answer.holder, answer.taken - amount);
+      this.#scheduleCreditReturns();
+    }
+    const reservation: Reservation = { payer, amount, holder: answer.holder };
+    if (answer.spendable + amount < ceiling) reservation.limit = answer.spendable + amount;
     return reservation;
+  }
+
+  /** Holds `extra` more for a call in progress; false when the account cannot spend it. */
+  async extend(reservation: Reservation, extra: number): Promise<boolean> {
+    if (extra <= 0) return true;
+    const answer = await this.#holds.add({
+      request: { ...payerRef(reservation.payer), amount: extra, ahead: 0, richFloor: 0 },
+    });
+    if (!answer.ok) return false;
+    if (answer.holder !== reservation.holder) {
+      // The lease changed meanwhile: the old hold was given back by a sweep; only the new one counts.
+      reservation.holder = answer.holder;
+      reservation.amount = 0;
+    }
+    reservation.amount += extra;
+    return true;
+  }
+
+  /** Another process (or an administrator's edit) asks for the credit held for a user or a key. */
+  async returnCredit(of: { userId: number } | { tokenId: number }): Promise<void> {
+    const due = 'userId' in of ? this.#credit.takeUser(of.userId) : this.#credit.takeToken(of.tokenId);
+    await this.deps.ledger.release(due);
+  }
+
+  async #hold(batch: HoldRequest[]): Promise<HoldAnswer[]> {
+    for (let attempt = 0; ; attempt++) {
+      const holder = this.#lease.id;
+      try {
+        const results = await this.deps.ledger.hold(holder, this.#lease.until(), batch, nowSeconds());
+        return results.map((result) => ({ ...result, holder }));
+      } catch (error) {
+        if (!(error instanceof LeaseLostError) || attempt > 0) throw error;
+        await this.#lease.replace();
+      }
+    }
   }
 
   /** Gives back the credit of payers idle for `idleMs` (all of it with 0). */
   async #returnCredit(idleMs: number): Promise<void> {
-    const due = this.#credit.takeIdle(idleMs);
-    if (due.length > 0) await this.deps.ledger.credit(due);
+    await this.deps.ledger.release(this.#credit.takeIdle(idleMs));
   }
 
   #scheduleCreditReturns(): void {
@@ -192,17 +302,20 @@ export class Billing {
 
   /** Gives a reservation back whole: the call failed. */
   async refund(reservation: Reservation): Promise<void> {
-    if (reservation.amount <= 0) return;
-    await this.deps.ledger.credit([debitOf(reservation)]);
+    if (reservation.closed) return;
+    reservation.closed = true;
+    await this.deps.ledger.release([holdOf(reservation)]);
   }
 
   /**
-   * Charges what the call really cost against its reservation, counts it and logs it. Calls settled
-   * together are committed together (one transaction), so a busy gateway writes little; `settled`
-   * says when they are written. Answers the call's final quota.
+   * Charges what the call really cost against its hold, counts it and logs it. Calls settled together
+   * are committed together (one transaction); a batch that fails is retried, in order, until it lands.
+   * Resolves with the quota charged once it is committed.
    */
-  settle(call: CallRecord): number {
-    const { payer, amount: reserved } = call.reservation;
+  settle(call: CallRecord): Promise<number> {
+    const { payer } = call.reservation;
+    if (call.reservation.closed) throw new Error('a reservation is settled or refunded once');
+    call.reservation.closed = true;
     const quota = call.fixedQuota ?? quotaFor(call.price, call.promptTokens, call.completionTokens);
     const log: NewLogRow | undefined = this.deps.options.bool('LogConsumeEnabled')
       ? {
@@ -223,17 +336,38 @@ export class Billing {
           system_prompt_reset: false,
         }
       : undefined;
-    this.#settlements.enqueue({
-      userId: payer.userId,
-      tokenId: payer.tokenId,
-      unlimitedToken: payer.unlimitedToken,
+    return this.#settlements.add({
+      ...holdOf(call.reservation),
       channelId: call.channelId,
-      quota,
-      delta: quota - reserved,
+      cost: quota,
       elapsedMs: call.elapsedMs,
       log,
     });
-    return quota;
+  }
+
+  async #settle(batch: Settlement[], attempt: number): Promise<number[]> {
+    if (attempt === 0) {
+      this.#batchSeq += 1;
+      this.#batchHolder = this.#lease.id;
+    }
+    const charges = await this.deps.ledger.settle(
+      this.#batchHolder,
+      this.#batchSeq,
+      batch,
+      nowSeconds(),
+      attempt > 0,
+    );
+    for (const [index, { userId }] of batch.entries()) {
+      const charge = charges[index] ?? 0;
+      if (charge > 0) this.deps.onQuotaSpent?.(userId, charge);
+    }
+    return charges;
+  }
+
+  /** Settled calls not yet written (a database outage), with what they are worth. */
+  pending(): PendingSettlements {
+    const pending = this.#settlements.pending;
+    return { calls: pending.length, quota: pending.reduce((sum, call) => sum + call.cost, 0) };
   }
 
   /** Resolves once every call settled so far is written and unused credit is given back (tests, shutdown). */
@@ -241,7 +375,30 @@ export class Billing {
     await this.#returnCredit(0);
     await this.#settlements.drained();
   }
+
+  /**
+   * Shutdown: writes what is settled and gives credit back, waiting at most `waitMs` for the
+   * database; answers what could not be written by then.
+   */
+  async close(waitMs: number): Promise<PendingSettlements> {
+    clearInterval(this.#creditReturns);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    });
+    await Promise.race([this.settled().catch(() => this.#settlements.drained()), timeout]);
+    clearTimeout(timer);
+    const left = this.pending();
+    if (left.calls === 0) await this.#lease.stop();
+    return left;
+  }
 }
+
+const payerRef = (payer: Payer): PayerRef => ({
+  userId: payer.userId,
+  tokenId: payer.tokenId,
+  unlimitedToken: payer.unlimitedToken,
+});
 
 export function describePrice(price: Price, perUnit: boolean): string {
   const parts = [`model ratio ${price.modelRatio.toFixed(2)}`, `group ratio ${price.groupRatio.toFixed(2)}`];

@@ -36,7 +36,7 @@ export class EmailVerification {
     checkDomainAllowed(options, email);
     if (await findUserByEmail(db, email)) throw new DomainError('This email address is already taken');
     mailer.ensureConfigured();
-    const code = codes.issue('email-verification', email, EMAIL_CODE_LENGTH);
+    const code = await codes.issue('email-verification', email, EMAIL_CODE_LENGTH);
     const systemName = options.get('SystemName');
     try {
       await mailer.send({
@@ -48,7 +48,7 @@ export class EmailVerification {
           `<p>The code is valid for ${VALID_MINUTES} minutes. If you did not ask for it, ignore this mail.</p>`,
       });
     } catch (error) {
-      codes.consume('email-verification', email);
+      await codes.discard('email-verification', email);
       throw error;
     }
   }
@@ -56,12 +56,12 @@ export class EmailVerification {
   /** Sets the signed-in user's address once the mailed code matches. */
   async bind(userId: number, email: string, code: string): Promise<void> {
     const { db, codes } = this.deps;
-    if (!codes.verify('email-verification', email, code.trim())) {
+    if (!(await codes.verify('email-verification', email, code.trim()))) {
       throw new DomainError('The verification code is wrong or has expired');
     }
     const holder = await findUserByEmail(db, email);
     if (holder && holder.id !== userId) throw new DomainError('This email address is already taken');
-    codes.consume('email-verification', email);
+    await codes.discard('email-verification', email);
     await setEmail(db, userId, email);
   }
 }

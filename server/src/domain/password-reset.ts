@@ -21,7 +21,7 @@ export class PasswordReset {
     const { db, options, codes, mailer } = this.deps;
     if (!(await findUserByEmail(db, email))) throw new DomainError('This email address is not registered');
     mailer.ensureConfigured();
-    const token = codes.issue('password-reset', email, RESET_TOKEN_LENGTH);
+    const token = await codes.issue('password-reset', email, RESET_TOKEN_LENGTH);
     const query = new URLSearchParams({ email, token });
     const link = `${serverAddress(options)}/user/reset?${query}`;
     const systemName = options.get('SystemName');
@@ -36,7 +36,7 @@ export class PasswordReset {
           'If you did not ask for it, ignore this mail.</p>',
       });
     } catch (error) {
-      codes.consume('password-reset', email);
+      await codes.discard('password-reset', email);
       throw error;
     }
   }
@@ -44,11 +44,10 @@ export class PasswordReset {
   /** Answers the new password, now set on every account with this address; the link is used up. */
   async reset(email: string, token: string): Promise<string> {
     const { db, codes } = this.deps;
-    if (!codes.verify('password-reset', email, token)) {
+    // Checked and used up in one step, so two clicks (on any two processes) cannot both reset.
+    if (!(await codes.redeem('password-reset', email, token))) {
       throw new DomainError('The reset link is invalid or has expired');
     }
-    // Used up before anything is awaited, so two clicks cannot both reset.
-    codes.consume('password-reset', email);
     const password = randomAlphanumeric(RESET_PASSWORD_LENGTH);
     const changed = await setPasswordByEmail(db, email, await hashPassword(password));
     if (changed === 0) throw new DomainError('This email address is not registered');

@@ -1,60 +1,90 @@
-import type { Debit } from '../db/ledger/ledger';
+import type { Hold, PayerRef } from '../db/ledger/ledger';
 
 interface Credit {
-  /** Who it was taken from: the user, and the token unless it is unlimited. */
-  from: Omit<Debit, 'amount'>;
-  amount: number;
+  hold: Hold;
   lastUsedMs: number;
 }
 
 /**
- * Quota already taken from the database for a payer's coming calls, kept in this process's memory
- * so that most calls reserve without a database round trip. Nothing here can be spent twice or
- * overdraw an account: every unit was taken first by a guarded update. Unused credit goes back to
- * the database once the payer is idle, at shutdown, and whenever `takeAll` is asked.
+ * Quota held in the database for a payer's coming calls, spent from this process's memory so that
+ * most calls reserve without a database round trip. Nothing here can be spent twice or overdraw an
+ * account: every unit was held first by a guarded update. Unused credit goes back once the payer is
+ * idle, when another process needs it, when an administrator edits the account, and at shutdown.
  */
 export class ReservedCredit {
   readonly #credits = new Map<string, Credit>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  /** Spends `amount` from the payer's credit; false when there is not that much. */
-  take(payer: Omit<Debit, 'amount'>, amount: number): boolean {
+  /** Spends `amount` of the payer's credit; answers the holder it is held under, or undefined. */
+  take(payer: PayerRef, amount: number): string | undefined {
     const credit = this.#credits.get(keyOf(payer));
-    if (!credit || credit.amount < amount) return false;
-    credit.amount -= amount;
+    if (!credit || credit.hold.amount < amount) return undefined;
+    credit.hold.amount -= amount;
     credit.lastUsedMs = this.clock();
-    return true;
+    return credit.hold.holder;
   }
 
-  /** Keeps quota taken from the database for the payer's next calls. */
-  add(payer: Omit<Debit, 'amount'>, amount: number): void {
+  /** Keeps quota held under `holder` for the payer's next calls. */
+  add(payer: PayerRef, holder: string, amount: number): void {
     if (amount <= 0) return;
     const key = keyOf(payer);
     const credit = this.#credits.get(key);
-    if (credit) {
-      credit.amount += amount;
+    if (credit && credit.hold.holder === holder) {
+      credit.hold.amount += amount;
       credit.lastUsedMs = this.clock();
-    } else {
-      this.#credits.set(key, { from: payer, amount, lastUsedMs: this.clock() });
+      return;
     }
+    if (credit) this.#orphans.push(credit.hold);
+    this.#credits.set(key, {
+      hold: {
+        holder,
+        userId: payer.userId,
+        tokenId: payer.tokenId,
+        unlimitedToken: payer.unlimitedToken,
+        amount,
+      },
+      lastUsedMs: this.clock(),
+    });
   }
 
-  /** Removes and answers the credit of payers idle for `idleMs` (all of it with 0), to give back. */
-  takeIdle(idleMs: number): Debit[] {
-    const now = this.clock();
-    const due: Debit[] = [];
+  /** Credit replaced by credit of a newer holder, waiting to be given back. */
+  #orphans: Hold[] = [];
+
+  /** Removes and answers the credit matching `due` (idle ones, a user's, a key's), to give back. */
+  #takeWhere(due: (credit: Credit) => boolean): Hold[] {
+    const taken = this.#orphans.splice(0);
     for (const [key, credit] of this.#credits) {
-      if (now - credit.lastUsedMs < idleMs) continue;
+      if (!due(credit)) continue;
       this.#credits.delete(key);
-      if (credit.amount > 0) due.push({ ...credit.from, amount: credit.amount });
+      if (credit.hold.amount > 0) taken.push(credit.hold);
     }
-    return due;
+    return taken;
+  }
+
+  /** The credit of payers idle for `idleMs` (all of it with 0). */
+  takeIdle(idleMs: number): Hold[] {
+    const now = this.clock();
+    return this.#takeWhere((credit) => now - credit.lastUsedMs >= idleMs);
+  }
+
+  takeUser(userId: number): Hold[] {
+    return this.#takeWhere((credit) => credit.hold.userId === userId);
+  }
+
+  takeToken(tokenId: number): Hold[] {
+    return this.#takeWhere((credit) => credit.hold.tokenId === tokenId);
+  }
+
+  /** Forgets everything: the holds were given back by someone else (a lost lease). */
+  clear(): void {
+    this.#credits.clear();
+    this.#orphans = [];
   }
 
   get size(): number {
-    return this.#credits.size;
+    return this.#credits.size + this.#orphans.length;
   }
 }
 
-const keyOf = (payer: Omit<Debit, 'amount'>) => `${payer.userId}:${payer.tokenId}`;
+const keyOf = (payer: PayerRef) => `${payer.userId}:${payer.tokenId}:${payer.unlimitedToken ? 1 : 0}`;

@@ -67,7 +67,11 @@ export function toApiToken(row: TokenRow, now = nowSeconds()): Token {
 
 export class TokenService {
   constructor(
-    private readonly deps: { db: Sql; users: UserService; onTokenChanged?: (key: string) => void },
+    private readonly deps: {
+      db: Sql;
+      users: UserService;
+      onTokenChanged?: (key: string, id: number) => void;
+    },
   ) {}
 
   async list(actor: Actor, page: number, order: string): Promise<Token[]> {
@@ -134,12 +138,12 @@ export class TokenService {
   async delete(actor: Actor, id: number): Promise<void> {
     const row = await this.#own(actor, id);
     await deleteOwnToken(this.deps.db, actor.id, id);
-    this.deps.onTokenChanged?.(row.key);
+    this.deps.onTokenChanged?.(row.key, id);
   }
 
   async #changed(actor: Actor, id: number): Promise<Token> {
     const token = await this.get(actor, id);
-    this.deps.onTokenChanged?.(token.key);
+    this.deps.onTokenChanged?.(token.key, id);
     return token;
   }
 

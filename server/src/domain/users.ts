@@ -178,7 +178,7 @@ export class UserService {
       if (!email || !code) {
         throw new DomainError('Email verification is on: enter your email address and the verification code');
       }
-      if (!codes.verify('email-verification', email, code)) {
+      if (!(await codes.verify('email-verification', email, code))) {
         throw new DomainError('The verification code is wrong or has expired');
       }
     }
@@ -190,7 +190,7 @@ export class UserService {
       email,
       inviterId: inviter && inviter.status === UserStatus.enabled ? inviter.id : undefined,
     });
-    if (email) codes.consume('email-verification', email);
+    if (email) await codes.discard('email-verification', email);
   }
 
   /** Checks a password login; the same message for every failure so accounts cannot be probed. */

@@ -37,3 +37,12 @@ export function isRetryable(error: RelayError): boolean {
 /** The caller went away before the answer: nobody to answer, nothing to bill. */
 export const clientClosed = () =>
   new RelayError(499, 'The client closed the request', 'one_api_error', 'client_closed');
+
+/** The gateway's own database cannot be reached: nothing can be reserved or checked right now. */
+export const databaseUnavailable = () =>
+  new RelayError(
+    503,
+    'The gateway cannot reach its database right now; please try again shortly',
+    'one_api_error',
+    'database_unavailable',
+  );

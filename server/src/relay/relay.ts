@@ -11,9 +11,10 @@ import { authenticate, checkModelAllowed, type RelayCaller } from './authenticat
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRouter } from './channel-router';
 import type { ClientSink } from './client-sink';
-import { clientClosed, isRetryable, RelayError } from './errors';
+import { clientClosed, databaseUnavailable, isRetryable, RelayError } from './errors';
 import type { IdentityCache } from './identity-cache';
 import { countPromptTokens, type RelayRequest, readRelayRequest } from './relay-request';
+import { completionBudget, limitCompletion, StreamSpendWatch } from './spending-limit';
 import { SseParser } from './sse';
 import type { TokenCounter } from './tokenizer';
 import { unitQuota } from './unit-pricing';
@@ -45,22 +46,55 @@ export interface IncomingCall {
 }
 
 export type AttemptResult =
-  | {
-      ok: true;
-      /** As the provider reported it; undefined when it did not. */
-      usage: Usage | undefined;
-      /** The generated text; read only when it must be counted (it may cost a parse). */
-      text: () => string;
-      /** False when a stream broke off or the client left before the provider said it was over. */
-      complete: boolean;
-    }
+  | ({ ok: true } & Outcome)
   | {
       ok: false;
       error: RelayError /** Bytes already reached the client: no retry is possible. */;
       started: boolean;
     };
 
+/** What a successful attempt delivered, to bill it. */
+export interface Outcome {
+  /** As the provider reported it; undefined when it did not. */
+  usage: Usage | undefined;
+  /** The generated text; read only when it must be counted (it may cost a parse). */
+  text: () => string;
+  /** False when a stream broke off, was ended for quota, or the client left before the provider said it was over. */
+  complete: boolean;
+}
+
 const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * How long the end of an answer waits for its settlement to be written. Normally it takes one
+ * transaction; when the database is out, the answer goes and the settlement is retried behind it.
+ */
+const SETTLEMENT_WAIT_MS = 2_000;
+
+function quotaRefused(refusal: 'user-quota' | 'token-quota'): RelayError {
+  return refusal === 'user-quota'
+    ? new RelayError(
+        403,
+        'Your quota is not enough for this request',
+        'one_api_error',
+        'insufficient_user_quota',
+      )
+    : new RelayError(
+        403,
+        'This API key does not have enough quota left',
+        'one_api_error',
+        'pre_consume_token_quota_failed',
+      );
+}
+
+/** Sent as a stream's last event when the account cannot pay for more of it. */
+const quotaRanOut = () =>
+  new RelayError(
+    403,
+    'The answer was cut short: your quota cannot pay for more of it',
+    'one_api_error',
+    'insufficient_user_quota',
+  );
 
 /** The hot path: authenticate, choose a channel, reserve quota, call upstream, answer, settle. */
 export class Relay {
@@ -93,54 +127,32 @@ export class Relay {
       unlimitedToken: Boolean(caller.token.row.unlimited_quota),
     };
     const firstPrice = billing.price(request.model, group, channel.type);
-    const estimate = unitQuota(request, firstPrice) ?? billing.estimate(firstPrice, request.maxTokens);
-    const reservation = await billing.reserve(payer, estimate);
-    if (reservation === 'user-quota') {
-      throw new RelayError(
-        403,
-        'Your quota is not enough for this request',
-        'one_api_error',
-        'insufficient_user_quota',
-      );
-    }
-    if (reservation === 'token-quota') {
-      throw new RelayError(
-        403,
-        'This API key does not have enough quota left',
-        'one_api_error',
-        'pre_consume_token_quota_failed',
-      );
+    const unitPrice = unitQuota(request, firstPrice);
+    const estimate = unitPrice ?? billing.estimate(firstPrice, request.maxTokens);
+    const ceiling = unitPrice ?? billing.ceiling(firstPrice, request.maxTokens);
+    const reservation = await this.#reserve(payer, estimate, ceiling);
+    const watch =
+      unitPrice === undefined ? this.#limitSpending(request, group, firstPrice, reservation) : undefined;
+    if (watch === 'unaffordable') {
+      await this.#refund(reservation);
+      throw quotaRefused('user-quota');
     }
 
     const tried = new Set<number>();
     let retriesLeft = caller.pinnedChannelId === undefined ? options.number('RetryTimes') : 0;
     for (;;) {
       const call = buildRelayCall(incoming, request, channel);
+      const settle = (outcome: Outcome) =>
+        this.#settle(incoming, request, group, channel, reservation, outcome, started);
       let result: AttemptResult;
       try {
-        result = await this.attempt(call, sink);
+        result = await this.attempt(call, sink, { finish: settle, watch: watch?.(channel) });
       } catch (error) {
         // Our own bug, not the caller's or the provider's: the reservation goes back all the same.
         await this.#refund(reservation);
         throw error;
       }
-      if (result.ok) {
-        const price = billing.price(request.model, group, channel.type);
-        const usage = this.#billedUsage(request, result);
-        billing.settle({
-          reservation,
-          price,
-          fixedQuota: this.#fixedQuota(request, price, result.text),
-          model: request.model,
-          channelId: channel.id,
-          promptTokens: usage.prompt_tokens,
-          completionTokens: usage.completion_tokens,
-          requestId: incoming.requestId,
-          isStream: request.isStream,
-          elapsedMs: Math.round(performance.now() - started),
-        });
-        return;
-      }
+      if (result.ok) return;
       await this.deps.health
         .failed(channel, result.error)
         .catch((error: unknown) => this.deps.logger?.error({ err: error }, 'channel health update failed'));
@@ -165,8 +177,16 @@ export class Relay {
     }
   }
 
-  /** One call on one channel, answered into the sink on success. Channel tests use this path too. */
-  async attempt(call: RelayCall, sink: ClientSink): Promise<AttemptResult> {
+  /**
+   * One call on one channel, answered into the sink on success. `finish` runs before the answer's
+   * last bytes (the relay settles there, so an answer a client received whole is on the books);
+   * `watch` follows a stream's cost. Channel tests use this path too, without them.
+   */
+  async attempt(
+    call: RelayCall,
+    sink: ClientSink,
+    hooks: { finish?: (outcome: Outcome) => Promise<void>; watch?: StreamSpendWatch } = {},
+  ): Promise<AttemptResult> {
     const adaptor = adaptorFor(call.channel.type);
     if (!adaptor) {
       const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
@@ -195,13 +215,15 @@ export class Relay {
         const body = await readAll(upstream.body);
         const converted = adaptor.convertResponse(call, body, upstream.contentType);
         if (converted instanceof RelayError) return fail(converted);
+        const outcome: Outcome = { usage: converted.usage, text: () => converted.text, complete: true };
+        await hooks.finish?.(outcome);
         sink.body(200, converted.contentType, withEmbeddingEncoding(call, converted.body));
-        return { ok: true, usage: converted.usage, text: () => converted.text, complete: true };
+        return { ok: true, ...outcome };
       }
       if (upstream.contentType.startsWith('application/json')) {
         return fail(adaptor.parseError(502, await readAll(upstream.body)));
       }
-      return await this.#stream(call, upstream.body, adaptor.streamTranslator(call), sink, signal);
+      return await this.#stream(call, upstream.body, adaptor.streamTranslator(call), sink, signal, hooks);
     } catch (error) {
       if (error instanceof RelayError) return fail(error);
       // A body that breaks off half-way (reset, timeout, the client leaving) is a failed attempt.
@@ -216,8 +238,10 @@ export class Relay {
     translator: ReturnType<NonNullable<ReturnType<typeof adaptorFor>>['streamTranslator']>,
     sink: ClientSink,
     signal: AbortSignal,
+    hooks: { finish?: (outcome: Outcome) => Promise<void>; watch?: StreamSpendWatch },
   ): Promise<AttemptResult> {
     const parser = new SseParser();
+    let cutShort = false;
     sink.startStream();
     let lastWrite = Date.now();
     const keepAliveMs = this.deps.keepAliveMs ?? KEEP_ALIVE_MS;
@@ -235,25 +259,110 @@ export class Relay {
       lastWrite = Date.now();
     };
     try {
-      for await (const chunk of body) forward(parser.push(chunk));
-      forward(parser.end());
+      for await (const chunk of body) {
+        forward(parser.push(chunk));
+        if (hooks.watch && !(await hooks.watch.afford(translator.text()))) {
+          cutShort = true;
+          break;
+        }
+      }
+      if (!cutShort) forward(parser.end());
     } catch (error) {
       if (!signal.aborted)
         this.deps.logger?.warn({ err: error, requestId: call.requestId }, 'upstream stream broke off');
     } finally {
       clearInterval(keepAlive);
     }
+    // Billed for what was delivered, whether the stream ended, broke off or the client left.
+    const outcome: Outcome = {
+      usage: translator.usage(),
+      text: () => translator.text(),
+      complete: translator.done() && !cutShort,
+    };
+    await hooks.finish?.(outcome);
     if (!signal.aborted) {
+      if (cutShort) sink.write(`data: ${JSON.stringify(quotaRanOut().body(call.requestId))}\n\n`);
       sink.write('data: [DONE]\n\n');
       sink.end();
     }
-    // Billed for what was delivered, whether the stream ended, broke off or the client left.
-    return {
-      ok: true,
-      usage: translator.usage(),
-      text: () => translator.text(),
-      complete: translator.done(),
-    };
+    return { ok: true, ...outcome };
+  }
+
+  /** Reserves the call's estimate; a database that cannot be reached is a clear 503, not a hang. */
+  async #reserve(payer: Payer, estimate: number, ceiling: number): Promise<Reservation> {
+    let reservation: Awaited<ReturnType<Billing['reserve']>>;
+    try {
+      reservation = await this.deps.billing.reserve(payer, estimate, ceiling);
+    } catch (error) {
+      this.deps.logger?.error({ err: error }, 'quota reservation failed');
+      throw databaseUnavailable();
+    }
+    if (typeof reservation === 'string') throw quotaRefused(reservation);
+    return reservation;
+  }
+
+  /**
+   * For an account that cannot pay the call's worst case: asks the provider for no more than it can
+   * pay, and answers how to watch a stream's cost per channel ('unaffordable' when not even the
+   * prompt is covered).
+   */
+  #limitSpending(
+    request: RelayRequest,
+    group: string,
+    price: Price,
+    reservation: Reservation,
+  ): ((channel: ChannelRow) => StreamSpendWatch | undefined) | 'unaffordable' | undefined {
+    if (reservation.limit === undefined) return undefined;
+    const { counter, billing } = this.deps;
+    const { budget, promptTokens } = completionBudget(request, price, reservation.limit, counter);
+    if (budget < 1) return 'unaffordable';
+    limitCompletion(request, budget);
+    if (!request.isStream) return undefined;
+    return (channel) =>
+      new StreamSpendWatch({
+        billing,
+        reservation,
+        price: billing.price(request.model, group, channel.type),
+        promptTokens,
+        model: request.model,
+        counter,
+        step: reservation.amount,
+      });
+  }
+
+  /** Charges a call that succeeded and waits (a bounded time) for it to be written. */
+  async #settle(
+    incoming: IncomingCall,
+    request: RelayRequest,
+    group: string,
+    channel: ChannelRow,
+    reservation: Reservation,
+    outcome: Outcome,
+    started: number,
+  ): Promise<void> {
+    const { billing } = this.deps;
+    const price = billing.price(request.model, group, channel.type);
+    const usage = this.#billedUsage(request, outcome);
+    const written = billing.settle({
+      reservation,
+      price,
+      fixedQuota: this.#fixedQuota(request, price, outcome.text),
+      model: request.model,
+      channelId: channel.id,
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      requestId: incoming.requestId,
+      isStream: request.isStream,
+      elapsedMs: Math.round(performance.now() - started),
+    });
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      written,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, SETTLEMENT_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Per-unit calls are charged their unit price; transcripts by the tokens of the text. */

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnreachable } from '../db/connect';
 import type { RelayMode } from './adaptors/types';
 import { authenticate } from './authenticate';
 import type { ChannelRouter } from './channel-router';
-import { RelayError } from './errors';
+import { databaseUnavailable, RelayError } from './errors';
 import { anthropicToOpenAi } from './front/anthropic/request';
 import { anthropicError } from './front/anthropic/response';
 import { AnthropicSink } from './front/anthropic/sink';
@@ -97,7 +98,9 @@ function sendError(
   const relayError =
     error instanceof RelayError
       ? error
-      : new RelayError(500, 'Internal error in the gateway', 'one_api_panic', 'internal_error');
+      : isDatabaseUnreachable(error)
+        ? databaseUnavailable()
+        : new RelayError(500, 'Internal error in the gateway', 'one_api_panic', 'internal_error');
   if (!(error instanceof RelayError)) log.error({ err: error, requestId }, 'relay failed');
   if (reply.raw.headersSent || reply.raw.destroyed) {
     reply.raw.end();

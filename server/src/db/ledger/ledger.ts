@@ -1,25 +1,80 @@
-import type { Settlement } from './settlements';
+import type { NewLogRow } from '../schema';
 
-/** One all-or-nothing debit of a call's reservation: from the user and, when limited, the token. */
-export interface Debit {
+/** Who pays a call: a user and one of their keys (whose quota counts only when it is limited). */
+export interface PayerRef {
   userId: number;
   tokenId: number;
   unlimitedToken: boolean;
+}
+
+/**
+ * A request to hold quota: `amount` at least, and up to `ahead` more when the account is rich: at
+ * most half of what stays spendable above `richFloor`, and not less than `amount`.
+ */
+export interface HoldRequest extends PayerRef {
+  amount: number;
+  ahead: number;
+  /** Spendable balance that holding ahead never goes into. */
+  richFloor: number;
+}
+
+export type HoldRefusal = 'user-quota' | 'token-quota';
+
+export type HoldResult =
+  | {
+      ok: true;
+      /** amount, plus ahead when it was taken. */
+      taken: number;
+      /** What the account (user, and limited key) can still spend after this hold. */
+      spendable: number;
+    }
+  | { ok: false; refusal: HoldRefusal };
+
+/** Quota held by one holder for one payer, to give back or to settle against. */
+export interface Hold extends PayerRef {
+  holder: string;
   amount: number;
 }
 
-export type DebitResult = 'ok' | 'user-quota' | 'token-quota';
+export interface Settlement extends Hold {
+  channelId: number;
+  /** What the call cost. It is charged whole when the account can pay it, else what is left. */
+  cost: number;
+  elapsedMs: number;
+  log: NewLogRow | undefined;
+}
+
+/** The holder's lease is gone (it was presumed dead and its holds given back): take a new one. */
+export class LeaseLostError extends Error {
+  constructor(holder: string) {
+    super(`quota holder ${holder} lost its lease`);
+  }
+}
 
 /**
  * The quota movements of relayed calls, the only writes on the relay's hot path. Each method is one
- * transaction; every change is relative, and debits are guarded (`quota >= n`) so concurrent calls,
- * in this process or another, can never spend the same quota twice.
+ * transaction. Holds move only `held_quota` (and the holder's hold rows); a settlement charges the
+ * cost to `quota`/`remain_quota` and releases the hold in the same statement, so a balance an
+ * administrator sets is never undone by quota coming back, and `quota + used_quota` only changes
+ * through top-ups and edits.
  */
 export interface QuotaLedger {
-  /** Answers, per debit, whether it was taken (nothing is taken from a refused one). */
-  debit(batch: Debit[], now: number): Promise<DebitResult[]>;
-  /** Gives debits back whole (failed calls). */
-  credit(batch: Debit[]): Promise<void>;
-  /** Writes settled calls: one update per user, token and channel, and their consumption logs. */
-  settle(batch: Settlement[], now: number): Promise<void>;
+  /** Starts a holder's lease (a process, or the same process after losing its lease). */
+  register(holder: string, expiresAtMs: number): Promise<void>;
+  /** Extends the lease; false when it was lost. */
+  renew(holder: string, expiresAtMs: number): Promise<boolean>;
+  /** Guarded holds, one answer each. Throws LeaseLostError when the holder's lease is gone. */
+  hold(holder: string, leaseUntilMs: number, batch: HoldRequest[], now: number): Promise<HoldResult[]>;
+  /** Gives holds back (unused credit, failed calls); a hold already given back by a sweep is skipped. */
+  release(batch: Hold[]): Promise<void>;
+  /**
+   * Charges settled calls and writes their logs. `seq` numbers the holder's batches: a batch retried
+   * after an error whose commit is unknown (`retry`) is applied only if it was not. Answers what each
+   * call was charged (its cost, or less when the account could not pay it all).
+   */
+  settle(holder: string, seq: number, batch: Settlement[], now: number, retry?: boolean): Promise<number[]>;
+  /** Gives back the holds of holders whose lease ran out before `nowMs`; answers how many holders. */
+  sweep(nowMs: number): Promise<number>;
+  /** Quota held for a user by holders other than `holder` (in flight or spare). */
+  heldByOthers(userId: number, holder: string): Promise<number>;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import type { Sql } from '../connect';
+import { inTransaction, type Sql } from '../connect';
 import type { LogDailySummaryRow, LogSummaryRow, NewLogRow } from '../schema';
+import { lockSummaryState, setSummarizedThrough, summarized } from './log-summary-state';
 
 /**
  * Log totals without scanning the logs: `log_summaries` holds quota and row count per UTC hour and
@@ -9,6 +10,7 @@ import type { LogDailySummaryRow, LogSummaryRow, NewLogRow } from '../schema';
  * that writes the logs and corrected by the transaction that deletes them, so a total is exact:
  * whole buckets from a summary, the partial buckets at a range's edges from the finer level or
  * the raw rows. Logs without created_at (never written by one-api or Switchyard) are not summarized.
+ * Logs another program writes (one-api on the same database) are added by the catch-up (log-catch-up.ts).
  */
 export const HOUR = 3600;
 export const DAY = 86400;
@@ -16,10 +18,19 @@ export const DAY = 86400;
 /** The start of the bucket holding `time` (times are never negative). */
 export const bucketOf = (time: number, size: number): number => time - (time % size);
 
-type Summarizable = Pick<
-  NewLogRow,
-  'created_at' | 'type' | 'user_id' | 'username' | 'token_name' | 'model_name' | 'channel_id' | 'quota'
->;
+/** The log columns the summaries are made of. */
+export const SUMMARIZED_COLUMNS = [
+  'created_at',
+  'type',
+  'user_id',
+  'username',
+  'token_name',
+  'model_name',
+  'channel_id',
+  'quota',
+] as const;
+
+type Summarizable = Pick<NewLogRow, (typeof SUMMARIZED_COLUMNS)[number]>;
 
 export interface LogSummaries {
   hourly: LogSummaryRow[];
@@ -122,6 +133,13 @@ export const dailyValues = (row: LogDailySummaryRow): unknown[] => [
   row.log_count,
 ];
 
+/**
+ * The logs as the ledger inserts them: marked as in the summaries, which its upserts add in the same
+ * transaction. Unmarked, the catch-up would take them for another program's and add them again.
+ */
+export const asSummarized = (logs: NewLogRow[]): NewLogRow[] =>
+  logs.map((log) => ({ ...log, summarized: true }));
+
 const ROWS_PER_UPSERT = 200;
 
 /** Adds the summaries to the tables: one multi-row upsert per table (and 200 keys). Run it in the log's transaction. */
@@ -161,10 +179,26 @@ export async function addLogSummaries(db: Sql, { hourly, daily }: LogSummaries):
 }
 
 /**
- * Rebuilds both summaries from the logs (an adopted database already has logs), in bucket order so
- * that one hour's rows sit together as they do when written live.
+ * Rebuilds both summaries from every log (an adopted database already has logs) and records the last
+ * id they took in, in one transaction. Nobody writes logs meanwhile, so that id is exact: PostgreSQL
+ * locks the table; SQLite has one writer at a time; on MySQL (repeatable read) the INSERT … SELECT
+ * locks the rows and gaps it reads.
  */
-export async function rebuildLogSummaries(db: Sql): Promise<void> {
+export function rebuildLogSummaries(db: Sql): Promise<void> {
+  return inTransaction(db, async (tx) => {
+    await lockSummaryState(tx);
+    if (tx.dialect === 'postgres') await sql`lock table logs in share mode`.execute(tx.kysely);
+    await fillLogSummaries(tx);
+    const last = await tx.kysely
+      .selectFrom('logs')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    await setSummarizedThrough(tx, Number(last?.id ?? 0));
+  });
+}
+
+/** Both summaries from the logs, in bucket order so that one hour's rows sit together as when written live. */
+async function fillLogSummaries(db: Sql): Promise<void> {
   await db.kysely.deleteFrom('log_summaries').execute();
   await db.kysely.deleteFrom('log_daily_summaries').execute();
   await sql`insert into log_summaries (bucket, type, user_id, username, token_name, model_name, channel_id,
@@ -185,9 +219,12 @@ export async function rebuildLogSummaries(db: Sql): Promise<void> {
 
 /**
  * Takes the logs created before `timestamp` out of the summaries (run in the transaction that deletes
- * them): whole buckets go, the partial bucket holding `timestamp` loses what its deleted logs added.
+ * them): whole buckets go, the partial bucket holding `timestamp` loses what its deleted logs added
+ * (those the summaries hold: one not caught up yet was never added).
  */
 export async function removeLogsFromSummaries(db: Sql, timestamp: number): Promise<void> {
+  // Ordered against a catch-up: none is half-way through adding logs this deletes.
+  const through = await lockSummaryState(db);
   const hour = bucketOf(timestamp, HOUR);
   const day = bucketOf(timestamp, DAY);
   const removed = (from: number) =>
@@ -195,6 +232,7 @@ export async function removeLogsFromSummaries(db: Sql, timestamp: number): Promi
       .selectFrom('logs')
       .where('created_at', '>=', from)
       .where('created_at', '<', timestamp)
+      .where(summarized(through))
       .select((eb) => [
         eb.fn.coalesce('type', eb.lit(0)).as('type'),
         eb.fn.coalesce('model_name', sql.lit('')).as('model_name'),

@@ -17,7 +17,7 @@ import {
 
 export type NewLog = Pick<NewLogRow, 'user_id' | 'type' | 'content'> & Partial<NewLogRow>;
 
-/** Writes one log and adds it to the summaries, in one transaction (the caller's, when it has one). */
+/** Writes one log and adds it to the summaries (marked so), in one transaction (the caller's, when it has one). */
 export function insertLog(db: Sql, log: NewLog): Promise<number> {
   const row: NewLogRow = {
     created_at: Math.floor(Date.now() / 1000),
@@ -33,6 +33,7 @@ export function insertLog(db: Sql, log: NewLog): Promise<number> {
     is_stream: false,
     system_prompt_reset: false,
     ...log,
+    summarized: true,
   };
   return inTransaction(db, async (tx) => {
     const id = await insertReturningId(tx, tx.kysely.insertInto('logs').values(row));

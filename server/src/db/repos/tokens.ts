@@ -6,7 +6,7 @@ import { startsWith } from '../like';
 import type { TokenRow, TokensTable } from '../schema';
 
 export type TokenListOrder = 'remain_quota' | 'used_quota' | 'id';
-export type TokenChanges = Partial<Omit<TokensTable, 'id' | 'user_id' | 'key'>>;
+export type TokenChanges = Partial<Omit<TokensTable, 'id' | 'user_id' | 'key' | 'held_quota'>>;
 
 export const insertToken = (db: Sql, token: Insertable<TokensTable>): Promise<number> =>
   insertReturningId(db, db.kysely.insertInto('tokens').values(token));

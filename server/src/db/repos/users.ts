@@ -6,7 +6,7 @@ import { startsWith } from '../like';
 import type { NewUserRow, UserRow, UsersTable } from '../schema';
 
 export type UserListOrder = 'quota' | 'used_quota' | 'request_count' | 'id';
-export type UserChanges = Partial<Omit<UsersTable, 'id'>>;
+export type UserChanges = Partial<Omit<UsersTable, 'id' | 'held_quota'>>;
 
 export const findUserById = (db: Sql, id: number): Promise<UserRow | undefined> =>
   db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,0 +1,264 @@
+import type { NewLogRow } from '../schema';
+import {
+  type Hold,
+  type HoldRequest,
+  type HoldResult,
+  LeaseLostError,
+  type PayerRef,
+  type Settlement,
+} from './ledger';
+import type { StatementName } from './statements';
+
+/**
+ * The ledger's transactions, written once as generators that yield statements. The SQLite driver
+ * answers each one synchronously inside one BEGIN IMMEDIATE; the Kysely driver awaits each one
+ * inside a database transaction. Either way a program runs whole or not at all.
+ */
+export type LedgerStep =
+  | { kind: 'run'; statement: StatementName; params: unknown[] }
+  | { kind: 'get'; statement: StatementName; params: unknown[] }
+  | { kind: 'all'; statement: StatementName; params: unknown[] }
+  | { kind: 'logs'; logs: NewLogRow[] };
+
+export type Program<T> = Generator<LedgerStep, T, unknown>;
+
+type Row = Record<string, unknown>;
+
+/** Runs a change; answers how many rows it changed. */
+function* run(statement: StatementName, ...params: unknown[]): Program<number> {
+  return (yield { kind: 'run', statement, params }) as number;
+}
+
+function* get(statement: StatementName, ...params: unknown[]): Program<Row | undefined> {
+  return (yield { kind: 'get', statement, params }) as Row | undefined;
+}
+
+function* all(statement: StatementName, ...params: unknown[]): Program<Row[]> {
+  return (yield { kind: 'all', statement, params }) as Row[];
+}
+
+const num = (value: unknown) => Number(value ?? 0);
+
+/** The settlement's fast path could not charge every call in full: run the careful one instead. */
+export class NeedsCarefulSettlement extends Error {}
+
+const tokenShare = (payer: PayerRef, amount: number) => (payer.unlimitedToken ? 0 : amount);
+
+export function* registerProgram(holder: string, expiresAtMs: number): Program<void> {
+  yield* run('registerHolder', holder, expiresAtMs);
+}
+
+export function* renewProgram(holder: string, expiresAtMs: number): Program<boolean> {
+  return (yield* run('renewHolder', expiresAtMs, holder)) === 1;
+}
+
+/** Guarded holds: each is taken whole from what the user (and a limited key) can spend, or refused. */
+export function* holdProgram(
+  holder: string,
+  leaseUntilMs: number,
+  batch: HoldRequest[],
+  now: number,
+): Program<HoldResult[]> {
+  // Renewing the lease inside the transaction orders it against a sweep of this holder.
+  if ((yield* run('renewHolder', leaseUntilMs, holder)) !== 1) throw new LeaseLostError(holder);
+  const results: HoldResult[] = new Array(batch.length);
+  for (const index of lockOrder(batch)) {
+    const request = batch[index] as HoldRequest;
+    const user = yield* get('readUser', request.userId);
+    const userSpare = user ? num(user.quota) - num(user.held_quota) - request.amount : -1;
+    if (userSpare < 0) {
+      results[index] = { ok: false, refusal: 'user-quota' };
+      continue;
+    }
+    let spare = userSpare;
+    if (!request.unlimitedToken) {
+      const token = yield* get('readToken', request.tokenId);
+      const tokenSpare = token ? num(token.remain_quota) - num(token.held_quota) - request.amount : -1;
+      if (tokenSpare < 0) {
+        results[index] = { ok: false, refusal: 'token-quota' };
+        continue;
+      }
+      spare = Math.min(spare, tokenSpare);
+    }
+    // Ahead: at most what was asked, and at most half of what stays spendable above the floor.
+    const room = Math.floor((spare - request.richFloor) / 2);
+    const ahead = Math.min(request.ahead, room) >= request.amount ? Math.min(request.ahead, room) : 0;
+    const taken = request.amount + ahead;
+    yield* run('holdUser', taken, request.userId);
+    if (!request.unlimitedToken) yield* run('holdToken', taken, now, request.tokenId);
+    yield* run('addHold', holder, request.userId, request.tokenId, taken, tokenShare(request, taken));
+    results[index] = { ok: true, taken, spendable: spare - ahead };
+  }
+  return results;
+}
+
+/** Gives back one hold unless a sweep already did (its hold row is gone); answers whether it did. */
+function* releaseOne(hold: Hold): Program<boolean> {
+  if (hold.amount <= 0) return false;
+  const tokenAmount = tokenShare(hold, hold.amount);
+  const released = yield* run(
+    'releaseHold',
+    hold.amount,
+    tokenAmount,
+    hold.holder,
+    hold.userId,
+    hold.tokenId,
+    hold.amount,
+    tokenAmount,
+  );
+  if (released !== 1) return false;
+  yield* run('releaseUser', hold.amount, hold.userId);
+  if (tokenAmount > 0) yield* run('releaseToken', tokenAmount, hold.tokenId);
+  return true;
+}
+
+export function* releaseProgram(batch: Hold[]): Program<void> {
+  for (const hold of mergeHolds(batch)) yield* releaseOne(hold);
+}
+
+/** Holds of the same holder, payer and kind of key added up: one statement each. */
+function mergeHolds(batch: Hold[]): Hold[] {
+  const merged = new Map<string, Hold>();
+  for (const hold of batch) {
+    const key = `${hold.holder}\u0000${hold.userId}\u0000${hold.tokenId}\u0000${hold.unlimitedToken}`;
+    const found = merged.get(key);
+    if (found) found.amount += hold.amount;
+    else merged.set(key, { ...hold });
+  }
+  return [...merged.values()].sort(byPayer);
+}
+
+/**
+ * Rows are locked in one order in every transaction (users, then keys, by id) so that two processes'
+ * batches never wait on each other in a circle (PostgreSQL takes a second to find a deadlock).
+ */
+const byPayer = (a: PayerRef, b: PayerRef) => a.userId - b.userId || a.tokenId - b.tokenId;
+
+/** The indexes of a batch in lock order. */
+const lockOrder = (batch: PayerRef[]) =>
+  batch.map((_, index) => index).sort((a, b) => byPayer(batch[a] as PayerRef, batch[b] as PayerRef));
+
+const ascending = <T>(map: Map<number, T>) => [...map].sort(([a], [b]) => a - b);
+
+/**
+ * Settles a batch with one charge per user, key and channel. A charge must be covered by what the
+ * account can spend once the batch's own holds are released; when one is not (an administrator
+ * lowered the balance, or calls cost more than they held), the whole batch goes the careful way.
+ */
+export function* settleFastProgram(
+  holder: string,
+  seq: number,
+  batch: Settlement[],
+  now: number,
+): Program<number[]> {
+  yield* run('markSettled', seq, holder);
+  for (const hold of mergeHolds(batch)) yield* releaseOne(hold);
+  const users = new Map<number, { cost: number; calls: number }>();
+  const tokens = new Map<number, { cost: number; limited: boolean }>();
+  const channels = new Map<number, { cost: number; elapsedMs: number }>();
+  for (const call of batch) {
+    const user = users.get(call.userId) ?? { cost: 0, calls: 0 };
+    user.cost += call.cost;
+    user.calls += 1;
+    users.set(call.userId, user);
+    const token = tokens.get(call.tokenId) ?? { cost: 0, limited: false };
+    token.cost += call.cost;
+    token.limited ||= !call.unlimitedToken;
+    tokens.set(call.tokenId, token);
+    const channel = channels.get(call.channelId) ?? { cost: 0, elapsedMs: 0 };
+    channel.cost += call.cost;
+    channel.elapsedMs = call.elapsedMs;
+    channels.set(call.channelId, channel);
+  }
+  for (const [userId, { cost, calls }] of ascending(users)) {
+    if ((yield* run('chargeUser', cost, cost, calls, userId, cost, cost)) !== 1)
+      throw new NeedsCarefulSettlement();
+  }
+  for (const [tokenId, { cost, limited }] of ascending(tokens)) {
+    const charged = limited
+      ? yield* run('chargeToken', cost, cost, now, tokenId, cost, cost)
+      : yield* run('useToken', cost, now, tokenId);
+    if (charged !== 1 && limited) throw new NeedsCarefulSettlement();
+  }
+  for (const [channelId, { cost, elapsedMs }] of ascending(channels))
+    yield* run('chargeChannel', cost, elapsedMs, channelId);
+  const logs = batch.flatMap((call) => (call.log ? [call.log] : []));
+  if (logs.length > 0) yield { kind: 'logs', logs };
+  return batch.map((call) => call.cost);
+}
+
+/**
+ * Settles call by call with the rows locked: each is charged its cost when the account can spend
+ * it, otherwise what is left of the balance (never below zero), and its log says so.
+ */
+export function* settleCarefulProgram(
+  holder: string,
+  seq: number,
+  batch: Settlement[],
+  now: number,
+): Program<number[]> {
+  yield* run('markSettled', seq, holder);
+  const charges: number[] = new Array(batch.length);
+  const logs: NewLogRow[] = [];
+  for (const index of lockOrder(batch)) {
+    const call = batch[index] as Settlement;
+    yield* releaseOne(call);
+    let charge = call.cost;
+    const user = yield* get('readUser', call.userId);
+    if (user) charge = affordable(charge, num(user.quota), num(user.held_quota));
+    const token = call.unlimitedToken ? undefined : yield* get('readToken', call.tokenId);
+    if (token) charge = affordable(charge, num(token.remain_quota), num(token.held_quota));
+    if (user) yield* run('chargeUserExactly', charge, charge, 1, call.userId);
+    if (token) yield* run('chargeTokenExactly', charge, charge, now, call.tokenId);
+    else yield* run('useToken', charge, now, call.tokenId);
+    yield* run('chargeChannel', charge, call.elapsedMs, call.channelId);
+    if (call.log) {
+      logs.push(
+        charge === call.cost
+          ? call.log
+          : {
+              ...call.log,
+              quota: charge,
+              content: `${call.log.content ?? ''} (cost ${call.cost}, charged the ${charge} left)`,
+            },
+      );
+    }
+    charges[index] = charge;
+  }
+  if (logs.length > 0) yield { kind: 'logs', logs };
+  return charges;
+}
+
+/** The cost when the spendable balance covers it; else what the balance holds, never below zero. */
+function affordable(cost: number, balance: number, held: number): number {
+  if (balance - held >= cost) return cost;
+  return Math.max(0, Math.min(cost, balance));
+}
+
+/** Whether a batch numbered `seq` was already committed (a retry after an unknown outcome). */
+export function* settledAlreadyProgram(holder: string, seq: number): Program<boolean> {
+  const row = yield* get('readSettled', holder);
+  return row !== undefined && num(row.settled_seq) >= seq;
+}
+
+/** Gives back the holds of every holder whose lease ran out; prunes holders released long ago. */
+export function* sweepProgram(nowMs: number, pruneBeforeMs: number): Program<number> {
+  let swept = 0;
+  for (const { holder } of yield* all('expiredHolders', nowMs)) {
+    // Claimed with a guarded update, so two sweeping processes cannot both give the holds back.
+    if ((yield* run('claimHolder', nowMs, holder, nowMs)) !== 1) continue;
+    for (const row of yield* all('holdsOf', holder)) {
+      yield* run('releaseUser', num(row.amount), num(row.user_id));
+      if (num(row.token_amount) > 0) yield* run('releaseToken', num(row.token_amount), num(row.token_id));
+    }
+    yield* run('dropHolds', holder);
+    swept += 1;
+  }
+  yield* run('pruneHolders', pruneBeforeMs);
+  return swept;
+}
+
+export function* heldByOthersProgram(userId: number, holder: string): Program<number> {
+  const row = yield* get('heldByOthers', userId, holder);
+  return num(row?.held);
+}

@@ -1,0 +1,83 @@
+import type { Dialect } from '../connect';
+
+/**
+ * Every statement of the ledger, written once with `?` placeholders. The embedded database runs
+ * them as prepared statements; PostgreSQL and MySQL through Kysely's raw queries.
+ */
+function statements(dialect: Dialect) {
+  // SQLite serialises writers (BEGIN IMMEDIATE); the servers lock the rows read before a change.
+  const lock = dialect === 'sqlite' ? '' : ' FOR UPDATE';
+  const addHold =
+    'INSERT INTO quota_holds (holder, user_id, token_id, amount, token_amount) VALUES (?, ?, ?, ?, ?) ' +
+    (dialect === 'mysql'
+      ? 'ON DUPLICATE KEY UPDATE amount = amount + VALUES(amount), token_amount = token_amount + VALUES(token_amount)'
+      : 'ON CONFLICT (holder, user_id, token_id) DO UPDATE SET amount = quota_holds.amount + excluded.amount, ' +
+        'token_amount = quota_holds.token_amount + excluded.token_amount');
+  return {
+    registerHolder:
+      'INSERT INTO quota_holders (holder, expires_at, settled_seq, released_at) VALUES (?, ?, 0, 0)',
+    renewHolder: 'UPDATE quota_holders SET expires_at = ? WHERE holder = ? AND released_at = 0',
+    readSettled: 'SELECT settled_seq FROM quota_holders WHERE holder = ?',
+    markSettled: 'UPDATE quota_holders SET settled_seq = ? WHERE holder = ?',
+    expiredHolders: 'SELECT holder FROM quota_holders WHERE released_at = 0 AND expires_at < ?',
+    claimHolder:
+      'UPDATE quota_holders SET released_at = ? WHERE holder = ? AND released_at = 0 AND expires_at < ?',
+    pruneHolders: 'DELETE FROM quota_holders WHERE released_at > 0 AND released_at < ?',
+
+    readUser: `SELECT quota, held_quota FROM users WHERE id = ?${lock}`,
+    readToken: `SELECT remain_quota, held_quota FROM tokens WHERE id = ?${lock}`,
+    holdUser: 'UPDATE users SET held_quota = held_quota + ? WHERE id = ?',
+    holdToken: 'UPDATE tokens SET held_quota = held_quota + ?, accessed_time = ? WHERE id = ?',
+    addHold,
+    releaseHold:
+      'UPDATE quota_holds SET amount = amount - ?, token_amount = token_amount - ? ' +
+      'WHERE holder = ? AND user_id = ? AND token_id = ? AND amount >= ? AND token_amount >= ?',
+    releaseUser: 'UPDATE users SET held_quota = held_quota - ? WHERE id = ?',
+    releaseToken: 'UPDATE tokens SET held_quota = held_quota - ? WHERE id = ?',
+    holdsOf: 'SELECT user_id, token_id, amount, token_amount FROM quota_holds WHERE holder = ?',
+    dropHolds: 'DELETE FROM quota_holds WHERE holder = ?',
+    heldByOthers:
+      'SELECT COALESCE(SUM(amount), 0) AS held FROM quota_holds WHERE user_id = ? AND holder <> ?',
+
+    /** A charge the spendable balance covers (holds of this batch already released). */
+    chargeUser:
+      'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, request_count = request_count + ? ' +
+      'WHERE id = ? AND quota - held_quota >= ? AND quota >= ?',
+    chargeToken:
+      'UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ?, accessed_time = ? ' +
+      'WHERE id = ? AND remain_quota - held_quota >= ? AND remain_quota >= ?',
+    /** Unguarded: the careful path has read and locked the row and worked out what it can pay. */
+    chargeUserExactly:
+      'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, request_count = request_count + ? ' +
+      'WHERE id = ?',
+    chargeTokenExactly:
+      'UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ?, accessed_time = ? ' +
+      'WHERE id = ?',
+    useToken: 'UPDATE tokens SET used_quota = used_quota + ?, accessed_time = ? WHERE id = ?',
+    chargeChannel: 'UPDATE channels SET used_quota = used_quota + ?, response_time = ? WHERE id = ?',
+  };
+}
+
+export type LedgerStatements = ReturnType<typeof statements>;
+export type StatementName = keyof LedgerStatements;
+
+const cache = new Map<Dialect, LedgerStatements>();
+
+/** The ledger's SQL for a dialect, with PostgreSQL's numbered placeholders. */
+export function ledgerStatements(dialect: Dialect): LedgerStatements {
+  let found = cache.get(dialect);
+  if (!found) {
+    const raw = statements(dialect);
+    found =
+      dialect === 'postgres'
+        ? (Object.fromEntries(
+            Object.entries(raw).map(([name, text]) => {
+              let index = 0;
+              return [name, text.replace(/\?/g, () => `$${++index}`)];
+            }),
+          ) as LedgerStatements)
+        : raw;
+    cache.set(dialect, found);
+  }
+  return found;
+}

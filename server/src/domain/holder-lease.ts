@@ -1,0 +1,80 @@
+import { hostname } from 'node:os';
+import type { QuotaLedger } from '../db/ledger/ledger';
+import { randomHex } from './random';
+
+/**
+ * This process as a holder of quota: a lease in the database that it renews while alive. When a
+ * process dies, its lease runs out and any process (itself after a restart) gives its holds back.
+ * A process that finds its own lease gone (it was presumed dead) forgets its credit and starts a
+ * new lease under a new name, so nothing can be given back twice.
+ */
+export class HolderLease {
+  #id = newHolderId();
+  #timer: NodeJS.Timeout | undefined;
+  #renewing: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: {
+      ledger: QuotaLedger;
+      leaseMs: number;
+      /** The lease was lost: whatever was held under the old name is no longer ours. */
+      onLost: () => void;
+      onError: (error: unknown) => void;
+      clock?: () => number;
+    },
+  ) {}
+
+  get id(): string {
+    return this.#id;
+  }
+
+  /** The expiry a renewal made now gives. */
+  until(): number {
+    return this.#now() + this.deps.leaseMs;
+  }
+
+  async start(): Promise<void> {
+    await this.deps.ledger.register(this.#id, this.until());
+    await this.sweep();
+    this.#timer = setInterval(() => void this.#tick(), this.deps.leaseMs / 3);
+    this.#timer.unref();
+  }
+
+  /** Gives back the holds of holders whose lease ran out. */
+  async sweep(): Promise<number> {
+    return this.deps.ledger.sweep(this.#now());
+  }
+
+  /** Called when the ledger refused this holder: take a new name and lease. */
+  async replace(): Promise<void> {
+    this.#renewing ??= (async () => {
+      this.deps.onLost();
+      this.#id = newHolderId();
+      await this.deps.ledger.register(this.#id, this.until());
+    })().finally(() => {
+      this.#renewing = undefined;
+    });
+    return this.#renewing;
+  }
+
+  /** Stops renewing and lets the lease run out at once, so what is still held goes back at the next sweep. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.deps.ledger.renew(this.#id, 0).catch(this.deps.onError);
+  }
+
+  async #tick(): Promise<void> {
+    try {
+      if (!(await this.deps.ledger.renew(this.#id, this.until()))) await this.replace();
+      await this.sweep();
+    } catch (error) {
+      this.deps.onError(error);
+    }
+  }
+
+  #now(): number {
+    return (this.deps.clock ?? Date.now)();
+  }
+}
+
+const newHolderId = () => `${hostname().slice(0, 32)}-${process.pid}-${randomHex(8)}`;

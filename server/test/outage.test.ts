@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../src/db/connect';
+import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
+import { HttpFake } from './fakes/http-fake';
+import { openAiHandler } from './fakes/openai';
+import { clientsFor } from './harness';
+import { books, sleep } from './ledger-books';
+import { buildServer, freePort, ServerProcess } from './process/built-server';
+import { runLoad } from './process/load';
+import { TcpProxy } from './process/tcp-proxy';
+import { type Customer, createChannel, createCustomer } from './relay-setup';
+
+/** The same database, reached through a port of the proxy's. */
+function throughProxy(database: TestDatabase, port: number): Record<string, string> {
+  if (database.target.dialect === 'postgres') {
+    const url = new URL(database.target.connectionString);
+    url.host = `127.0.0.1:${port}`;
+    return { SQL_DSN: url.toString(), SQLITE_PATH: '' };
+  }
+  if (database.target.dialect === 'mysql') {
+    return { SQL_DSN: `root:@tcp(127.0.0.1:${port})/${database.target.database}`, SQLITE_PATH: '' };
+  }
+  throw new Error('SQLite has no connection to cut');
+}
+
+const targetPort = (database: TestDatabase) =>
+  database.target.dialect === 'postgres'
+    ? Number(new URL(database.target.connectionString).port || 5432)
+    : database.target.dialect === 'mysql'
+      ? (database.target.port ?? 3306)
+      : 0;
+
+// An embedded database has no connection that can drop.
+describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out under load', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let proxy: TcpProxy;
+  let fake: HttpFake;
+  let server: ServerProcess;
+  let build: Awaited<ReturnType<typeof buildServer>>;
+  const customers: Array<{ customer: Customer; funds: number }> = [];
+  let fresh: Customer;
+
+  beforeAll(async () => {
+    [build, database, fake] = await Promise.all([
+      buildServer(),
+      createTestDatabase(),
+      new HttpFake(openAiHandler({ delayMs: 20, chunkDelayMs: 10 })).start(),
+    ]);
+    proxy = await new TcpProxy('127.0.0.1', targetPort(database)).start();
+    server = new ServerProcess(build.entry, await freePort(), throughProxy(database, proxy.port));
+    await server.start();
+    db = openDatabase(database.target);
+    const clients = clientsFor(server.baseUrl);
+    await createChannel(await clients.root(), { base_url: fake.url });
+    for (const [name, funds] of [
+      ['outagerich', 5_000_000],
+      ['outagemid', 200_000],
+    ] as const) {
+      customers.push({ customer: await createCustomer(clients, name, { quota: funds }), funds });
+    }
+    fresh = await createCustomer(clients, 'outagefresh');
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await proxy?.close();
+    await db?.close();
+    await database?.drop();
+    await fake?.close();
+    build?.remove();
+  });
+
+  it('calls that cannot reserve fail at once and clearly; completed calls are billed once, after', async () => {
+    const keys = customers.map(({ customer }) => `sk-${customer.token.key}`);
+    const load = runLoad({ targets: () => [server.baseUrl], keys, workers: 16, durationMs: 7_000 });
+    await sleep(1_500);
+    const cutAt = Date.now();
+    await proxy.cut();
+    await sleep(1_000);
+    // A key with no credit held in memory needs the database to reserve: a clear error, at once.
+    const probeStarted = Date.now();
+    const probe = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${fresh.token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(probe.status).toBe(503);
+    expect(((await probe.json()) as { error: { code: string } }).error.code).toBe('database_unavailable');
+    expect(Date.now() - probeStarted).toBeLessThan(3_000);
+    await sleep(3_000);
+    await proxy.restore();
+    const restoredAt = Date.now();
+    const calls = await load;
+
+    const completed = calls.filter((call) => call.completed);
+    const failed = calls.filter((call) => !call.completed);
+    console.info(
+      `${TEST_DIALECT}: ${calls.length} calls, ${completed.length} completed, ${failed.length} refused`,
+    );
+    for (const call of failed) {
+      expect(call.status, call.error).toBe(503);
+      expect(call.error).toMatch(/"code":"database_unavailable"/);
+      expect(call.ms).toBeLessThan(3_000);
+    }
+    // Rich accounts went on from credit held in memory while the database was away.
+    // Calls of rich accounts may go on meanwhile from credit held in memory (the next test shows it).
+    const during = completed.filter((call) => call.startedAt > cutAt && call.startedAt < restoredAt);
+    console.info(`${during.length} calls completed that started while the database was away`);
+
+    // Settlements written once the database was back, and unused credit given back.
+    const deadline = Date.now() + 20_000;
+    const settledAll = async () => {
+      for (const { customer } of customers) {
+        const now = await books({ db }, customer.userId, customer.token.id);
+        if (now.held !== 0 || now.tokenHeld !== 0) return false;
+      }
+      return true;
+    };
+    while (!(await settledAll()) && Date.now() < deadline) await sleep(250);
+
+    const logs = await db.kysely
+      .selectFrom('logs')
+      .select(['request_id', 'quota', 'user_id'])
+      .where('type', '=', 2)
+      .execute();
+    const perRequest = new Map<string, number>();
+    for (const log of logs)
+      perRequest.set(log.request_id ?? '', (perRequest.get(log.request_id ?? '') ?? 0) + 1);
+    for (const call of completed) expect(perRequest.get(call.requestId ?? ''), call.requestId).toBe(1);
+    expect(logs.length).toBe(completed.length);
+    for (const { customer, funds } of customers) {
+      const now = await books({ db }, customer.userId, customer.token.id);
+      expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+      expect(now.quota + now.usedQuota).toBe(funds);
+      expect(now.logged).toBe(now.usedQuota);
+      expect(now.remain + now.tokenUsed).toBe(1_000_000);
+    }
+  }, 90_000);
+
+  it('a process stopped while the database is out says what it could not write', async () => {
+    const { customer } = customers[0]!;
+    const key = `sk-${customer.token.key}`;
+    const call = () =>
+      fetch(`${server.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
+      }).then((response) => response.status);
+    // The first call holds credit for the next ones; they need no database to be served.
+    expect(await call()).toBe(200);
+    await proxy.cut();
+    expect(await Promise.all([call(), call(), call()])).toEqual([200, 200, 200]);
+    const code = await server.stop('SIGTERM');
+    await proxy.restore();
+    expect(code).toBe(0);
+    const line = server.output.split('\n').find((text) => text.includes('the database did not take'));
+    expect(line, server.output.slice(-2000)).toBeDefined();
+    const logged = JSON.parse(line!) as { calls: number; quota: number };
+    expect(logged.calls).toBe(3);
+    // gpt-3.5-turbo with the fake's 11 + 7 tokens: ceil((11 + 7 × 3) × 0.25) each.
+    expect(logged.quota).toBe(3 * Math.ceil((11 + 7 * 3) * 0.25));
+  }, 60_000);
+});

@@ -1,0 +1,102 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const SERVER_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Builds the server as `npm run build` does (our code bundled, packages external) into a folder of
+ * this test file's own, so test files running side by side never overwrite each other's build.
+ */
+export async function buildServer(): Promise<{ entry: string; remove(): void }> {
+  const dir = fs.mkdtempSync(path.join(SERVER_DIR, '.test-build-'));
+  const entry = path.join(dir, 'main.js');
+  await build({
+    entryPoints: [path.join(SERVER_DIR, 'src/main.ts')],
+    outfile: entry,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'externalise-packages',
+        setup(pluginBuild) {
+          pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+            args.path.startsWith('@switchyard/') ? undefined : { path: args.path, external: true },
+          );
+        },
+      },
+    ],
+  });
+  return { entry, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The built server running as a child process, as an operator runs it. */
+export class ServerProcess {
+  #child: ChildProcess | undefined;
+  #exited: Promise<number | null> | undefined;
+  /** Everything the process wrote (pino's JSON lines and anything else). */
+  output = '';
+  readonly baseUrl: string;
+
+  constructor(
+    private readonly entry: string,
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {
+    this.baseUrl = `http://127.0.0.1:${port}`;
+  }
+
+  /** Starts it and resolves once it listens. */
+  async start(timeoutMs = 30_000): Promise<void> {
+    this.output = '';
+    const child = spawn(process.execPath, ['--max-semi-space-size=8', this.entry], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        SESSION_SECRET: 'process-test-secret',
+        CRITICAL_RATE_LIMIT: '0',
+        GLOBAL_API_RATE_LIMIT: '0',
+        GLOBAL_WEB_RATE_LIMIT: '0',
+        LOG_LEVEL: 'info',
+        PORT: String(this.port),
+        WEB_DIST: '/nonexistent',
+        ...this.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.#child = child;
+    this.#exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    const collect = (chunk: Buffer) => {
+      this.output += chunk.toString();
+      if (process.env.TEST_LOG) process.stderr.write(chunk);
+    };
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    const deadline = Date.now() + timeoutMs;
+    while (!this.output.includes('Listening on')) {
+      if (child.exitCode !== null) throw new Error(`the server exited at start:\n${this.output}`);
+      if (Date.now() > deadline) throw new Error(`the server did not start:\n${this.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Sends a signal and waits for the process to end (SIGKILL: at once, nothing runs after it). */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    if (!this.#child || this.#child.exitCode !== null) return this.#child?.exitCode ?? null;
+    this.#child.kill(signal);
+    return (await this.#exited) ?? null;
+  }
+}

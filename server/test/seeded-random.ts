@@ -1,0 +1,20 @@
+const DAY = 86400;
+const HOUR = 3600;
+
+/** A repeatable random sequence (a linear congruential generator), so a failing draw can be replayed. */
+export function seededRandom(seed: number) {
+  let state = seed;
+  const random = (): number => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+  const pick = <T>(values: T[]): T => values[Math.floor(random() * values.length)]!;
+  /** A time in the three days from `start` (a day boundary): anywhere, and next to hour and day edges. */
+  const timeWithinThreeDays = (start: number): number =>
+    pick([
+      () => start + Math.floor(random() * 3 * DAY),
+      () => start + Math.floor(random() * 4) * DAY + pick([-1, 0, 1]),
+      () => start + Math.floor(random() * 72) * HOUR + pick([-1, 0, 1, 3599]),
+    ])();
+  return { random, pick, timeWithinThreeDays };
+}
