@@ -1,5 +1,6 @@
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
 import { LogType } from '@switchyard/contract/roles';
+import { nowSeconds } from '../clock';
 import { GroupCommit } from '../db/group-commit';
 import {
   type Hold,
@@ -14,7 +15,6 @@ import {
 import type { NewLogRow } from '../db/schema';
 import { HolderLease } from './holder-lease';
 import type { OptionsStore } from './options';
-import { nowSeconds } from './random';
 import { ReservedCredit } from './reserved-credit';
 
 export interface Price {

@@ -9,7 +9,7 @@ import {
   userListOrders,
 } from '@switchyard/contract/users';
 import bcrypt from 'bcryptjs';
-import { inTransaction, type Sql } from '../db/connect';
+import type { Sql } from '../db/connect';
 import { isUniqueViolation } from '../db/insert';
 import { modelsForGroup } from '../db/repos/abilities';
 import { insertLog } from '../db/repos/logs';
@@ -27,6 +27,7 @@ import {
   updateUser,
 } from '../db/repos/users';
 import type { UserRow } from '../db/schema';
+import { inTransaction } from '../db/transaction';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
 import { type Actor, canManageUser } from './permissions';
