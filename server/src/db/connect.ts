@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import type { DatabaseTarget } from '../config';
+import type { DatabaseTarget } from '../config/database-target';
 import type { Database } from './schema';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin';
 

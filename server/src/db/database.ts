@@ -1,4 +1,4 @@
-import type { DatabaseTarget } from '../config';
+import type { DatabaseTarget } from '../config/database-target';
 import { type Connection, openConnection } from './connect';
 import { createLedger } from './ledger';
 import type { QuotaLedger } from './ledger/ledger';
