@@ -46,6 +46,21 @@ export const HOURLY_KEY = [
 ] as const;
 export const DAILY_KEY = ['bucket', 'type', 'model_name', 'channel_id'] as const;
 
+/** Adds a one-log row to the row of the same key, or keeps it as that key's first. */
+function addTo<T extends { quota: number; log_count: number }>(
+  rows: Map<string, T>,
+  keyColumns: ReadonlyArray<keyof T>,
+  row: T,
+): void {
+  const key = keyColumns.map((column) => row[column]).join('\u0000');
+  const existing = rows.get(key);
+  if (!existing) rows.set(key, row);
+  else {
+    existing.quota += row.quota;
+    existing.log_count += row.log_count;
+  }
+}
+
 /** Folds logs into one summary row per distinct key, sorted by key (a stable lock order). */
 export function summarizeLogs(logs: Summarizable[]): LogSummaries {
   const hourly = new Map<string, LogSummaryRow>();
@@ -61,40 +76,26 @@ export function summarizeLogs(logs: Summarizable[]): LogSummaries {
     const channelId = Number(log.channel_id ?? 0);
     const quota = Number(log.quota ?? 0);
     const hour = bucketOf(time, HOUR);
-    const hourKey = `${hour}\u0000${type}\u0000${userId}\u0000${username}\u0000${tokenName}\u0000${modelName}\u0000${channelId}`;
-    const h = hourly.get(hourKey);
-    if (h) {
-      h.quota += quota;
-      h.log_count += 1;
-    } else {
-      hourly.set(hourKey, {
-        bucket: hour,
-        type,
-        user_id: userId,
-        username,
-        token_name: tokenName,
-        model_name: modelName,
-        channel_id: channelId,
-        quota,
-        log_count: 1,
-      });
-    }
+    addTo(hourly, HOURLY_KEY, {
+      bucket: hour,
+      type,
+      user_id: userId,
+      username,
+      token_name: tokenName,
+      model_name: modelName,
+      channel_id: channelId,
+      quota,
+      log_count: 1,
+    });
     const day = bucketOf(time, DAY);
-    const dayKey = `${day}\u0000${type}\u0000${modelName}\u0000${channelId}`;
-    const d = daily.get(dayKey);
-    if (d) {
-      d.quota += quota;
-      d.log_count += 1;
-    } else {
-      daily.set(dayKey, {
-        bucket: day,
-        type,
-        model_name: modelName,
-        channel_id: channelId,
-        quota,
-        log_count: 1,
-      });
-    }
+    addTo(daily, DAILY_KEY, {
+      bucket: day,
+      type,
+      model_name: modelName,
+      channel_id: channelId,
+      quota,
+      log_count: 1,
+    });
   }
   const sorted = <T>(map: Map<string, T>): T[] =>
     [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
