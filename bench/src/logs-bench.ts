@@ -8,10 +8,10 @@ import path from 'node:path';
 import type { LogFilter } from '@switchyard/contract/logs';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { type Db, openDatabase } from '../../server/src/db/connect';
+import { type Db, openDatabase } from '../../server/src/db/database';
 import { migrateToLatest } from '../../server/src/db/migrate';
-import { catchUpLogSummaries } from '../../server/src/db/repos/log-catch-up';
-import { rebuildLogSummaries } from '../../server/src/db/repos/log-summaries';
+import { catchUpLogSummaries } from '../../server/src/db/repos/log-summaries/catch-up';
+import { rebuildLogSummaries } from '../../server/src/db/repos/log-summaries/rebuild';
 import { type LogScope, listLogs, sumLogQuota, sumLogQuotaRaw } from '../../server/src/db/repos/logs';
 
 const ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);

@@ -31,5 +31,3 @@ export const passwordResetInput = z.object({
     .min(1, 'token is required')
     .max(64, 'token is invalid'),
 });
-
-export type PasswordResetInput = z.infer<typeof passwordResetInput>;

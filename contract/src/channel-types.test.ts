@@ -6,7 +6,6 @@ import {
   ChannelTypeId,
   channelTypeById,
   channelTypeLabel,
-  isKnownChannelType,
   modelsByChannelType,
 } from './channel-types';
 
@@ -219,6 +218,7 @@ describe('catalogue lookups', () => {
     expect(channelTypeById(3)?.name.en).toBe('Azure OpenAI');
     expect(channelTypeById(0)).toBeUndefined();
     expect(channelTypeById(33)).toBeUndefined();
+    const isKnownChannelType = (id: number) => channelTypeById(id) !== undefined;
     expect(ALL_IDS.every(isKnownChannelType)).toBe(true);
     expect(isKnownChannelType(0)).toBe(false);
     expect(isKnownChannelType(33)).toBe(false);

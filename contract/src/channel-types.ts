@@ -138,7 +138,6 @@ export const ChannelTypeId = {
   lingYiWanWu: 31,
   stepFun: 32,
 } as const;
-export type ChannelTypeIdValue = (typeof ChannelTypeId)[keyof typeof ChannelTypeId];
 
 export const CHANNEL_GROUP_LABELS: Readonly<Record<ChannelGroup, { en: string; zh: string }>> = {
   direct: { en: 'Direct providers', zh: '直连' },
@@ -940,10 +939,6 @@ const BY_ID: ReadonlyMap<number, ChannelType> = new Map(CHANNEL_TYPES.map((type)
 
 export function channelTypeById(id: number): ChannelType | undefined {
   return BY_ID.get(id);
-}
-
-export function isKnownChannelType(id: number): boolean {
-  return BY_ID.has(id);
 }
 
 /** "OpenAI", or with the group for knowledge bases and proxies: "Proxy: AI Proxy" / "代理：AI Proxy". */

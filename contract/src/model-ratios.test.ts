@@ -6,16 +6,59 @@ import {
   DEFAULT_COMPLETION_RATIO_JSON,
   DEFAULT_MODEL_RATIO,
   DEFAULT_MODEL_RATIO_JSON,
-  defaultCompletionRatio,
-  hasDefaultModelRatio,
   MILLI_USD,
   RMB,
   resolveCompletionRatio,
   resolveModelRatio,
   UNKNOWN_MODEL_RATIO,
-  UNPRICED_DEFAULT_MODELS,
   USD,
 } from './model-ratios';
+
+/**
+ * Models that sit in a default model list (see channel-types.ts) but have no price, as in one-api:
+ * they cost UNKNOWN_MODEL_RATIO until an operator prices them.
+ */
+const UNPRICED_DEFAULT_MODELS: readonly string[] = [
+  // OpenAI audio previews
+  'gpt-4o-mini-audio-preview',
+  'gpt-4o-mini-audio-preview-2024-12-17',
+  'gpt-4o-audio-preview',
+  'gpt-4o-audio-preview-2024-12-17',
+  'gpt-4o-audio-preview-2024-10-01',
+  'PaLM-2',
+  'text-embedding-004',
+  // one-api prices only the older SparkDesk names
+  'Spark-Lite',
+  'Spark-Pro',
+  'Spark-Pro-128K',
+  'Spark-Max',
+  'Spark-Max-32K',
+  'Spark-4.0-Ultra',
+  'hunyuan-lite',
+  'hunyuan-pro',
+  'Baichuan-Text-Embedding',
+  'MiniMax-VL-01',
+  'MiniMax-Text-01',
+  'llama-3.2-90b-vision-preview',
+  'llava-v1.5-7b-4096-preview',
+  'distil-whisper-large-v3-en',
+  'whisper-large-v3',
+  'whisper-large-v3-turbo',
+  'deepseek-r1-distill-llama-70b-specdec',
+  // Ollama runs locally; operators set their own price
+  'codellama:7b-instruct',
+  'llama2:7b',
+  'llama2:latest',
+  'llama3:latest',
+  'phi3:latest',
+  'qwen:0.5b-chat',
+  'qwen:7b',
+  'step-1x-medium',
+  'openrouter/auto',
+];
+
+/** Whether the default table prices this model (an unpriced one bills at UNKNOWN_MODEL_RATIO). */
+const hasDefaultModelRatio = (model: string): boolean => Object.hasOwn(DEFAULT_MODEL_RATIO, model);
 
 describe('units', () => {
   it("uses one-api's constants", () => {
@@ -147,13 +190,13 @@ describe('completion ratios', () => {
     ['qwen-turbo', 1],
     ['no-such-model', 1],
   ])('gives %s a completion ratio of %s', (model, ratio) => {
-    expect(defaultCompletionRatio(model)).toBeCloseTo(ratio, 12);
+    expect(resolveCompletionRatio(model)).toBeCloseTo(ratio, 12);
   });
 
   it('uses the channel-typed defaults for AWS llama3', () => {
-    expect(defaultCompletionRatio('llama3-8b-8192', 33)).toBe(2);
-    expect(defaultCompletionRatio('llama3-70b-8192', 33)).toBeCloseTo(0.0035 / 0.00265, 12);
-    expect(defaultCompletionRatio('llama3-70b-8192', 29)).toBeCloseTo(0.79 / 0.59, 12);
+    expect(resolveCompletionRatio('llama3-8b-8192', 33)).toBe(2);
+    expect(resolveCompletionRatio('llama3-70b-8192', 33)).toBeCloseTo(0.0035 / 0.00265, 12);
+    expect(resolveCompletionRatio('llama3-70b-8192', 29)).toBeCloseTo(0.79 / 0.59, 12);
   });
 
   it('lets the operator map override the defaults and the rules', () => {

@@ -668,49 +668,6 @@ export const DEFAULT_COMPLETION_RATIO: RatioMap = {
   'deepseek-reasoner': 219 / 55,
 };
 
-/**
- * Models that sit in a default model list (see channel-types.ts) but have no price, as in one-api:
- * they cost UNKNOWN_MODEL_RATIO until an operator prices them.
- */
-export const UNPRICED_DEFAULT_MODELS: readonly string[] = [
-  // OpenAI audio previews
-  'gpt-4o-mini-audio-preview',
-  'gpt-4o-mini-audio-preview-2024-12-17',
-  'gpt-4o-audio-preview',
-  'gpt-4o-audio-preview-2024-12-17',
-  'gpt-4o-audio-preview-2024-10-01',
-  'PaLM-2',
-  'text-embedding-004',
-  // one-api prices only the older SparkDesk names
-  'Spark-Lite',
-  'Spark-Pro',
-  'Spark-Pro-128K',
-  'Spark-Max',
-  'Spark-Max-32K',
-  'Spark-4.0-Ultra',
-  'hunyuan-lite',
-  'hunyuan-pro',
-  'Baichuan-Text-Embedding',
-  'MiniMax-VL-01',
-  'MiniMax-Text-01',
-  'llama-3.2-90b-vision-preview',
-  'llava-v1.5-7b-4096-preview',
-  'distil-whisper-large-v3-en',
-  'whisper-large-v3',
-  'whisper-large-v3-turbo',
-  'deepseek-r1-distill-llama-70b-specdec',
-  // Ollama runs locally; operators set their own price
-  'codellama:7b-instruct',
-  'llama2:7b',
-  'llama2:latest',
-  'llama3:latest',
-  'phi3:latest',
-  'qwen:0.5b-chat',
-  'qwen:7b',
-  'step-1x-medium',
-  'openrouter/auto',
-];
-
 /** JSON of a ratio map with sorted keys, as one-api's option defaults are written. */
 const toOptionJson = (ratios: RatioMap): string =>
   JSON.stringify(Object.fromEntries(Object.entries(ratios).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
@@ -814,14 +771,4 @@ export function resolveCompletionRatio(
   return (
     lookupInOrder(name, channelType, configured, DEFAULT_COMPLETION_RATIO) ?? completionRatioByRule(name)
   );
-}
-
-/** The completion ratio with no operator settings: the default map, then the name rules. */
-export function defaultCompletionRatio(model: string, channelType?: number): number {
-  return resolveCompletionRatio(model, channelType);
-}
-
-/** Whether the default table prices this model (an unpriced one bills at UNKNOWN_MODEL_RATIO). */
-export function hasDefaultModelRatio(model: string): boolean {
-  return Object.hasOwn(DEFAULT_MODEL_RATIO, model);
 }

@@ -1,5 +1,4 @@
 export const Role = { guest: 0, common: 1, admin: 10, root: 100 } as const;
-export type RoleValue = (typeof Role)[keyof typeof Role];
 
 export const isAdminRole = (role: number): boolean => role >= Role.admin;
 export const isRootRole = (role: number): boolean => role >= Role.root;

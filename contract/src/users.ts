@@ -119,6 +119,5 @@ export type RegisterInput = z.infer<typeof registerInput>;
 export type CreateUserInput = z.infer<typeof createUserInput>;
 export type UpdateSelfInput = z.infer<typeof updateSelfInput>;
 export type UpdateUserInput = z.infer<typeof updateUserInput>;
-export type ManageUserInput = z.infer<typeof manageUserInput>;
 
 export const userListOrders = ['quota', 'used_quota', 'request_count'] as const;

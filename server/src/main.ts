@@ -1,8 +1,9 @@
 import v8 from 'node:v8';
 import pino from 'pino';
 import { buildApp } from './app';
-import { type Config, ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/connect';
+import { type Config, loadConfig } from './config';
+import { ConfigError } from './config/env';
+import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ensureRootUser } from './domain/bootstrap';
 

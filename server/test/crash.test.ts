@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../src/db/connect';
+import { type Db, openDatabase } from '../src/db/database';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createConnection } from 'mysql2/promise';
 import pg from 'pg';
-import type { DatabaseTarget } from '../src/config';
+import type { DatabaseTarget } from '../src/config/database-target';
 
 export type TestDialect = 'sqlite' | 'postgres' | 'mysql';
 

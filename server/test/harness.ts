@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { type App, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
-import { type Db, openDatabase } from '../src/db/connect';
+import { type Db, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { ensureRootUser } from '../src/domain/bootstrap';
 import { createTestDatabase, type TestDatabase } from './databases';

@@ -1,9 +1,9 @@
 import type { LogFilter } from '@switchyard/contract/logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../src/db/connect';
+import { type Db, openDatabase } from '../src/db/database';
 import type { Settlement } from '../src/db/ledger/ledger';
-import { catchUpLogSummaries } from '../src/db/repos/log-catch-up';
-import { SUMMARIZED_COLUMNS, summarizeLogs } from '../src/db/repos/log-summaries';
+import { SUMMARIZED_COLUMNS, summarizeLogs } from '../src/db/repos/log-summaries/buckets';
+import { catchUpLogSummaries } from '../src/db/repos/log-summaries/catch-up';
 import {
   deleteLogsBefore,
   insertLog,

@@ -1,7 +1,7 @@
 import type { DashboardRow, LogEntry, LogFilter } from '@switchyard/contract/logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Settlement } from '../src/db/ledger/ledger';
-import { rebuildLogSummaries } from '../src/db/repos/log-summaries';
+import { rebuildLogSummaries } from '../src/db/repos/log-summaries/rebuild';
 import { insertLog, type LogScope, listLogs, sumLogQuota, sumLogQuotaRaw } from '../src/db/repos/logs';
 import type { NewLogRow } from '../src/db/schema';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';

@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/connect';
+import { openDatabase } from '../src/db/database';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
 import { startTestApp, type TestApp } from './harness';
 

@@ -1,7 +1,6 @@
 import type { User } from '@switchyard/contract/users';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../src/db/connect';
-import { openDatabase } from '../src/db/connect';
+import { type Db, openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import type { UserRow } from '../src/db/schema';
 import type { MailMessage } from '../src/domain/mail';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisTarget } from '../config';
+import type { RedisTarget } from '../config/redis-target';
 import { connectRedis, type RedisClient } from './redis-connection';
 
 /** Something one process changed that other processes hold in memory. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RedisTarget } from '../config';
+import type { RedisTarget } from '../config/redis-target';
 import { createRateLimiter, MemoryRateLimiter, RedisRateLimiter } from './rate-limiter';
 
 const REDIS: RedisTarget = {

@@ -1,4 +1,4 @@
-import type { RedisTarget } from '../config';
+import type { RedisTarget } from '../config/redis-target';
 import { connectRedis, type RedisClient } from './redis-connection';
 
 /**

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Cluster, Redis } from 'ioredis';
-import type { RedisTarget } from '../config';
+import type { RedisTarget } from '../config/redis-target';
 
 const load = createRequire(import.meta.url);
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RedisTarget } from '../config';
+import type { RedisTarget } from '../config/redis-target';
 import { CODE_VALID_MS, MemoryVerificationCodes, type VerificationCodes } from '../domain/verification-codes';
 import { RedisVerificationCodes } from './redis-verification-codes';
 

@@ -1,4 +1,4 @@
-import type { RedisTarget } from '../config';
+import type { RedisTarget } from '../config/redis-target';
 import { randomHex } from '../domain/random';
 import { CODE_VALID_MS, type CodePurpose, type VerificationCodes } from '../domain/verification-codes';
 import { connectRedis, type RedisClient } from './redis-connection';

@@ -3,10 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
-import type { DatabaseTarget } from '../config';
-import { KyselyLedger } from './ledger/kysely-ledger';
-import type { QuotaLedger } from './ledger/ledger';
-import { SqliteLedger } from './ledger/sqlite-ledger';
+import type { DatabaseTarget } from '../config/database-target';
 import type { Database } from './schema';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin';
 
@@ -18,24 +15,10 @@ export interface Sql {
   dialect: Dialect;
 }
 
-/** The open database. */
-export interface Db extends Sql {
-  /** The quota writes of relayed calls, on the fastest path this database has. */
-  ledger: QuotaLedger;
+/** An open connection pool; on SQLite also the driver's handle, which the embedded ledger runs on. */
+export interface Connection extends Sql {
+  sqlite?: SqliteDatabase.Database;
   close(): Promise<void>;
-}
-
-/** A deadlock or serialization conflict: the database asks to run the statement or transaction again. */
-export function isConflict(error: unknown): boolean {
-  const { code, errno } = (error ?? {}) as { code?: unknown; errno?: unknown };
-  return (
-    code === 'ER_LOCK_DEADLOCK' ||
-    errno === 1213 ||
-    code === 'ER_LOCK_WAIT_TIMEOUT' ||
-    code === '40P01' ||
-    code === '40001' ||
-    code === 'SQLITE_BUSY'
-  );
 }
 
 const UNREACHABLE_CODES = new Set([
@@ -56,32 +39,6 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   return (
     typeof message === 'string' &&
     /^Connection terminated|timeout exceeded when trying to connect/.test(message)
-  );
-}
-
-const CONFLICT_ATTEMPTS = 8;
-
-/**
- * Runs `work` again when the database reports a conflict (it rolled the attempt back). Inside a
- * transaction the whole transaction is what must run again, so this leaves it to `inTransaction`.
- */
-export async function retryOnConflict<T>(sql: Sql, work: () => Promise<T>): Promise<T> {
-  if (sql.kysely.isTransaction) return work();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await work();
-    } catch (error) {
-      if (!isConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
-    }
-  }
-}
-
-/** Runs `work` in one transaction: everything it writes lands together or not at all. */
-export function inTransaction<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
-  if (sql.kysely.isTransaction) return work(sql);
-  return retryOnConflict(sql, () =>
-    sql.kysely.transaction().execute((trx) => work({ kysely: trx, dialect: sql.dialect })),
   );
 }
 
@@ -124,14 +81,12 @@ function openSqlite(file: string): { kysely: Kysely<Database>; database: SqliteD
   return { kysely, database };
 }
 
-export function openDatabase(target: DatabaseTarget): Db {
+export function openConnection(target: DatabaseTarget): Connection {
   let kysely: Kysely<Database>;
-  let ledger: QuotaLedger | undefined;
+  let sqlite: SqliteDatabase.Database | undefined;
   switch (target.dialect) {
     case 'sqlite': {
-      const sqlite = openSqlite(target.file);
-      kysely = sqlite.kysely;
-      ledger = new SqliteLedger(kysely, sqlite.database);
+      ({ kysely, database: sqlite } = openSqlite(target.file));
       break;
     }
     case 'postgres': {
@@ -169,6 +124,5 @@ export function openDatabase(target: DatabaseTarget): Db {
       break;
     }
   }
-  const sql: Sql = { kysely, dialect: target.dialect };
-  return { ...sql, ledger: ledger ?? new KyselyLedger(sql), close: () => kysely.destroy() };
+  return { kysely, dialect: target.dialect, sqlite, close: () => kysely.destroy() };
 }

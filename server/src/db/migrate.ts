@@ -1,9 +1,10 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
-import type { Db, Dialect } from './connect';
+import type { Dialect } from './connect';
+import type { Db } from './database';
 import { ensureSchema } from './ensure-schema';
-import { createUnsummarizedIndex } from './repos/log-catch-up';
-import { rebuildLogSummaries } from './repos/log-summaries';
-import { createSummaryState } from './repos/log-summary-state';
+import { createUnsummarizedIndex } from './repos/log-summaries/catch-up';
+import { rebuildLogSummaries } from './repos/log-summaries/rebuild';
+import { createSummaryState } from './repos/log-summaries/state';
 import type { Database } from './schema';
 import { LEDGER_TABLES, LOG_SUMMARY_MARK_TABLES, LOG_SUMMARY_TABLES, TABLES } from './table-definitions';
 

@@ -1,8 +1,8 @@
 import { Role, TokenStatus } from '@switchyard/contract/roles';
+import { nowSeconds } from '../clock';
 import type { Sql } from '../db/connect';
 import { insertToken } from '../db/repos/tokens';
 import { countUsers } from '../db/repos/users';
-import { nowSeconds } from './random';
 import type { UserService } from './users';
 
 export const DEFAULT_ROOT_USERNAME = 'root';

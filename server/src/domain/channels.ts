@@ -10,7 +10,8 @@ import {
 } from '@switchyard/contract/channels';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import { splitList } from '@switchyard/contract/tokens';
-import { inTransaction, type Sql } from '../db/connect';
+import { nowSeconds } from '../clock';
+import type { Sql } from '../db/connect';
 import { type AbilityRow, deleteAbilitiesOf, replaceChannelAbilities } from '../db/repos/abilities';
 import {
   allChannels,
@@ -24,9 +25,9 @@ import {
   updateChannel,
 } from '../db/repos/channels';
 import type { ChannelRow } from '../db/schema';
+import { inTransaction } from '../db/transaction';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
-import { nowSeconds } from './random';
 import { checkedLength } from './text-limits';
 
 const SEARCH_LIMIT = 100;

@@ -1,5 +1,5 @@
 import type { Sql } from '../db/connect';
-import { catchUpLogSummaries } from '../db/repos/log-catch-up';
+import { catchUpLogSummaries } from '../db/repos/log-summaries/catch-up';
 
 const EVERY_MS = 60_000;
 

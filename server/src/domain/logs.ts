@@ -1,4 +1,5 @@
 import type { DashboardRow, LogEntry, LogFilter } from '@switchyard/contract/logs';
+import { nowSeconds } from '../clock';
 import type { Sql } from '../db/connect';
 import {
   dailyUsage,
@@ -11,7 +12,6 @@ import {
 import { findUserByUsername } from '../db/repos/users';
 import type { LogRow } from '../db/schema';
 import { DomainError } from './errors';
-import { nowSeconds } from './random';
 
 const SEARCH_LIMIT = 100;
 const DASHBOARD_DEFAULT_DAYS = 7;

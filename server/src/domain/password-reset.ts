@@ -6,7 +6,7 @@ import { escapeHtml, type Mailer } from './mail';
 import type { OptionsStore } from './options';
 import { randomAlphanumeric } from './random';
 import { serverAddress } from './server-address';
-import { hashPassword } from './users';
+import { hashPassword } from './users/passwords';
 import { CODE_VALID_MS, type VerificationCodes } from './verification-codes';
 
 const VALID_MINUTES = CODE_VALID_MS / 60_000;

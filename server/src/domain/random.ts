@@ -14,5 +14,3 @@ export function randomHex(length: number): string {
     .toString('hex')
     .slice(0, length);
 }
-
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);

@@ -4,7 +4,8 @@ import type {
   UpdateRedemptionInput,
 } from '@switchyard/contract/redemptions';
 import { LogType, RedemptionStatus } from '@switchyard/contract/roles';
-import { inTransaction, type Sql } from '../db/connect';
+import { nowSeconds } from '../clock';
+import type { Sql } from '../db/connect';
 import { insertLog } from '../db/repos/logs';
 import {
   claimRedemption,
@@ -18,11 +19,12 @@ import {
 } from '../db/repos/redemptions';
 import { addUserQuota } from '../db/repos/users';
 import type { RedemptionRow } from '../db/schema';
+import { inTransaction } from '../db/transaction';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
 import type { Actor } from './permissions';
 import { quotaText } from './quota-text';
-import { nowSeconds, randomHex } from './random';
+import { randomHex } from './random';
 
 const SEARCH_LIMIT = 100;
 

@@ -11,6 +11,7 @@ import {
   tokenListOrders,
   type UpdateTokenInput,
 } from '@switchyard/contract/tokens';
+import { nowSeconds } from '../clock';
 import type { Sql } from '../db/connect';
 import { modelsForGroup } from '../db/repos/abilities';
 import {
@@ -25,7 +26,7 @@ import {
 import type { TokenRow } from '../db/schema';
 import { DomainError } from './errors';
 import type { Actor } from './permissions';
-import { nowSeconds, randomAlphanumeric } from './random';
+import { randomAlphanumeric } from './random';
 import { checkedLength } from './text-limits';
 import type { UserService } from './users';
 

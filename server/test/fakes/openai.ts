@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { type FakeHandler, HttpFake, type RecordedRequest, sendJson } from './http-fake';
+import { type FakeHandler, type RecordedRequest, sendJson } from './http-fake';
 
 export interface FakeOpenAiOptions {
   /** The answer's text; split into one stream chunk per word. */
@@ -141,8 +141,4 @@ export function openAiError(
   code: string | null = null,
 ): FakeHandler {
   return (_request, res) => sendJson(res, status, { error: { message, type, param: null, code } });
-}
-
-export async function startFakeOpenAi(options?: FakeOpenAiOptions): Promise<HttpFake> {
-  return new HttpFake(openAiHandler(options)).start();
 }

@@ -8,6 +8,7 @@ import { enShell } from './en/shell';
 import { enTokens } from './en/tokens';
 import { enTopup } from './en/topup';
 import { enUsers } from './en/users';
+import type { Messages } from './messages';
 import { zhAuth } from './zh/auth';
 import { zhChannels } from './zh/channels';
 import { zhLogs } from './zh/logs';
@@ -18,9 +19,6 @@ import { zhShell } from './zh/shell';
 import { zhTokens } from './zh/tokens';
 import { zhTopup } from './zh/topup';
 import { zhUsers } from './zh/users';
-
-/** Same keys in every language: a missing Chinese text fails the type check. */
-export type Messages<T> = { [K in keyof T]: T[K] extends string ? string : Messages<T[K]> };
 
 const en = {
   ...enShell,

@@ -1,7 +1,7 @@
 import { notifications, notificationsStore } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/i18n';
-import { ApiError, api, configureApiClient, reportError } from './api-client';
+import { ApiError, api, configureApiClient } from './api-client';
 import { saveSession } from './session';
 import { StorageKey } from './storage';
 
@@ -118,12 +118,5 @@ describe('API client', () => {
     mockFetch(answer(429, ''));
     await expect(api.get('/api/status')).rejects.toBeInstanceOf(ApiError);
     expect(toasts()[0]?.message).toBe('错误：请求次数过多，请稍后再试！');
-  });
-
-  it('reports thrown errors once: its message, or the value itself', () => {
-    reportError(new Error('boom'));
-    reportError('plain');
-    reportError(new ApiError('already shown', 'refused'));
-    expect(toasts().map((t) => t.message)).toEqual(['Error: boom', 'Error: plain']);
   });
 });

@@ -151,9 +151,3 @@ export async function fetchData<T>(path: string, options?: CallOptions): Promise
   const envelope = await api.get<T>(path, options);
   return envelope.data as T;
 }
-
-/** Tell the reader about a failure that did not come through `call` (those are already reported). */
-export function reportError(error: unknown): void {
-  if (error instanceof ApiError) return;
-  showError(i18n.t('errors.prefixed', { message: describeError(error) }));
-}

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { InputError } from '../../domain/errors';
 import type { ExternalProvider } from '../../domain/oauth/accounts';
 import { randomAlphanumeric } from '../../domain/random';
-import { toApiUser } from '../../domain/users';
+import { toApiUser } from '../../domain/users/api-user';
 import { sessionFor, writeSession } from '../access';
 import { ok, queryText, refusal } from '../envelope';
 import type { Services } from '../services';

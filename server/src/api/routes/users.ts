@@ -8,7 +8,7 @@ import {
   updateUserInput,
 } from '@switchyard/contract/users';
 import type { FastifyInstance } from 'fastify';
-import { toApiUser } from '../../domain/users';
+import { toApiUser } from '../../domain/users/api-user';
 import { clearSession, sessionFor, writeSession } from '../access';
 import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
 import type { Services } from '../services';

@@ -1,6 +1,8 @@
 import { CompiledQuery } from 'kysely';
-import { inTransaction, type Sql } from '../connect';
-import { addLogSummaries, asSummarized, summarizeLogs } from '../repos/log-summaries';
+import type { Sql } from '../connect';
+import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
+import { addLogSummaries } from '../repos/log-summaries/upserts';
+import { inTransaction } from '../transaction';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
 import { ledgerStatements } from './statements';

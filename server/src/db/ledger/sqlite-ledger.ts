@@ -1,13 +1,12 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
 import {
-  asSummarized,
   dailyValues,
   hourlyValues,
   SQLITE_UPSERT_DAILY,
   SQLITE_UPSERT_HOURLY,
-  summarizeLogs,
-} from '../repos/log-summaries';
+} from '../repos/log-summaries/sqlite-upserts';
 import type { Database, NewLogRow } from '../schema';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';

@@ -55,12 +55,3 @@ export const disabledChannelIds = async (db: Sql): Promise<number[]> =>
       .where('status', 'in', [ChannelStatus.manuallyDisabled, ChannelStatus.autoDisabled])
       .execute()
   ).map((row) => row.id);
-
-/** Adds used quota in one atomic statement. */
-export async function addChannelUsedQuota(db: Sql, id: number, quota: number): Promise<void> {
-  await db.kysely
-    .updateTable('channels')
-    .set((eb) => ({ used_quota: eb('used_quota', '+', quota) }))
-    .where('id', '=', id)
-    .execute();
-}

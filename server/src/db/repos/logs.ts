@@ -2,25 +2,22 @@ import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
 import type { LogFilter } from '@switchyard/contract/logs';
 import { LogType } from '@switchyard/contract/roles';
 import { type SelectQueryBuilder, sql } from 'kysely';
-import { inTransaction, type Sql } from '../connect';
+import { nowSeconds } from '../../clock';
+import type { Sql } from '../connect';
 import { insertReturningId } from '../insert';
 import type { Database, LogRow, NewLogRow } from '../schema';
-import {
-  addLogSummaries,
-  DAY,
-  HOUR,
-  removeLogsFromSummaries,
-  splitRange,
-  summarizeLogs,
-  type TimeRange,
-} from './log-summaries';
+import { inTransaction } from '../transaction';
+import { DAY, HOUR, summarizeLogs } from './log-summaries/buckets';
+import { removeLogsFromSummaries } from './log-summaries/removal';
+import { splitRange, type TimeRange } from './log-summaries/time-ranges';
+import { addLogSummaries } from './log-summaries/upserts';
 
 export type NewLog = Pick<NewLogRow, 'user_id' | 'type' | 'content'> & Partial<NewLogRow>;
 
 /** Writes one log and adds it to the summaries (marked so), in one transaction (the caller's, when it has one). */
 export function insertLog(db: Sql, log: NewLog): Promise<number> {
   const row: NewLogRow = {
-    created_at: Math.floor(Date.now() / 1000),
+    created_at: nowSeconds(),
     username: '',
     token_name: '',
     model_name: '',

@@ -1,4 +1,4 @@
-import type { ProviderUrls } from '../../config';
+import type { ProviderUrls } from '../../config/provider-urls';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
 import { serverAddress } from '../server-address';

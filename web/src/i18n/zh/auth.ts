@@ -1,5 +1,5 @@
 import type { enAuth } from '../en/auth';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 export const zhAuth: Messages<typeof enAuth> = {
   login: {

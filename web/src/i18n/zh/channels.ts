@@ -1,5 +1,5 @@
 import type { enChannels } from '../en/channels';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 /** 渠道：管理员的渠道列表与渠道表单。 */
 export const zhChannels: Messages<typeof enChannels> = {

@@ -1,5 +1,5 @@
 import type { enLogs } from '../en/logs';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 /** 使用日志与用量看板。 */
 export const zhLogs: Messages<typeof enLogs> = {

@@ -1,5 +1,5 @@
 import type { enPages } from '../en/pages';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 export const zhPages: Messages<typeof enPages> = {
   home: {

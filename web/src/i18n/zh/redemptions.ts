@@ -1,5 +1,5 @@
 import type { enRedemptions } from '../en/redemptions';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 /** 兑换码（管理员）：列表与表单。 */
 export const zhRedemptions: Messages<typeof enRedemptions> = {

@@ -1,5 +1,5 @@
 import type { enSettings } from '../en/settings';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 /** 设置：个人设置，以及运营、系统、其他设置。 */
 export const zhSettings: Messages<typeof enSettings> = {

@@ -1,5 +1,5 @@
 import type { enShell } from '../en/shell';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 export const zhShell: Messages<typeof enShell> = {
   nav: {

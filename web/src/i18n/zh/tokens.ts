@@ -1,5 +1,5 @@
 import type { enTokens } from '../en/tokens';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 /** API 令牌：列表与令牌表单。 */
 export const zhTokens: Messages<typeof enTokens> = {

@@ -1,5 +1,5 @@
 import type { enTopup } from '../en/topup';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 /** 充值页：当前额度、充值链接与兑换码充值。 */
 export const zhTopup: Messages<typeof enTopup> = {

@@ -1,5 +1,5 @@
 import type { enUsers } from '../en/users';
-import type { Messages } from '../resources';
+import type { Messages } from '../messages';
 
 export const zhUsers: Messages<typeof enUsers> = {
   users: {

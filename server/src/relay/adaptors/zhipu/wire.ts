@@ -49,9 +49,6 @@ export interface ZhipuV3StreamMeta {
   usage?: ZhipuUsage;
 }
 
-/** The v3 stream events, re-framed by our transport as JSON so the relay's SSE reader keeps `meta`. */
-export type ZhipuV3EventName = 'add' | 'finish' | 'error' | 'interrupted';
-
 export interface ZhipuV3Event {
   /** The text of the event's `data:` lines, joined by newlines. */
   data: string;

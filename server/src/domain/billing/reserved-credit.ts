@@ -1,4 +1,4 @@
-import type { Hold, PayerRef } from '../db/ledger/ledger';
+import type { Hold, PayerRef } from '../../db/ledger/ledger';
 
 interface Credit {
   hold: Hold;

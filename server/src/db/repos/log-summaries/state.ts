@@ -1,6 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
-import type { Sql } from '../connect';
-import type { Database } from '../schema';
+import { nowSeconds } from '../../../clock';
+import type { Sql } from '../../connect';
+import type { Database } from '../../schema';
 
 /**
  * Which logs the summaries hold: those marked `summarized` (written with their summary, or caught up
@@ -9,8 +10,6 @@ import type { Database } from '../schema';
  * lock first.
  */
 const ROW = 'logs';
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 /** Writes the row unless it is there (migration 0004, before the first rebuild). */
 export async function createSummaryState(db: Sql): Promise<void> {

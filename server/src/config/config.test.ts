@@ -4,7 +4,9 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDatabaseTarget } from './config';
+import { loadConfig } from '.';
+import { parseDatabaseTarget } from './database-target';
+import { ConfigError } from './env';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -317,20 +319,24 @@ describe('loadConfig', () => {
     const port = await freePort();
     // tsx by its resolved URL: the child runs in a directory without node_modules.
     const tsx = import.meta.resolve('tsx');
-    const child = spawn(process.execPath, ['--import', tsx, path.join(import.meta.dirname, 'main.ts')], {
-      cwd: scriptDir,
-      env: {
-        ...process.env,
-        INIT_CWD: started,
-        PORT: String(port),
-        SQL_DSN: '',
-        SQLITE_PATH: '',
-        REDIS_CONN_STRING: '',
-        SESSION_SECRET: 'config-test-secret',
-        LOG_LEVEL: 'warn',
+    const child = spawn(
+      process.execPath,
+      ['--import', tsx, path.join(import.meta.dirname, '..', 'main.ts')],
+      {
+        cwd: scriptDir,
+        env: {
+          ...process.env,
+          INIT_CWD: started,
+          PORT: String(port),
+          SQL_DSN: '',
+          SQLITE_PATH: '',
+          REDIS_CONN_STRING: '',
+          SESSION_SECRET: 'config-test-secret',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    );
     let output = '';
     child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -357,21 +363,29 @@ describe('loadConfig', () => {
   });
 
   it('stops the process with one clear line naming a bad variable', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
-      env: { ...process.env, PORT: 'not-a-port' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, '..', 'main.ts')],
+      {
+        env: { ...process.env, PORT: 'not-a-port' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe('Configuration error: PORT: expected a whole number, got "not-a-port"');
   });
 
   it('stops the process with one line naming a bad global rate limit', () => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'main.ts')], {
-      env: { ...process.env, GLOBAL_WEB_RATE_LIMIT: '-5' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, '..', 'main.ts')],
+      {
+        env: { ...process.env, GLOBAL_WEB_RATE_LIMIT: '-5' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe(
       'Configuration error: GLOBAL_WEB_RATE_LIMIT: expected a whole number, got "-5"',

@@ -1,8 +1,10 @@
 import { type Kysely, sql } from 'kysely';
-import { type Dialect, inTransaction, type Sql } from '../connect';
-import { ensureSchema } from '../ensure-schema';
-import { addLogSummaries, SUMMARIZED_COLUMNS, summarizeLogs } from './log-summaries';
-import { lockSummaryState, readSummarizedThrough, unsummarized } from './log-summary-state';
+import type { Dialect, Sql } from '../../connect';
+import { ensureSchema } from '../../ensure-schema';
+import { inTransaction } from '../../transaction';
+import { SUMMARIZED_COLUMNS, summarizeLogs } from './buckets';
+import { lockSummaryState, readSummarizedThrough, unsummarized } from './state';
+import { addLogSummaries } from './upserts';
 
 /** Logs taken in per transaction. */
 const LOGS_PER_BATCH = 5000;

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
-import type { QuotaLedger } from '../db/ledger/ledger';
-import { randomHex } from './random';
+import type { QuotaLedger } from '../../db/ledger/ledger';
+import { randomHex } from '../random';
 
 /**
  * This process as a holder of quota: a lease in the database that it renews while alive. When a

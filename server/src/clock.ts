@@ -1,0 +1,2 @@
+/** The current Unix time in whole seconds, as the tables store it. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);

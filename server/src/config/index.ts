@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { type DatabaseTarget, launchDirectory, parseDatabaseTarget } from './database-target';
+import { type Env, fail, readInteger } from './env';
+import { type ProviderUrls, readProviderUrls } from './provider-urls';
+import { type RedisTarget, readRedisTarget } from './redis-target';
+
+export interface Config {
+  port: number;
+  database: DatabaseTarget;
+  sessionSecret: string;
+  /** True when SESSION_SECRET was missing and a random one is used. */
+  sessionSecretGenerated: boolean;
+  /** Redis shared by every process (REDIS_CONN_STRING, REDIS_PASSWORD, REDIS_MASTER_NAME); unset: none. */
+  redis: RedisTarget | undefined;
+  initialRootToken: string | undefined;
+  initialRootAccessToken: string | undefined;
+  nodeType: 'master' | 'slave';
+  syncFrequencySeconds: number;
+  webDist: string | undefined;
+  version: string;
+  /** Overall limit of one upstream call (RELAY_TIMEOUT seconds; 0 = the default of 10 minutes). */
+  relayTimeoutMs: number;
+  /** How long a dead process's quota holds outlive it (QUOTA_HOLD_LEASE seconds). */
+  quotaLeaseMs: number;
+  /** Pause between channels in a test-all run (POLLING_INTERVAL seconds). */
+  channelTestPauseMs: number;
+  /** Where sign-in providers and the bot check live (overridable so tests can point at fakes). */
+  providerUrls: ProviderUrls;
+  /** Calls per client IP and window on the critical routes (login, register, mail, OAuth); 0 = off. */
+  criticalRateLimit: { limit: number; windowSeconds: number };
+  /** Calls per client IP and window on every /api route and the dashboard billing routes (GLOBAL_API_RATE_LIMIT); 0 = off. */
+  apiRateLimit: { limit: number; windowSeconds: number };
+  /** Calls per client IP and window for the console's files and its index.html fallback (GLOBAL_WEB_RATE_LIMIT); 0 = off. */
+  webRateLimit: { limit: number; windowSeconds: number };
+  /**
+   * PEM certificates (SMTP_CA_FILE) trusted for the SMTP server besides Node's built-in roots: a
+   * private CA or a self-signed certificate. Unset: only the built-in roots.
+   */
+  smtpTrustedCertificates: string | undefined;
+}
+
+function readInitialRootToken(env: Env): string | undefined {
+  const raw = env.INITIAL_ROOT_TOKEN?.trim();
+  if (!raw) return undefined;
+  const key = raw.startsWith('sk-') ? raw.slice(3) : raw;
+  if (!/^[0-9A-Za-z]{1,48}$/.test(key)) {
+    fail('INITIAL_ROOT_TOKEN', 'must be 1 to 48 letters and digits (an optional sk- prefix is stripped)');
+  }
+  return key;
+}
+
+function readInitialRootAccessToken(env: Env): string | undefined {
+  const raw = env.INITIAL_ROOT_ACCESS_TOKEN?.trim();
+  if (!raw) return undefined;
+  if (!/^[0-9A-Za-z_]{8,32}$/.test(raw)) {
+    fail('INITIAL_ROOT_ACCESS_TOKEN', 'must be 8 to 32 letters, digits or underscores');
+  }
+  return raw;
+}
+
+/** The PEM certificates of SMTP_CA_FILE, read once at start. */
+function readSmtpCertificates(env: Env): string | undefined {
+  const file = env.SMTP_CA_FILE?.trim();
+  if (!file) return undefined;
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    fail('SMTP_CA_FILE', `cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    fail('SMTP_CA_FILE', `"${file}" holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  }
+  return pem;
+}
+
+/** one-api's window of the global limits: 3 minutes, not configurable. */
+const GLOBAL_RATE_LIMIT_WINDOW_SECONDS = 180;
+
+export function loadConfig(env: Env = process.env): Config {
+  const secret = env.SESSION_SECRET?.trim();
+  const sessionSecretGenerated = !secret || secret === 'random_string';
+  const nodeType = env.NODE_TYPE?.trim() || 'master';
+  if (nodeType !== 'master' && nodeType !== 'slave')
+    fail('NODE_TYPE', `expected master or slave, got "${nodeType}"`);
+  return {
+    port: readInteger(env, 'PORT', 3000, 1, 65535),
+    database: parseDatabaseTarget(env.SQL_DSN, env.SQLITE_PATH, launchDirectory(env)),
+    sessionSecret: sessionSecretGenerated ? randomBytes(32).toString('hex') : (secret as string),
+    sessionSecretGenerated,
+    redis: readRedisTarget(env),
+    initialRootToken: readInitialRootToken(env),
+    initialRootAccessToken: readInitialRootAccessToken(env),
+    nodeType,
+    syncFrequencySeconds: readInteger(env, 'SYNC_FREQUENCY', 600, 1, 86400),
+    webDist: env.WEB_DIST?.trim() || undefined,
+    version: env.APP_VERSION?.trim() || 'v0.1.0',
+    relayTimeoutMs: (readInteger(env, 'RELAY_TIMEOUT', 0, 0, 86400) || 600) * 1000,
+    quotaLeaseMs: readInteger(env, 'QUOTA_HOLD_LEASE', 15, 1, 3600) * 1000,
+    channelTestPauseMs: readInteger(env, 'POLLING_INTERVAL', 1, 0, 3600) * 1000,
+    providerUrls: readProviderUrls(env),
+    criticalRateLimit: {
+      limit: readInteger(env, 'CRITICAL_RATE_LIMIT', 20, 0, 1_000_000),
+      windowSeconds: readInteger(env, 'CRITICAL_RATE_LIMIT_WINDOW', 1200, 1, 86400),
+    },
+    apiRateLimit: {
+      limit: readInteger(env, 'GLOBAL_API_RATE_LIMIT', 480, 0, 1_000_000),
+      windowSeconds: GLOBAL_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    webRateLimit: {
+      limit: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT', 240, 0, 1_000_000),
+      windowSeconds: GLOBAL_RATE_LIMIT_WINDOW_SECONDS,
+    },
+    smtpTrustedCertificates: readSmtpCertificates(env),
+  };
+}

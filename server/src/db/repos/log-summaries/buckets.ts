@@ -1,0 +1,110 @@
+import type { LogDailySummaryRow, LogSummaryRow, NewLogRow } from '../../schema';
+
+/**
+ * Log totals without scanning the logs: `log_summaries` holds quota and row count per UTC hour and
+ * every filterable column, `log_daily_summaries` per UTC day, type, model and channel (the admin's
+ * totals that filter by no user or token, over far fewer rows). Both are written in the transaction
+ * that writes the logs and corrected by the transaction that deletes them, so a total is exact:
+ * whole buckets from a summary, the partial buckets at a range's edges from the finer level or
+ * the raw rows. Logs without created_at (never written by one-api or Switchyard) are not summarized.
+ * Logs another program writes (one-api on the same database) are added by the catch-up (catch-up.ts).
+ */
+export const HOUR = 3600;
+export const DAY = 86400;
+
+/** The start of the bucket holding `time` (times are never negative). */
+export const bucketOf = (time: number, size: number): number => time - (time % size);
+
+/** The log columns the summaries are made of. */
+export const SUMMARIZED_COLUMNS = [
+  'created_at',
+  'type',
+  'user_id',
+  'username',
+  'token_name',
+  'model_name',
+  'channel_id',
+  'quota',
+] as const;
+
+type Summarizable = Pick<NewLogRow, (typeof SUMMARIZED_COLUMNS)[number]>;
+
+export interface LogSummaries {
+  hourly: LogSummaryRow[];
+  daily: LogDailySummaryRow[];
+}
+
+/** The columns that key a summary row (its unique index). */
+export const HOURLY_KEY = [
+  'bucket',
+  'type',
+  'user_id',
+  'username',
+  'token_name',
+  'model_name',
+  'channel_id',
+] as const;
+export const DAILY_KEY = ['bucket', 'type', 'model_name', 'channel_id'] as const;
+
+/** Adds a one-log row to the row of the same key, or keeps it as that key's first. */
+function addTo<T extends { quota: number; log_count: number }>(
+  rows: Map<string, T>,
+  keyColumns: ReadonlyArray<keyof T>,
+  row: T,
+): void {
+  const key = keyColumns.map((column) => row[column]).join('\u0000');
+  const existing = rows.get(key);
+  if (!existing) rows.set(key, row);
+  else {
+    existing.quota += row.quota;
+    existing.log_count += row.log_count;
+  }
+}
+
+/** Folds logs into one summary row per distinct key, sorted by key (a stable lock order). */
+export function summarizeLogs(logs: Summarizable[]): LogSummaries {
+  const hourly = new Map<string, LogSummaryRow>();
+  const daily = new Map<string, LogDailySummaryRow>();
+  for (const log of logs) {
+    if (log.created_at == null) continue;
+    const time = Number(log.created_at);
+    const type = Number(log.type ?? 0);
+    const userId = Number(log.user_id ?? 0);
+    const username = log.username ?? '';
+    const tokenName = log.token_name ?? '';
+    const modelName = log.model_name ?? '';
+    const channelId = Number(log.channel_id ?? 0);
+    const quota = Number(log.quota ?? 0);
+    const hour = bucketOf(time, HOUR);
+    addTo(hourly, HOURLY_KEY, {
+      bucket: hour,
+      type,
+      user_id: userId,
+      username,
+      token_name: tokenName,
+      model_name: modelName,
+      channel_id: channelId,
+      quota,
+      log_count: 1,
+    });
+    const day = bucketOf(time, DAY);
+    addTo(daily, DAILY_KEY, {
+      bucket: day,
+      type,
+      model_name: modelName,
+      channel_id: channelId,
+      quota,
+      log_count: 1,
+    });
+  }
+  const sorted = <T>(map: Map<string, T>): T[] =>
+    [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  return { hourly: sorted(hourly), daily: sorted(daily) };
+}
+
+/**
+ * The logs as the ledger inserts them: marked as in the summaries, which its upserts add in the same
+ * transaction. Unmarked, the catch-up would take them for another program's and add them again.
+ */
+export const asSummarized = (logs: NewLogRow[]): NewLogRow[] =>
+  logs.map((log) => ({ ...log, summarized: true }));

@@ -1,0 +1,198 @@
+import { nowSeconds } from '../../clock';
+import { GroupCommit } from '../../db/group-commit';
+import {
+  type Hold,
+  type HoldRefusal,
+  type HoldRequest,
+  type HoldResult,
+  LeaseLostError,
+  type PayerRef,
+  type QuotaLedger,
+} from '../../db/ledger/ledger';
+import type { HolderLease } from './holder-lease';
+import type { ReservedCredit } from './reserved-credit';
+
+export interface Payer {
+  userId: number;
+  username: string;
+  tokenId: number;
+  tokenName: string;
+  unlimitedToken: boolean;
+}
+
+export interface Reservation {
+  payer: Payer;
+  /** Held for this call (grows when a stream's running cost is extended). */
+  amount: number;
+  /** The holder the hold is under. */
+  holder: string;
+  /** Settled or refunded: its hold is no longer this call's to give back. */
+  closed?: boolean;
+  /**
+   * Set when the account was found short: everything it could spend on this call (its hold plus what
+   * was left). A call that could cost more is limited to this (see Relay).
+   */
+  limit?: number;
+}
+
+export type ReserveRefusal = HoldRefusal;
+
+/**
+ * A reservation that must go to the database holds up to this many calls' worth at once when the
+ * account is rich, so the payer's next calls reserve from memory: at most half of what it can spend
+ * above RICH_FLOOR_CALLS worst-case calls (see holdProgram).
+ */
+const RESERVE_AHEAD_CALLS = 64;
+const RICH_FLOOR_CALLS = 4;
+/** Unused credit goes back after this long without calls of its payer. */
+const CREDIT_IDLE_MS = 2_000;
+/** Waits between asks for credit other processes hold, before a call is refused. */
+const CREDIT_ASK_WAITS_MS = [20, 60, 150, 300];
+
+export const holdOf = (reservation: Reservation): Hold => ({
+  holder: reservation.holder,
+  userId: reservation.payer.userId,
+  tokenId: reservation.payer.tokenId,
+  unlimitedToken: reservation.payer.unlimitedToken,
+  amount: reservation.amount,
+});
+
+const payerRef = (payer: Payer): PayerRef => ({
+  userId: payer.userId,
+  tokenId: payer.tokenId,
+  unlimitedToken: payer.unlimitedToken,
+});
+
+interface HoldAsk {
+  request: HoldRequest;
+}
+type HoldAnswer = HoldResult & { holder: string };
+
+/** Holds before a call: from credit this process holds, else held in the database (batched). */
+export class Reservations {
+  readonly #holds: GroupCommit<HoldAsk, HoldAnswer>;
+  #creditReturns: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly deps: {
+      ledger: QuotaLedger;
+      lease: HolderLease;
+      credit: ReservedCredit;
+      onWriteFailed: (error: unknown) => void;
+      /** Asks other processes to give back the credit they hold for a user (needs Redis). */
+      askForCredit?: (userId: number) => void;
+    },
+  ) {
+    this.#holds = new GroupCommit((batch) => this.#hold(batch.map((ask) => ask.request)));
+  }
+
+  /**
+   * Holds the estimate from the user and (when limited) the key, or nothing at all: from credit this
+   * process already holds, else with a guarded database update. `ceiling` (the most the call can
+   * cost) decides whether the account is rich enough to hold credit ahead.
+   */
+  async reserve(payer: Payer, estimate: number, ceiling: number): Promise<Reservation | ReserveRefusal> {
+    const { ledger, lease, credit, askForCredit } = this.deps;
+    // At least one unit, so that an account with nothing left is refused even for a call estimated
+    // at zero (one-api refuses those too); settlement charges the exact price either way.
+    const amount = Math.max(1, estimate);
+    const holder = credit.take(payer, amount);
+    if (holder) return { payer, amount, holder };
+    const ahead = amount * (RESERVE_AHEAD_CALLS - 1);
+    const request = {
+      ...payerRef(payer),
+      amount,
+      ahead,
+      richFloor: Math.max(ceiling, amount) * RICH_FLOOR_CALLS,
+    };
+    let answer = await this.#holds.add({ request });
+    // Refused: credit held unused, by this process or by others, may be what is missing.
+    const own = answer.ok ? [] : credit.takeUser(payer.userId);
+    if (own.length > 0) {
+      await ledger.release(own);
+      answer = await this.#holds.add({ request: { ...request, ahead: 0 } });
+    }
+    if (!answer.ok && askForCredit) {
+      if ((await ledger.heldByOthers(payer.userId, lease.id)) > 0) {
+        askForCredit(payer.userId);
+        for (const wait of CREDIT_ASK_WAITS_MS) {
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          answer = await this.#holds.add({ request: { ...request, ahead: 0 } });
+          if (answer.ok) break;
+        }
+      }
+    }
+    if (!answer.ok) return answer.refusal;
+    if (answer.taken > amount) {
+      credit.add(payer, answer.holder, answer.taken - amount);
+      this.#scheduleCreditReturns();
+    }
+    const reservation: Reservation = { payer, amount, holder: answer.holder };
+    if (answer.spendable + amount < ceiling) reservation.limit = answer.spendable + amount;
+    return reservation;
+  }
+
+  /** Holds `extra` more for a call in progress; false when the account cannot spend it. */
+  async extend(reservation: Reservation, extra: number): Promise<boolean> {
+    if (extra <= 0) return true;
+    const answer = await this.#holds.add({
+      request: { ...payerRef(reservation.payer), amount: extra, ahead: 0, richFloor: 0 },
+    });
+    if (!answer.ok) return false;
+    if (answer.holder !== reservation.holder) {
+      // The lease changed meanwhile: the old hold was given back by a sweep; only the new one counts.
+      reservation.holder = answer.holder;
+      reservation.amount = 0;
+    }
+    reservation.amount += extra;
+    return true;
+  }
+
+  /** Another process (or an administrator's edit) asks for the credit held for a user or a key. */
+  async returnCredit(of: { userId: number } | { tokenId: number }): Promise<void> {
+    const { credit } = this.deps;
+    const due = 'userId' in of ? credit.takeUser(of.userId) : credit.takeToken(of.tokenId);
+    await this.deps.ledger.release(due);
+  }
+
+  /** Gives a reservation back whole: the call failed. */
+  async refund(reservation: Reservation): Promise<void> {
+    if (reservation.closed) return;
+    reservation.closed = true;
+    await this.deps.ledger.release([holdOf(reservation)]);
+  }
+
+  /** Gives back the credit of payers idle for `idleMs` (all of it with 0). */
+  async returnIdleCredit(idleMs: number): Promise<void> {
+    await this.deps.ledger.release(this.deps.credit.takeIdle(idleMs));
+  }
+
+  /** Shutdown: idle credit is no longer given back on a timer. */
+  stopCreditReturns(): void {
+    clearInterval(this.#creditReturns);
+  }
+
+  async #hold(batch: HoldRequest[]): Promise<HoldAnswer[]> {
+    const { lease } = this.deps;
+    for (let attempt = 0; ; attempt++) {
+      const holder = lease.id;
+      try {
+        const results = await this.deps.ledger.hold(holder, lease.until(), batch, nowSeconds());
+        return results.map((result) => ({ ...result, holder }));
+      } catch (error) {
+        if (!(error instanceof LeaseLostError) || attempt > 0) throw error;
+        await lease.replace();
+      }
+    }
+  }
+
+  #scheduleCreditReturns(): void {
+    this.#creditReturns ??= setInterval(() => {
+      this.returnIdleCredit(CREDIT_IDLE_MS).catch(this.deps.onWriteFailed);
+      if (this.deps.credit.size === 0) {
+        clearInterval(this.#creditReturns);
+        this.#creditReturns = undefined;
+      }
+    }, CREDIT_IDLE_MS / 2).unref();
+  }
+}

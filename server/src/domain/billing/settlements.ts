@@ -1,0 +1,122 @@
+import { LogType } from '@switchyard/contract/roles';
+import { nowSeconds } from '../../clock';
+import { GroupCommit } from '../../db/group-commit';
+import type { QuotaLedger, Settlement } from '../../db/ledger/ledger';
+import type { NewLogRow } from '../../db/schema';
+import type { OptionsStore } from '../options';
+import type { HolderLease } from './holder-lease';
+import { type QuotedPrice, quotaFor } from './prices';
+import { holdOf, type Reservation } from './reservations';
+
+export interface CallRecord {
+  reservation: Reservation;
+  price: QuotedPrice;
+  model: string;
+  channelId: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Set for calls priced per unit (images, speech) instead of by tokens. */
+  fixedQuota?: number;
+  requestId: string;
+  isStream: boolean;
+  elapsedMs: number;
+}
+
+export interface PendingSettlements {
+  calls: number;
+  quota: number;
+}
+
+/** Settlement after a call: charged against its hold, counted and logged, committed in batches. */
+export class Settlements {
+  readonly #settlements: GroupCommit<Settlement, number>;
+  #batchSeq = 0;
+  #batchHolder = '';
+
+  constructor(
+    private readonly deps: {
+      ledger: QuotaLedger;
+      lease: HolderLease;
+      options: OptionsStore;
+      /** Told after quota was charged to a user. */
+      onQuotaSpent?: (userId: number, amount: number) => void;
+      onWriteFailed: (error: unknown) => void;
+    },
+  ) {
+    this.#settlements = new GroupCommit<Settlement, number>(
+      (batch, attempt) => this.#settle(batch, attempt),
+      {
+        retryDelayMs: (attempt) => Math.min(50 * 2 ** attempt, 1_000),
+        onError: deps.onWriteFailed,
+      },
+    );
+  }
+
+  /**
+   * Charges what the call really cost against its hold, counts it and logs it. Calls settled together
+   * are committed together (one transaction); a batch that fails is retried, in order, until it lands.
+   * Resolves with the quota charged once it is committed.
+   */
+  settle(call: CallRecord): Promise<number> {
+    const { payer } = call.reservation;
+    if (call.reservation.closed) throw new Error('a reservation is settled or refunded once');
+    call.reservation.closed = true;
+    const quota = call.fixedQuota ?? quotaFor(call.price, call.promptTokens, call.completionTokens);
+    const log: NewLogRow | undefined = this.deps.options.bool('LogConsumeEnabled')
+      ? {
+          user_id: payer.userId,
+          created_at: nowSeconds(),
+          type: LogType.consume,
+          content: call.fixedQuota === undefined ? call.price.text.perToken : call.price.text.perUnit,
+          username: payer.username,
+          token_name: payer.tokenName,
+          model_name: call.model,
+          quota,
+          prompt_tokens: call.promptTokens,
+          completion_tokens: call.completionTokens,
+          channel_id: call.channelId,
+          request_id: call.requestId,
+          elapsed_time: call.elapsedMs,
+          is_stream: call.isStream,
+          system_prompt_reset: false,
+        }
+      : undefined;
+    return this.#settlements.add({
+      ...holdOf(call.reservation),
+      channelId: call.channelId,
+      cost: quota,
+      elapsedMs: call.elapsedMs,
+      log,
+    });
+  }
+
+  /** Settled calls not yet written (a database outage), with what they are worth. */
+  pending(): PendingSettlements {
+    const pending = this.#settlements.pending;
+    return { calls: pending.length, quota: pending.reduce((sum, call) => sum + call.cost, 0) };
+  }
+
+  /** Resolves once every call settled so far is written. */
+  drained(): Promise<void> {
+    return this.#settlements.drained();
+  }
+
+  async #settle(batch: Settlement[], attempt: number): Promise<number[]> {
+    if (attempt === 0) {
+      this.#batchSeq += 1;
+      this.#batchHolder = this.deps.lease.id;
+    }
+    const charges = await this.deps.ledger.settle(
+      this.#batchHolder,
+      this.#batchSeq,
+      batch,
+      nowSeconds(),
+      attempt > 0,
+    );
+    for (const [index, { userId }] of batch.entries()) {
+      const charge = charges[index] ?? 0;
+      if (charge > 0) this.deps.onQuotaSpent?.(userId, charge);
+    }
+    return charges;
+  }
+}

@@ -1,0 +1,27 @@
+import type { User } from '@switchyard/contract/users';
+import type { UserRow } from '../../db/schema';
+
+/** The user as the API shows it: the password hash and access token never leave the server this way. */
+export function toApiUser(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    password: '',
+    display_name: row.display_name ?? '',
+    role: row.role,
+    status: row.status,
+    email: row.email ?? '',
+    github_id: row.github_id ?? '',
+    wechat_id: row.wechat_id ?? '',
+    lark_id: row.lark_id ?? '',
+    oidc_id: row.oidc_id ?? '',
+    verification_code: '',
+    access_token: '',
+    quota: Number(row.quota ?? 0),
+    used_quota: Number(row.used_quota ?? 0),
+    request_count: Number(row.request_count ?? 0),
+    group: row.group || 'default',
+    aff_code: row.aff_code ?? '',
+    inviter_id: Number(row.inviter_id ?? 0),
+  };
+}

@@ -1,0 +1,50 @@
+import { isRootRole } from '@switchyard/contract/roles';
+import type { UpdateSelfInput } from '@switchyard/contract/users';
+import { modelsForGroup } from '../../db/repos/abilities';
+import type { UserChanges } from '../../db/repos/users';
+import { DomainError } from '../errors';
+import type { Actor } from '../permissions';
+import { hashPassword } from './passwords';
+import { newAccessToken, type UserRecords } from './records';
+
+/** What a signed-in user does to their own account: edit, delete, access token, invitation code, models. */
+export class SelfService {
+  constructor(private readonly records: UserRecords) {}
+
+  async updateSelf(actor: Actor, input: UpdateSelfInput): Promise<void> {
+    const current = await this.records.getRow(actor.id);
+    const changes: UserChanges = {};
+    if (input.username && input.username !== current.username) {
+      await this.records.ensureUsernameFree(input.username);
+      changes.username = input.username;
+    }
+    if (input.display_name !== undefined) changes.display_name = input.display_name;
+    if (input.password) changes.password = await hashPassword(input.password);
+    await this.records.updateNamed(actor.id, changes);
+  }
+
+  async deleteSelf(actor: Actor): Promise<void> {
+    const row = await this.records.getRow(actor.id);
+    if (isRootRole(row.role)) throw new DomainError('The super administrator account cannot be deleted');
+    await this.records.softDelete(row);
+  }
+
+  async regenerateAccessToken(actor: Actor): Promise<string> {
+    const token = newAccessToken();
+    await this.records.update(actor.id, { access_token: token });
+    return token;
+  }
+
+  async affCode(actor: Actor): Promise<string> {
+    const row = await this.records.getRow(actor.id);
+    if (row.aff_code) return row.aff_code;
+    const code = await this.records.uniqueAffCode();
+    await this.records.update(actor.id, { aff_code: code });
+    return code;
+  }
+
+  async availableModels(actor: Actor): Promise<string[]> {
+    const row = await this.records.getRow(actor.id);
+    return modelsForGroup(this.records.db, row.group || 'default');
+  }
+}

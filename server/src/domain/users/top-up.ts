@@ -1,0 +1,31 @@
+import { LogType } from '@switchyard/contract/roles';
+import { insertLog } from '../../db/repos/logs';
+import { addUserQuota } from '../../db/repos/users';
+import { inTransaction } from '../../db/transaction';
+import { DomainError } from '../errors';
+import type { OptionsStore } from '../options';
+import type { Actor } from '../permissions';
+import { quotaText } from '../quota-text';
+import type { UserRecords } from './records';
+
+/** Admin top-up: adds quota and writes a top-up log. */
+export async function topUp(
+  deps: { records: UserRecords; options: OptionsStore },
+  actor: Actor,
+  userId: number,
+  quota: number,
+  remark: string | undefined,
+): Promise<void> {
+  if (quota <= 0) throw new DomainError('The top-up amount must be greater than 0');
+  const target = await deps.records.getRow(userId);
+  await inTransaction(deps.records.db, async (tx) => {
+    await addUserQuota(tx, target.id, quota);
+    await insertLog(tx, {
+      user_id: target.id,
+      username: target.username,
+      type: LogType.topup,
+      quota,
+      content: remark?.trim() || `Top-up of ${quotaText(deps.options, quota)} by ${actor.username}`,
+    });
+  });
+}

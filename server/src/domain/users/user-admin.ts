@@ -1,0 +1,135 @@
+import { isRootRole, LogType, UserStatus } from '@switchyard/contract/roles';
+import {
+  type CreateUserInput,
+  type ManageAction,
+  type UpdateUserInput,
+  type User,
+  userListOrders,
+} from '@switchyard/contract/users';
+import { insertLog } from '../../db/repos/logs';
+import {
+  findUserByUsername,
+  listUsers,
+  searchUsers,
+  type UserChanges,
+  type UserListOrder,
+  updateUser,
+} from '../../db/repos/users';
+import { inTransaction } from '../../db/transaction';
+import { DomainError } from '../errors';
+import type { OptionsStore } from '../options';
+import { type Actor, canManageUser } from '../permissions';
+import { quotaText } from '../quota-text';
+import { toApiUser } from './api-user';
+import { hashPassword } from './passwords';
+import type { UserRecords } from './records';
+import type { Registration } from './registration';
+import { manageTransition } from './role-status';
+
+const SEARCH_LIMIT = 100;
+
+/** The administrators' user screens: list, search, read, create, edit, manage and delete. */
+export class UserAdmin {
+  constructor(
+    private readonly deps: { records: UserRecords; registration: Registration; options: OptionsStore },
+  ) {}
+
+  async createByAdmin(actor: Actor, input: CreateUserInput): Promise<void> {
+    if (input.role !== undefined && input.role >= actor.role) {
+      throw new DomainError('You cannot create a user with a role equal to or higher than your own');
+    }
+    await this.deps.registration.create({
+      username: input.username,
+      password: input.password,
+      display_name: input.display_name,
+    });
+  }
+
+  async getForAdmin(actor: Actor, id: number): Promise<User> {
+    const row = await this.deps.records.getRow(id);
+    if (!canManageUser(actor, row.role)) {
+      throw new DomainError('No permission to read a user of equal or higher role');
+    }
+    return toApiUser(row);
+  }
+
+  async list(page: number, order: string | undefined): Promise<User[]> {
+    const sort: UserListOrder = (userListOrders as readonly string[]).includes(order ?? '')
+      ? (order as UserListOrder)
+      : 'id';
+    return (await listUsers(this.deps.records.db, page, sort)).map(toApiUser);
+  }
+
+  async search(keyword: string): Promise<User[]> {
+    return (await searchUsers(this.deps.records.db, keyword.trim(), SEARCH_LIMIT)).map(toApiUser);
+  }
+
+  async updateByAdmin(actor: Actor, input: UpdateUserInput): Promise<User> {
+    const { records, options } = this.deps;
+    const current = await records.getRow(input.id);
+    if (!canManageUser(actor, current.role)) {
+      throw new DomainError('No permission to update a user of equal or higher role');
+    }
+    if (
+      (input.role !== undefined && input.role !== current.role) ||
+      (input.status !== undefined && input.status !== current.status)
+    ) {
+      throw new DomainError('Change a role or status with the promote, demote, enable and disable actions');
+    }
+    const changes: UserChanges = {};
+    if (input.username && input.username !== current.username) {
+      await records.ensureUsernameFree(input.username);
+      changes.username = input.username;
+    }
+    if (input.display_name !== undefined) changes.display_name = input.display_name;
+    if (input.email !== undefined) changes.email = input.email.trim();
+    if (input.password) changes.password = await hashPassword(input.password);
+    if (input.group !== undefined && input.group !== current.group) {
+      if (!options.groups().includes(input.group)) {
+        throw new DomainError(`Group "${input.group}" does not exist; add it to the group ratios first`);
+      }
+      changes.group = input.group;
+    }
+    const quotaChanged = input.quota !== undefined && input.quota !== Number(current.quota);
+    if (quotaChanged) changes.quota = input.quota;
+    await inTransaction(records.db, async (tx) => {
+      await updateUser(tx, current.id, changes);
+      if (quotaChanged) {
+        await insertLog(tx, {
+          user_id: current.id,
+          type: LogType.manage,
+          username: current.username,
+          content: `Administrator ${actor.username} changed the quota from ${quotaText(options, Number(current.quota))} to ${quotaText(options, input.quota as number)}`,
+        });
+      }
+    });
+    records.changed(current.id);
+    return toApiUser(await records.getRow(current.id));
+  }
+
+  /** Promote, demote, disable, enable or delete; answers the new role and status. */
+  async manage(actor: Actor, username: string, action: ManageAction): Promise<Pick<User, 'role' | 'status'>> {
+    const { records } = this.deps;
+    const target = await findUserByUsername(records.db, username);
+    if (!target || target.status === UserStatus.deleted) throw new DomainError('User does not exist');
+    if (!canManageUser(actor, target.role)) {
+      throw new DomainError('No permission to manage a user of equal or higher role');
+    }
+    const changes = manageTransition(actor, target, action);
+    if (changes === 'delete') {
+      await records.softDelete(target);
+      return { role: target.role, status: UserStatus.deleted };
+    }
+    await records.update(target.id, changes);
+    return { role: changes.role ?? target.role, status: changes.status ?? target.status };
+  }
+
+  async deleteByAdmin(actor: Actor, id: number): Promise<void> {
+    const target = await this.deps.records.getRow(id);
+    if (!canManageUser(actor, target.role)) {
+      throw new DomainError('No permission to delete a user of equal or higher role');
+    }
+    if (isRootRole(target.role)) throw new DomainError('The super administrator cannot be deleted');
+    await this.deps.records.softDelete(target);
+  }
+}
