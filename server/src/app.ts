@@ -47,14 +47,14 @@ import { TokenService } from './domain/tokens';
 import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
-import { billingDashboardRoutes } from './relay/billing-dashboard';
-import { ChannelHealth } from './relay/channel-health';
-import { ChannelRouter } from './relay/channel-router';
-import { ChannelTester } from './relay/channel-tester';
-import { IdentityCache } from './relay/identity-cache';
-import { Relay } from './relay/relay';
-import { relayRoutes } from './relay/routes';
-import { createTokenCounter } from './relay/tokenizer';
+import { billingDashboardRoutes } from './domain/billing-dashboard';
+import { ChannelHealth } from './relay/pipeline/channel-health';
+import { ChannelRouter } from './relay/pipeline/channel-router';
+import { ChannelTester } from './jobs/channel-tester';
+import { IdentityCache } from './relay/pipeline/identity-cache';
+import { Relay } from './relay/pipeline/relay';
+import { relayRoutes } from './relay/front/routes';
+import { createTokenCounter } from './relay/pipeline/tokenizer';
 import { UpstreamClient } from './relay/upstream';
 
 export interface AppDeps {

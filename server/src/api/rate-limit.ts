@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import type { RateLimiter } from '../cluster/rate-limiter';
 import { RelayError } from '../relay/errors';
-import { CORS_HEADERS } from '../relay/reply-sink';
+import { CORS_HEADERS } from '../relay/front/reply-sink';
 import { refusal } from './envelope';
 import { addRouteHook } from './route-hooks';
 

@@ -18,10 +18,10 @@ import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
-import type { ChannelRouter } from '../relay/channel-router';
-import type { ChannelTester } from '../relay/channel-tester';
-import type { IdentityCache } from '../relay/identity-cache';
-import type { Relay } from '../relay/relay';
+import type { ChannelRouter } from '../relay/pipeline/channel-router';
+import type { ChannelTester } from '../jobs/channel-tester';
+import type { IdentityCache } from '../relay/pipeline/identity-cache';
+import type { Relay } from '../relay/pipeline/relay';
 import type { SessionCodec } from './session';
 
 /** Everything a route module may call, wired once in buildApp. */

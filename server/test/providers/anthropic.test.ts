@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenCounter } from '../../src/relay/tokenizer';
+import { createTokenCounter } from '../../src/relay/pipeline/tokenizer';
 import { anthropicHandler } from '../fakes/anthropic';
 import { HttpFake } from '../fakes/http-fake';
 import { type Client, startTestApp, type TestApp } from '../harness';

@@ -3,8 +3,8 @@ import { createChannelInput, updateChannelInput } from '@switchyard/contract/cha
 import { isRootRole } from '@switchyard/contract/roles';
 import type { FastifyInstance } from 'fastify';
 import { toApiChannel } from '../../domain/channels';
-import { readChannelBalance } from '../../relay/channel-balance';
-import { modelObject } from '../../relay/models';
+import { readChannelBalance } from '../../domain/channel-balance';
+import { modelObject } from '../../relay/front/models';
 import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
 import type { Services } from '../services';
 

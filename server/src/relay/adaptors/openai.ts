@@ -1,5 +1,5 @@
 import type { RelayError } from '../errors';
-import { transcriptText } from '../unit-pricing';
+import { transcriptText } from '../pipeline/unit-pricing';
 import type {
   Adaptor,
   ConvertedResponse,

@@ -7,12 +7,12 @@ import type { ChannelRow } from '../db/schema';
 import type { ChannelService } from '../domain/channels';
 import { DomainError } from '../domain/errors';
 import type { OptionsStore } from '../domain/options';
-import { type ChannelHealth, meansDeadChannel } from './channel-health';
-import { BufferSink } from './client-sink';
-import type { RelayError } from './errors';
-import { buildRelayCall, type Relay } from './relay';
-import { readRelayRequest } from './relay-request';
-import { newRequestId } from './request-id';
+import { type ChannelHealth, meansDeadChannel } from '../relay/pipeline/channel-health';
+import { BufferSink } from '../relay/pipeline/client-sink';
+import type { RelayError } from '../relay/errors';
+import { buildRelayCall, type Relay } from '../relay/pipeline/relay';
+import { readRelayRequest } from '../relay/pipeline/relay-request';
+import { newRequestId } from '../relay/front/request-id';
 
 export const TEST_PROMPT = 'hi';
 const PREFERRED_TEST_MODEL = 'gpt-3.5-turbo';

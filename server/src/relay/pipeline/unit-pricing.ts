@@ -1,5 +1,5 @@
-import type { Price } from '../domain/billing';
-import { RelayError } from './errors';
+import type { Price } from '../../domain/billing';
+import { RelayError } from '../errors';
 import type { RelayRequest } from './relay-request';
 
 const SPEECH_INPUT_MAX_BYTES = 4096;

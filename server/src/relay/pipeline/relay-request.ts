@@ -1,5 +1,5 @@
-import type { RelayMode } from './adaptors/types';
-import { RelayError } from './errors';
+import type { RelayMode } from '../adaptors/types';
+import { RelayError } from '../errors';
 import type { TokenCounter } from './tokenizer';
 
 const MAX_TOKENS_LIMIT = 1_073_741_823;

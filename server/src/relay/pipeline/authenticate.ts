@@ -1,8 +1,8 @@
 import { isAdminRole, TokenStatus, UserStatus } from '@switchyard/contract/roles';
 import { ipInCidr, parseIp } from '@switchyard/contract/subnet';
-import type { UserRow } from '../db/schema';
-import { effectiveTokenStatus } from '../domain/tokens';
-import { RelayError } from './errors';
+import type { UserRow } from '../../db/schema';
+import { effectiveTokenStatus } from '../../domain/tokens';
+import { RelayError } from '../errors';
 import type { CachedToken, IdentityCache } from './identity-cache';
 
 export interface RelayCaller {

@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../db/connect';
 import { findTokenByKey } from '../db/repos/tokens';
 import { findUserById } from '../db/repos/users';
-import type { OptionsStore } from '../domain/options';
-import { authenticate } from './authenticate';
-import { RelayError } from './errors';
-import type { IdentityCache } from './identity-cache';
-import { CORS_HEADERS } from './reply-sink';
-import { newRequestId } from './request-id';
+import type { OptionsStore } from './options';
+import { authenticate } from '../relay/pipeline/authenticate';
+import { RelayError } from '../relay/errors';
+import type { IdentityCache } from '../relay/pipeline/identity-cache';
+import { CORS_HEADERS } from '../relay/front/reply-sink';
+import { newRequestId } from '../relay/front/request-id';
 
 export interface BillingDashboardDeps {
   db: Sql;

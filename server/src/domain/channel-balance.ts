@@ -1,7 +1,7 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { request } from 'undici';
 import type { ChannelRow } from '../db/schema';
-import { DomainError } from '../domain/errors';
+import { DomainError } from './errors';
 
 const TIMEOUT_MS = 10_000;
 
