@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../db/connect';
 import { findTokenByKey } from '../db/repos/tokens';
 import { findUserById } from '../db/repos/users';
-import type { OptionsStore } from './options';
-import { authenticate } from '../relay/pipeline/authenticate';
 import { RelayError } from '../relay/errors';
-import type { IdentityCache } from '../relay/pipeline/identity-cache';
 import { CORS_HEADERS } from '../relay/front/reply-sink';
 import { newRequestId } from '../relay/front/request-id';
+import { authenticate } from '../relay/pipeline/authenticate';
+import type { IdentityCache } from '../relay/pipeline/identity-cache';
+import type { OptionsStore } from './options';
 
 export interface BillingDashboardDeps {
   db: Sql;

@@ -7,12 +7,13 @@ import type { ChannelRow } from '../db/schema';
 import type { ChannelService } from '../domain/channels';
 import { DomainError } from '../domain/errors';
 import type { OptionsStore } from '../domain/options';
+import type { RelayError } from '../relay/errors';
+import { newRequestId } from '../relay/front/request-id';
+import { buildRelayCall } from '../relay/pipeline/call';
 import { type ChannelHealth, meansDeadChannel } from '../relay/pipeline/channel-health';
 import { BufferSink } from '../relay/pipeline/client-sink';
-import type { RelayError } from '../relay/errors';
-import { buildRelayCall, type Relay } from '../relay/pipeline/relay';
+import type { Relay } from '../relay/pipeline/relay';
 import { readRelayRequest } from '../relay/pipeline/relay-request';
-import { newRequestId } from '../relay/front/request-id';
 
 export const TEST_PROMPT = 'hi';
 const PREFERRED_TEST_MODEL = 'gpt-3.5-turbo';

@@ -2,8 +2,8 @@ import { allModelNames, modelsByChannelType } from '@switchyard/contract/channel
 import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
 import { isRootRole } from '@switchyard/contract/roles';
 import type { FastifyInstance } from 'fastify';
-import { toApiChannel } from '../../domain/channels';
 import { readChannelBalance } from '../../domain/channel-balance';
+import { toApiChannel } from '../../domain/channels';
 import { modelObject } from '../../relay/front/models';
 import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
 import type { Services } from '../services';

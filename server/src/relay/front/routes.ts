@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnreachable } from '../../db/connect';
 import type { RelayMode } from '../adaptors/types';
+import { databaseUnavailable, RelayError } from '../errors';
 import { authenticate } from '../pipeline/authenticate';
 import type { ChannelRouter } from '../pipeline/channel-router';
-import { databaseUnavailable, RelayError } from '../errors';
+import type { IdentityCache } from '../pipeline/identity-cache';
+import type { Relay } from '../pipeline/relay';
 import { anthropicToOpenAi } from './anthropic/request';
 import { anthropicError } from './anthropic/response';
 import { AnthropicSink } from './anthropic/sink';
-import type { IdentityCache } from '../pipeline/identity-cache';
 import { modelObject } from './models';
-import type { Relay } from '../pipeline/relay';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
 
