@@ -3,6 +3,8 @@ import type { RateLimiter } from '../cluster/rate-limiter';
 import type { Config } from '../config';
 import type { Sql } from '../db/connect';
 import type { Billing } from '../domain/billing';
+import type { BillingDashboard } from '../domain/billing-dashboard';
+import type { ChannelBalances } from '../domain/channel-balance';
 import type { ChannelService } from '../domain/channels';
 import type { EmailVerification } from '../domain/email-verification';
 import type { LogSummaryCatchUp } from '../domain/log-summary-catch-up';
@@ -37,7 +39,9 @@ export interface Services {
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;
   channelTester: ChannelTester;
+  channelBalances: ChannelBalances;
   billing: Billing;
+  billingDashboard: BillingDashboard;
   router: ChannelRouter;
   identities: IdentityCache;
   relay: Relay;
