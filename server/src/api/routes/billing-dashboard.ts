@@ -7,10 +7,7 @@ import { authenticate } from '../../relay/pipeline/authenticate';
 import type { Services } from '../services';
 
 function sendError(reply: FastifyReply, requestId: string, error: unknown): FastifyReply {
-  const relayError =
-    error instanceof RelayError
-      ? error
-      : new RelayError(500, 'Internal error in the gateway', 'one_api_panic', 'internal_error');
+  const relayError = error instanceof RelayError ? error : RelayError.internal();
   if (!(error instanceof RelayError)) reply.log.error({ err: error, requestId }, 'billing dashboard failed');
   return reply.code(relayError.status).send(relayError.body(requestId));
 }
@@ -31,7 +28,7 @@ export function billingDashboardRoutes(
       try {
         const caller = await authenticate(identities, request.headers.authorization, request.ip);
         const body = await build({ key: caller.token.row.key, userId: caller.user.id });
-        if (!body) throw new RelayError(401, 'Invalid API key', 'one_api_error', 'invalid_api_key');
+        if (!body) throw RelayError.gateway(401, 'Invalid API key', 'invalid_api_key');
         return reply.send(body);
       } catch (error) {
         return sendError(reply, requestId, error);

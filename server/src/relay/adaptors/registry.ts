@@ -44,7 +44,7 @@ const SPECIAL: Partial<Record<number, Adaptor>> = {
   [ChannelTypeId.minimax]: openAiAdaptor({
     url: (call) => {
       if (call.mode !== 'chat') {
-        throw new RelayError(400, 'MiniMax channels serve chat completions only', 'invalid_request_error');
+        throw RelayError.invalid('MiniMax channels serve chat completions only');
       }
       return `${call.baseUrl}/v1/text/chatcompletion_v2${call.query}`;
     },

@@ -50,14 +50,10 @@ export async function attempt(
   if (!adaptor) {
     const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
     return fail(
-      new RelayError(
-        501,
-        `Relaying to ${name} channels is not available in this version`,
-        'one_api_error',
-        'channel_type_not_supported',
-        '',
-        'upstream',
-      ),
+      RelayError.upstream(501, `Relaying to ${name} channels is not available in this version`, {
+        type: 'one_api_error',
+        code: 'channel_type_not_supported',
+      }),
     );
   }
   // The upstream call ends when the client leaves: the sink's signal says so.
@@ -94,11 +90,8 @@ export async function attempt(
 const fail = (error: RelayError): AttemptResult => ({ ok: false, error, started: false });
 
 const upstreamBroke = (error: unknown) =>
-  new RelayError(
+  RelayError.upstream(
     502,
     `The upstream answer broke off: ${error instanceof Error ? error.message : String(error)}`,
-    'upstream_error',
-    'upstream_broken',
-    '',
-    'upstream',
+    { code: 'upstream_broken' },
   );

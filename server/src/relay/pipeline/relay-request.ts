@@ -15,8 +15,7 @@ export interface RelayRequest {
   contentType: string;
 }
 
-const invalid = (message: string, code = 'invalid_request') =>
-  new RelayError(400, message, 'invalid_request_error', code);
+const invalid = (message: string, code = 'invalid_request') => RelayError.invalid(message, code);
 
 /** The model a call uses when the client names none. */
 const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {

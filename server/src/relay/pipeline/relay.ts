@@ -84,11 +84,11 @@ export class Relay {
         await refund(this.deps, reservation);
         if (result.started) return;
         throw result.error.status === 429
-          ? new RelayError(
+          ? RelayError.gateway(
               429,
               'The upstream channels of your group are saturated; please try again later',
-              result.error.type,
               result.error.code,
+              result.error.type,
             )
           : result.error;
       }

@@ -22,18 +22,8 @@ export interface Hold {
 
 function quotaRefused(refusal: 'user-quota' | 'token-quota'): RelayError {
   return refusal === 'user-quota'
-    ? new RelayError(
-        403,
-        'Your quota is not enough for this request',
-        'one_api_error',
-        'insufficient_user_quota',
-      )
-    : new RelayError(
-        403,
-        'This API key does not have enough quota left',
-        'one_api_error',
-        'pre_consume_token_quota_failed',
-      );
+    ? RelayError.quota('Your quota is not enough for this request', 'insufficient_user_quota')
+    : RelayError.quota('This API key does not have enough quota left', 'pre_consume_token_quota_failed');
 }
 
 const payerOf = (caller: RelayCaller): Payer => ({

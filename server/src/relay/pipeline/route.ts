@@ -13,16 +13,16 @@ export async function firstChannel(
 ): Promise<ChannelRow> {
   if (caller.pinnedChannelId !== undefined) {
     const pinned = await router.channel(caller.pinnedChannelId);
-    if (!pinned) throw new RelayError(400, 'Invalid channel id');
-    if (pinned.status !== ChannelStatus.enabled) throw new RelayError(403, 'This channel has been disabled');
+    if (!pinned) throw RelayError.gateway(400, 'Invalid channel id');
+    if (pinned.status !== ChannelStatus.enabled)
+      throw RelayError.gateway(403, 'This channel has been disabled');
     return pinned;
   }
   const channel = await router.select(group, model);
   if (!channel) {
-    throw new RelayError(
+    throw RelayError.gateway(
       503,
       `No channel is available for model ${model} in group ${group}`,
-      'one_api_error',
       'model_not_available',
     );
   }

@@ -15,10 +15,8 @@ const KEEP_ALIVE_MS = 15_000;
 
 /** Sent as a stream's last event when the account cannot pay for more of it. */
 const quotaRanOut = () =>
-  new RelayError(
-    403,
+  RelayError.quota(
     'The answer was cut short: your quota cannot pay for more of it',
-    'one_api_error',
     'insufficient_user_quota',
   );
 

@@ -63,14 +63,7 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
   if (answer.error) return geminiError(answer.error);
   const candidate = answer.candidates?.[0];
   if (!candidate && !answer.promptFeedback?.blockReason) {
-    return new RelayError(
-      502,
-      'Gemini answered no candidates',
-      'upstream_error',
-      'no_candidates',
-      '',
-      'upstream',
-    );
+    return RelayError.upstream(502, 'Gemini answered no candidates', { code: 'no_candidates' });
   }
   const { text, toolCalls } = candidateOutput(candidate);
   const usage = usageOf(answer.usageMetadata);
