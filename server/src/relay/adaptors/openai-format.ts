@@ -21,6 +21,10 @@ export type ToolCallDelta =
   | (ToolCall & { index: number })
   | { index: number; function: { arguments: string } };
 
+/** What tool calls add to the generated text, counted when a provider reports no usage. */
+export const toolCallsText = (toolCalls: ToolCall[]): string =>
+  toolCalls.map((toolCall) => toolCall.function.name + toolCall.function.arguments).join('');
+
 const created = () => Math.floor(Date.now() / 1000);
 
 const withTotal = (usage: Usage) => ({
@@ -152,6 +156,16 @@ export abstract class JsonStreamTranslator<Event, Call extends TranslatedCall = 
   protected delta(id: string, content: string, toolCalls: ToolCallDelta[] = []): string[] {
     if (!content && toolCalls.length === 0 && this.#sentRole) return [];
     return [this.assistantChunk(id, { content, toolCalls })];
+  }
+
+  /** Text and whole tool calls (numbered from `first`), counted into the generated text. */
+  protected answerDelta(id: string, content: string, toolCalls: ToolCall[], first = 0): string[] {
+    this.generated += content + toolCallsText(toolCalls);
+    return this.delta(
+      id,
+      content,
+      toolCalls.map((toolCall, index) => ({ ...toolCall, index: first + index })),
+    );
   }
 
   usage(): Usage | undefined {

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
-import { chatCompletion, embeddingList, type FinishReason, type ToolCall } from '../openai-format';
+import {
+  chatCompletion,
+  embeddingList,
+  type FinishReason,
+  type ToolCall,
+  toolCallsText,
+} from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { geminiError, parseError } from './errors';
 import type { GeminiCandidate, GeminiChatResponse, GeminiEmbedResponse, GeminiUsageMetadata } from './wire';
@@ -42,9 +48,6 @@ export function candidateOutput(candidate: GeminiCandidate | undefined): {
   }
   return { text, toolCalls };
 }
-
-export const toolCallsText = (toolCalls: ToolCall[]) =>
-  toolCalls.map((toolCall) => toolCall.function.name + toolCall.function.arguments).join('');
 
 export const openAiId = (answer: GeminiChatResponse, call: Pick<RelayCall, 'requestId'>) =>
   `chatcmpl-${answer.responseId || call.requestId}`;

@@ -1,6 +1,6 @@
 import { JsonStreamTranslator } from '../openai-format';
 import { geminiError } from './errors';
-import { candidateOutput, finishReasonOf, openAiId, toolCallsText, usageOf } from './response';
+import { candidateOutput, finishReasonOf, openAiId, usageOf } from './response';
 import type { GeminiChatResponse } from './wire';
 
 /**
@@ -20,9 +20,8 @@ export class GeminiStream extends JsonStreamTranslator<GeminiChatResponse> {
     this.reported = usageOf(event.usageMetadata) ?? this.reported;
     const candidate = event.candidates?.[0];
     const { text, toolCalls } = candidateOutput(candidate);
-    const deltas = toolCalls.map((toolCall) => ({ ...toolCall, index: this.#toolCount++ }));
-    const chunks = this.delta(this.#id, text, deltas);
-    this.generated += text + toolCallsText(toolCalls);
+    const chunks = this.answerDelta(this.#id, text, toolCalls, this.#toolCount);
+    this.#toolCount += toolCalls.length;
     const blocked = !candidate && event.promptFeedback?.blockReason;
     const finishReason = blocked
       ? 'content_filter'

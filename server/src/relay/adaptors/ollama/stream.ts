@@ -15,13 +15,8 @@ export class OllamaStream extends JsonStreamTranslator<OllamaChatResponse, Relay
     const id = `chatcmpl-${this.call.requestId}`;
     const content = line.message?.content ?? '';
     const toolCalls = toolCallsOf(this.call, line.message);
-    const chunks = this.delta(
-      id,
-      content,
-      toolCalls.map((toolCall, index) => ({ ...toolCall, index })),
-    );
+    const chunks = this.answerDelta(id, content, toolCalls);
     this.#calledTools ||= toolCalls.length > 0;
-    this.generated += content + toolCalls.map((t) => t.function.name + t.function.arguments).join('');
     if (line.done) {
       this.finished = true;
       this.reported = usageOf(line) ?? this.reported;

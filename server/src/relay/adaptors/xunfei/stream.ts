@@ -17,13 +17,8 @@ export class SparkStream extends JsonStreamTranslator<SparkFrame, RelayCall> {
     const content = items.map((item) => item.content ?? '').join('');
     const toolCalls = toolCallsOf(this.call, items);
     this.reported = usageOf(frame) ?? this.reported;
-    const chunks = this.delta(
-      id,
-      content,
-      toolCalls.map((toolCall, index) => ({ ...toolCall, index })),
-    );
+    const chunks = this.answerDelta(id, content, toolCalls);
     this.#calledTools ||= toolCalls.length > 0;
-    this.generated += content + toolCalls.map((t) => t.function.name + t.function.arguments).join('');
     if (frame.header?.status === LAST_FRAME || frame.payload?.choices?.status === LAST_FRAME) {
       this.finished = true;
       const finishReason = this.#calledTools ? 'tool_calls' : 'stop';
