@@ -130,6 +130,15 @@ describe('channel type catalogue', () => {
     expect(type(18).other?.default).toBe('v2.1');
   });
 
+  it('asks for stream usage only where the upstream takes stream_options; two types have their own URLs', () => {
+    const streamUsage = CHANNEL_TYPES.filter((t) => t.openAi?.streamUsage).map((t) => t.id);
+    expect(streamUsage.sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 20]);
+    expect(type(3).openAi?.url).toEqual({ kind: 'azure' });
+    expect(type(27).openAi?.url).toEqual({ kind: 'chat-only', path: '/v1/text/chatcompletion_v2' });
+    expect(CHANNEL_TYPES.filter((t) => t.openAi?.appHeaders).map((t) => t.id)).toEqual([20]);
+    expect(CHANNEL_TYPES.filter((t) => t.openAi && t.apiStyle !== 'openai')).toEqual([]);
+  });
+
   it("maps types to one-api's API styles: own formats for ten types, OpenAI for the rest", () => {
     const own = Object.fromEntries(
       CHANNEL_TYPES.filter((t) => t.apiStyle !== 'openai').map((t) => [t.id, t.apiStyle]),

@@ -84,6 +84,29 @@ export interface ChannelBalance {
   source: BalanceSource;
 }
 
+/**
+ * How an OpenAI-compatible type's upstream differs from OpenAI's own API (apiStyle 'openai' only).
+ * A provider with its own wire format has an adaptor folder instead.
+ */
+export interface OpenAiDialect {
+  /**
+   * Understands `stream_options.include_usage`, so the relay asks for a usage chunk at the end of
+   * streams: OpenAI itself and proxies of it. Mistral refuses the field (422) and reports usage in
+   * its last chunk anyway; Groq is left out as well.
+   */
+  streamUsage?: boolean;
+  /**
+   * Where calls go, when not base URL + the client's path: Azure's deployment URLs (named after the
+   * model, `api-key` header), or one chat path for a type that serves chat completions only (MiniMax).
+   */
+  url?: { kind: 'azure' } | { kind: 'chat-only'; path: string };
+  /** Sends the gateway's name and site as `HTTP-Referer` and `X-Title` (OpenRouter ranks apps by them). */
+  appHeaders?: boolean;
+}
+
+/** How the console explains the base URL field: a proxy address unless the type needs its own. */
+export type BaseUrlKind = 'proxy' | 'azure' | 'custom' | 'fastgpt';
+
 export interface ChannelType {
   id: number;
   group: ChannelGroup;
@@ -94,10 +117,14 @@ export interface ChannelType {
   defaultBaseUrl: string;
   /** The channel cannot work without its own base URL (Azure resource endpoint, custom channel). */
   baseUrlRequired?: boolean;
+  /** Undefined: 'proxy'. */
+  baseUrlKind?: BaseUrlKind;
   /** Shown in the key field for types whose key joins several credentials. */
   keyHint?: string;
   other?: OtherField;
   apiStyle: ApiStyle;
+  /** Undefined: OpenAI's API as it is (for apiStyle 'openai'). */
+  openAi?: OpenAiDialect;
   /** Undefined: balance is not supported for this type. */
   balance?: ChannelBalance;
   defaultModels: readonly string[];
@@ -728,6 +755,9 @@ const creditGrants = (url: string, field: 'total_available' | 'total_remaining')
 // ---- The catalogue, in the order the console groups it ------------------------------------------
 
 /** A type that speaks OpenAI's API with OpenAI's model list. */
+/** OpenAI itself and proxies of it: they take `stream_options.include_usage`. */
+const STREAM_USAGE: OpenAiDialect = { streamUsage: true };
+
 const openAiLike = (
   id: number,
   group: ChannelGroup,
@@ -749,6 +779,7 @@ const openAiLike = (
 
 export const CHANNEL_TYPES: readonly ChannelType[] = [
   openAiLike(1, 'direct', 'OpenAI', 'OpenAI', 'green', 'https://api.openai.com', {
+    openAi: STREAM_USAGE,
     balance: { unit: 'usd', source: SUBSCRIPTION },
   }),
   {
@@ -762,6 +793,8 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
   },
   openAiLike(3, 'direct', 'Azure OpenAI', 'Azure OpenAI', 'lime', '', {
     baseUrlRequired: true,
+    baseUrlKind: 'azure',
+    openAi: { streamUsage: true, url: { kind: 'azure' } },
     other: { kind: 'azureApiVersion', default: '2024-03-01-preview' },
   }),
   {
@@ -848,6 +881,7 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     defaultModels: BAICHUAN_MODELS,
   }),
   openAiLike(27, 'direct', 'MiniMax', 'MiniMax', 'red', 'https://api.minimax.chat', {
+    openAi: { url: { kind: 'chat-only', path: '/v1/text/chatcompletion_v2' } },
     defaultModels: MINIMAX_MODELS,
   }),
   openAiLike(29, 'direct', 'Groq', 'Groq', 'orange', 'https://api.groq.com/openai', {
@@ -871,11 +905,14 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
 
   openAiLike(8, 'custom', 'Custom channel', '自定义渠道', 'pink', '', {
     baseUrlRequired: true,
+    baseUrlKind: 'custom',
+    openAi: STREAM_USAGE,
     balance: { unit: 'usd', source: SUBSCRIPTION },
   }),
 
   // FastGPT keys are sent whole; the hint only tells people which key to paste.
   openAiLike(22, 'knowledge', 'FastGPT', 'FastGPT', 'blue', 'https://fastgpt.run/api/openapi', {
+    baseUrlKind: 'fastgpt',
     keyHint: 'APIKey-AppId',
   }),
   openAiLike(21, 'knowledge', 'AI Proxy', 'AI Proxy', 'grape', 'https://api.aiproxy.io', {
@@ -885,11 +922,13 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
 
   // one-api HEAD also reads OpenRouter credits; the spec shows 'not supported' for it, so we do too.
   openAiLike(20, 'proxy', 'OpenRouter', 'OpenRouter', 'dark', 'https://openrouter.ai/api', {
+    openAi: { streamUsage: true, appHeaders: true },
     defaultModels: OPENROUTER_MODELS,
   }),
-  openAiLike(2, 'proxy', 'API2D', 'API2D', 'blue', 'https://oa.api2d.net'),
+  openAiLike(2, 'proxy', 'API2D', 'API2D', 'blue', 'https://oa.api2d.net', { openAi: STREAM_USAGE }),
   // Semantic UI's brown has no Mantine counterpart; orange is the nearest hue.
   openAiLike(5, 'proxy', 'OpenAI-SB', 'OpenAI-SB', 'orange', 'https://api.openai-sb.com', {
+    openAi: STREAM_USAGE,
     balance: {
       unit: 'cny',
       divisor: 10000,
@@ -900,8 +939,9 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
       },
     },
   }),
-  openAiLike(7, 'proxy', 'OhMyGPT', 'OhMyGPT', 'grape', 'https://api.ohmygpt.com'),
+  openAiLike(7, 'proxy', 'OhMyGPT', 'OhMyGPT', 'grape', 'https://api.ohmygpt.com', { openAi: STREAM_USAGE }),
   openAiLike(10, 'proxy', 'AI Proxy', 'AI Proxy', 'grape', 'https://api.aiproxy.io', {
+    openAi: STREAM_USAGE,
     balance: {
       unit: 'quota',
       source: {
@@ -912,20 +952,25 @@ export const CHANNEL_TYPES: readonly ChannelType[] = [
     },
   }),
   openAiLike(4, 'proxy', 'CloseAI', 'CloseAI', 'teal', 'https://api.closeai-proxy.xyz', {
+    openAi: STREAM_USAGE,
     balance: {
       unit: 'cny',
       source: creditGrants('{base}/dashboard/billing/credit_grants', 'total_available'),
     },
   }),
-  openAiLike(6, 'proxy', 'OpenAI Max', 'OpenAI Max', 'violet', 'https://api.openaimax.com'),
-  openAiLike(9, 'proxy', 'AI.LS', 'AI.LS', 'yellow', 'https://api.caipacity.com'),
+  openAiLike(6, 'proxy', 'OpenAI Max', 'OpenAI Max', 'violet', 'https://api.openaimax.com', {
+    openAi: STREAM_USAGE,
+  }),
+  openAiLike(9, 'proxy', 'AI.LS', 'AI.LS', 'yellow', 'https://api.caipacity.com', { openAi: STREAM_USAGE }),
   openAiLike(12, 'proxy', 'API2GPT', 'API2GPT', 'blue', 'https://api.api2gpt.com', {
+    openAi: STREAM_USAGE,
     balance: {
       unit: 'cny',
       source: creditGrants('https://api.api2gpt.com/dashboard/billing/credit_grants', 'total_remaining'),
     },
   }),
   openAiLike(13, 'proxy', 'AIGC2D', 'AIGC2D', 'grape', 'https://api.aigc2d.com', {
+    openAi: STREAM_USAGE,
     balance: {
       unit: 'quota',
       source: creditGrants('https://api.aigc2d.com/dashboard/billing/credit_grants', 'total_available'),

@@ -20,15 +20,18 @@ export function abbreviateNumber(value: number): string {
   return String(value);
 }
 
+/** Quota in the unit shown: dollars (QuotaPerUnit quota make $1) when currency display is on, else quota. */
+export function quotaAmount(quota: number, display: QuotaDisplay): number {
+  if (!display.displayInCurrency) return quota;
+  return quota / (display.quotaPerUnit > 0 ? display.quotaPerUnit : 1);
+}
+
 /** Quota as dollars ("$1.00") when currency display is on, otherwise abbreviated. */
 export function formatQuota(
   quota: number,
   display: QuotaDisplay,
   digits: number = QUOTA_DIGITS.default,
 ): string {
-  if (display.displayInCurrency) {
-    const perUnit = display.quotaPerUnit > 0 ? display.quotaPerUnit : 1;
-    return `$${(quota / perUnit).toFixed(digits)}`;
-  }
+  if (display.displayInCurrency) return `$${quotaAmount(quota, display).toFixed(digits)}`;
   return abbreviateNumber(quota);
 }

@@ -12,6 +12,7 @@ import { consoleFallback, registerConsole, resolveConsoleDir } from './api/conso
 import { installErrorHandlers } from './api/errors';
 import { installApiRateLimit, installCriticalRateLimit, webRateLimit } from './api/rate-limit';
 import { addRouteHook } from './api/route-hooks';
+import { billingDashboardRoutes } from './api/routes/billing-dashboard';
 import { channelRoutes } from './api/routes/channels';
 import { logRoutes } from './api/routes/logs';
 import { oauthRoutes } from './api/routes/oauth';
@@ -31,6 +32,8 @@ import type { Config } from './config';
 import type { Db } from './db/database';
 import { findUserById } from './db/repos/users';
 import { Billing } from './domain/billing';
+import { BillingDashboard } from './domain/billing-dashboard';
+import { ChannelBalances } from './domain/channel-balance';
 import { ChannelService } from './domain/channels';
 import { EmailVerification } from './domain/email-verification';
 import { LogSummaryCatchUp } from './domain/log-summary-catch-up';
@@ -47,14 +50,13 @@ import { TokenService } from './domain/tokens';
 import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
-import { billingDashboardRoutes } from './relay/billing-dashboard';
-import { ChannelHealth } from './relay/channel-health';
-import { ChannelRouter } from './relay/channel-router';
-import { ChannelTester } from './relay/channel-tester';
-import { IdentityCache } from './relay/identity-cache';
-import { Relay } from './relay/relay';
-import { relayRoutes } from './relay/routes';
-import { createTokenCounter } from './relay/tokenizer';
+import { ChannelTester } from './jobs/channel-tester';
+import { relayRoutes } from './relay/front/routes';
+import { ChannelHealth } from './relay/pipeline/channel-health';
+import { ChannelRouter } from './relay/pipeline/channel-router';
+import { IdentityCache } from './relay/pipeline/identity-cache';
+import { Relay } from './relay/pipeline/relay';
+import { createTokenCounter } from './relay/pipeline/tokenizer';
 import { UpstreamClient } from './relay/upstream';
 
 export interface AppDeps {
@@ -125,6 +127,7 @@ function createServices(
     askForCredit: config.redis ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
   });
   const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger) });
+  const logs = new LogService({ db });
   const upstream = new UpstreamClient(config.relayTimeoutMs);
   const relay = new Relay({
     router,
@@ -149,21 +152,23 @@ function createServices(
     }),
     redemptions: new RedemptionService({ db, options }),
     channels,
-    logs: new LogService({ db }),
+    logs,
     logSummaryCatchUp: new LogSummaryCatchUp({
       db,
       onCaughtUp: (logs) => logger?.info({ logs }, 'log summaries took in logs another program wrote'),
       onError: (error) => logger?.warn({ err: error }, 'log summary catch-up failed'),
     }),
     channelTester: new ChannelTester({
-      db,
+      logs,
       relay,
       channels,
       health,
       options,
       pauseMs: config.channelTestPauseMs,
     }),
+    channelBalances: new ChannelBalances({ channels }),
     billing,
+    billingDashboard: new BillingDashboard({ db, options }),
     router,
     identities,
     relay,

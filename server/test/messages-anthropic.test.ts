@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenCounter } from '../src/relay/tokenizer';
+import { createTokenCounter } from '../src/relay/pipeline/tokenizer';
 import { anthropicHandler, type FakeAnthropicOptions } from './fakes/anthropic';
 import { HttpFake } from './fakes/http-fake';
 import { type Client, startTestApp, type TestApp } from './harness';

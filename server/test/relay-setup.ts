@@ -13,6 +13,7 @@ export interface ChannelSpec {
   weight?: number;
   model_mapping?: string;
   other?: string;
+  config?: string;
 }
 
 /** Creates a channel through the API and answers its id. */

@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import type { RateLimiter } from '../cluster/rate-limiter';
 import { RelayError } from '../relay/errors';
-import { CORS_HEADERS } from '../relay/reply-sink';
+import { CORS_HEADERS } from '../relay/front/reply-sink';
 import { refusal } from './envelope';
 import { addRouteHook } from './route-hooks';
 
@@ -36,7 +36,7 @@ function sendRefusal(reply: FastifyReply, shape: Shape): FastifyReply {
   if (shape === 'openai') {
     return reply
       .headers(CORS_HEADERS)
-      .send(new RelayError(429, TOO_MANY_REQUESTS, 'one_api_error', 'rate_limit_exceeded').body(''));
+      .send(RelayError.gateway(429, TOO_MANY_REQUESTS, 'rate_limit_exceeded').body(''));
   }
   return reply.type('text/plain; charset=utf-8').send(TOO_MANY_REQUESTS);
 }

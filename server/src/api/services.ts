@@ -3,6 +3,8 @@ import type { RateLimiter } from '../cluster/rate-limiter';
 import type { Config } from '../config';
 import type { Sql } from '../db/connect';
 import type { Billing } from '../domain/billing';
+import type { BillingDashboard } from '../domain/billing-dashboard';
+import type { ChannelBalances } from '../domain/channel-balance';
 import type { ChannelService } from '../domain/channels';
 import type { EmailVerification } from '../domain/email-verification';
 import type { LogSummaryCatchUp } from '../domain/log-summary-catch-up';
@@ -18,10 +20,10 @@ import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
-import type { ChannelRouter } from '../relay/channel-router';
-import type { ChannelTester } from '../relay/channel-tester';
-import type { IdentityCache } from '../relay/identity-cache';
-import type { Relay } from '../relay/relay';
+import type { ChannelTester } from '../jobs/channel-tester';
+import type { ChannelRouter } from '../relay/pipeline/channel-router';
+import type { IdentityCache } from '../relay/pipeline/identity-cache';
+import type { Relay } from '../relay/pipeline/relay';
 import type { SessionCodec } from './session';
 
 /** Everything a route module may call, wired once in buildApp. */
@@ -37,7 +39,9 @@ export interface Services {
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;
   channelTester: ChannelTester;
+  channelBalances: ChannelBalances;
   billing: Billing;
+  billingDashboard: BillingDashboard;
   router: ChannelRouter;
   identities: IdentityCache;
   relay: Relay;

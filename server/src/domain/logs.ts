@@ -1,9 +1,11 @@
 import type { DashboardRow, LogEntry, LogFilter } from '@switchyard/contract/logs';
+import { LogType } from '@switchyard/contract/roles';
 import { nowSeconds } from '../clock';
 import type { Sql } from '../db/connect';
 import {
   dailyUsage,
   deleteLogsBefore,
+  insertLog,
   type LogScope,
   listLogs,
   searchLogs,
@@ -49,6 +51,27 @@ export class LogService {
 
   async search(keyword: string, scope: LogScope): Promise<LogEntry[]> {
     return (await searchLogs(this.deps.db, keyword.trim(), scope, SEARCH_LIMIT)).map(toApiLog);
+  }
+
+  /** A channel test's line: which channel, the model it asked, how long it took and what came back. */
+  async recordChannelTest(test: {
+    channel: { id: number; name: string };
+    model: string;
+    elapsedMs: number;
+    success: boolean;
+    message: string;
+  }): Promise<void> {
+    const { channel, success, message } = test;
+    await insertLog(this.deps.db, {
+      user_id: 0,
+      type: LogType.test,
+      channel_id: channel.id,
+      model_name: test.model,
+      elapsed_time: test.elapsedMs,
+      content: success
+        ? `Channel ${channel.name} test succeeded, response: ${message}`
+        : `Channel ${channel.name} test failed, error: ${message}`,
+    });
   }
 
   async deleteBefore(timestamp: number): Promise<number> {

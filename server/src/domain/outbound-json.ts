@@ -15,20 +15,20 @@ export interface OutboundAnswer {
 export async function requestJson(
   service: string,
   url: string,
-  init: RequestInit = {},
+  { timeoutMs = OUTBOUND_TIMEOUT_MS, ...init }: RequestInit & { timeoutMs?: number } = {},
 ): Promise<OutboundAnswer> {
   let response: Response;
   try {
     response = await fetch(url, {
       ...init,
       headers: { accept: 'application/json', ...init.headers },
-      signal: AbortSignal.timeout(OUTBOUND_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     throw new DomainError(
       timedOut
-        ? `${service} did not answer within ${OUTBOUND_TIMEOUT_MS / 1000} seconds; please try again later`
+        ? `${service} did not answer within ${timeoutMs / 1000} seconds; please try again later`
         : `Could not reach ${service}; please try again later`,
     );
   }

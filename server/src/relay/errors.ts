@@ -1,15 +1,69 @@
-/** An error answered in OpenAI's shape: `{error:{message, type, param, code}}` with an HTTP status. */
+type ErrorCode = string | number | null;
+
+/**
+ * An error answered in OpenAI's shape: `{error:{message, type, param, code}}` with an HTTP status.
+ * Made by name: what the client got wrong, what the gateway refuses, what the provider answered.
+ */
 export class RelayError extends Error {
-  constructor(
+  private constructor(
     readonly status: number,
     message: string,
-    readonly type = 'one_api_error',
-    readonly code: string | number | null = null,
-    readonly param = '',
+    readonly type: string,
+    readonly code: ErrorCode,
+    readonly param: string,
     /** Where the error came from: our own checks, or the upstream provider. */
-    readonly origin: 'gateway' | 'upstream' = 'gateway',
+    readonly origin: 'gateway' | 'upstream',
   ) {
     super(message);
+  }
+
+  /** A request the client got wrong: `invalid_request_error`, 400 unless said otherwise. */
+  static invalid(
+    message: string,
+    code: ErrorCode = null,
+    { status = 400, param = '' }: { status?: number; param?: string } = {},
+  ): RelayError {
+    return new RelayError(status, message, 'invalid_request_error', code, param, 'gateway');
+  }
+
+  /** A refusal of the gateway's own (a key, a channel, a limit), `one_api_error` unless said otherwise. */
+  static gateway(
+    status: number,
+    message: string,
+    code: ErrorCode = null,
+    type = 'one_api_error',
+  ): RelayError {
+    return new RelayError(status, message, type, code, '', 'gateway');
+  }
+
+  /** The account or the key cannot pay (403). */
+  static quota(message: string, code: string): RelayError {
+    return RelayError.gateway(403, message, code);
+  }
+
+  /** Our own bug: nothing the caller can do. */
+  static internal(): RelayError {
+    return new RelayError(
+      500,
+      'Internal error in the gateway',
+      'one_api_panic',
+      'internal_error',
+      '',
+      'gateway',
+    );
+  }
+
+  /** What the provider answered, or failing to reach it: worth another channel when `isRetryable` says so. */
+  static upstream(
+    status: number,
+    message: string,
+    {
+      type = 'upstream_error',
+      code = null,
+      param = '',
+    }: { type?: string; code?: ErrorCode; param?: string } = {},
+  ): RelayError {
+    return new RelayError(status, message, type, code, param, 'upstream');
   }
 
   body(requestId: string) {
@@ -35,14 +89,20 @@ export function isRetryable(error: RelayError): boolean {
 }
 
 /** The caller went away before the answer: nobody to answer, nothing to bill. */
-export const clientClosed = () =>
-  new RelayError(499, 'The client closed the request', 'one_api_error', 'client_closed');
+export const clientClosed = () => RelayError.gateway(499, 'The client closed the request', 'client_closed');
 
 /** The gateway's own database cannot be reached: nothing can be reserved or checked right now. */
 export const databaseUnavailable = () =>
-  new RelayError(
+  RelayError.gateway(
     503,
     'The gateway cannot reach its database right now; please try again shortly',
-    'one_api_error',
     'database_unavailable',
+  );
+
+/** The provider could not be reached (connection refused, DNS, TLS, a socket that would not open). */
+export const upstreamUnreachable = (error: unknown) =>
+  RelayError.upstream(
+    502,
+    `Could not reach the upstream: ${error instanceof Error ? error.message : String(error)}`,
+    { code: 'upstream_unreachable' },
   );

@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/types';
-import { clientClosed, RelayError } from './errors';
+import { clientClosed, upstreamUnreachable } from './errors';
 
 export interface UpstreamResponse {
   status: number;
@@ -17,16 +17,6 @@ export async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> 
 
 /** Unread body bytes above which the upstream socket is paused until the relay catches up. */
 const PAUSE_ABOVE_BYTES = 1024 * 1024;
-
-const unreachable = (error: unknown) =>
-  new RelayError(
-    502,
-    `Could not reach the upstream: ${error instanceof Error ? error.message : String(error)}`,
-    'upstream_error',
-    'upstream_unreachable',
-    '',
-    'upstream',
-  );
 
 /**
  * One upstream call on undici's dispatch interface: the head resolves `response`, body chunks are
@@ -94,7 +84,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.#error = this.signal.aborted ? clientClosed() : error;
     this.#finish();
-    this.#answer.reject(this.signal.aborted ? clientClosed() : unreachable(error));
+    this.#answer.reject(this.signal.aborted ? clientClosed() : upstreamUnreachable(error));
     this.#reader?.reject(this.#error);
     this.#reader = undefined;
   }
@@ -149,7 +139,7 @@ export class UpstreamClient {
     try {
       url = new URL(upstream.url);
     } catch (error) {
-      return Promise.reject(unreachable(error));
+      return Promise.reject(upstreamUnreachable(error));
     }
     const exchange = new UpstreamExchange(signal);
     try {

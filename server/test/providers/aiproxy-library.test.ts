@@ -1,9 +1,8 @@
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { libraryHandler } from '../fakes/aiproxy-library';
 import { HttpFake } from '../fakes/http-fake';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, createChannel, createCustomer } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const LIBRARY = 21;
@@ -11,28 +10,17 @@ const MODEL = 'gpt-3.5-turbo';
 const REFERENCES = '\n\n参考文档：\n1. [Guide](https://docs.example.com/guide)\n';
 
 describe('AI Proxy knowledge-library channels', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-  let channelId: number;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(libraryHandler({ key: 'aiproxy-key' })).start();
-    t = await startTestApp();
-    root = await t.root();
-    channelId = await createChannel(root, {
-      type: LIBRARY,
-      base_url: fake.url,
-      key: 'aiproxy-key',
-      models: MODEL,
-      other: 'lib-42',
-    });
-    customer = await createCustomer(t, 'library-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new HttpFake(libraryHandler({ key: 'aiproxy-key' })).start(),
+    channels: [
+      {
+        type: LIBRARY,
+        key: 'aiproxy-key',
+        models: MODEL,
+        other: 'lib-42',
+      },
+    ],
+    customer: 'library-user',
   });
 
   /** The library reports no usage: the gateway counts the prompt and the answer itself. */
@@ -43,17 +31,17 @@ describe('AI Proxy knowledge-library channels', () => {
     });
 
   it('asks the library with the last message and appends the sources', async () => {
-    fake.use(libraryHandler({ key: 'aiproxy-key', answer: 'Use the guide' }));
+    rig.fake.use(libraryHandler({ key: 'aiproxy-key', answer: 'Use the guide' }));
     let content: string | null | undefined;
-    const { quota } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'How do I start?' }],
       });
       content = answer.choices[0]?.message.content;
     });
-    expect(fake.last().headers.authorization).toBe('Bearer aiproxy-key');
-    expect(fake.last().json).toEqual({
+    expect(rig.fake.last().headers.authorization).toBe('Bearer aiproxy-key');
+    expect(rig.fake.last().json).toEqual({
       model: MODEL,
       query: 'How do I start?',
       libraryId: 'lib-42',
@@ -64,11 +52,11 @@ describe('AI Proxy knowledge-library channels', () => {
   });
 
   it('streams the answer in order, then the sources and the finish', async () => {
-    fake.use(libraryHandler({ key: 'aiproxy-key', answer: 'step one then two' }));
+    rig.fake.use(libraryHandler({ key: 'aiproxy-key', answer: 'step one then two' }));
     const pieces: string[] = [];
     let finish: string | null | undefined;
-    await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [
           { role: 'user', content: 'first question' },
@@ -82,49 +70,52 @@ describe('AI Proxy knowledge-library channels', () => {
         finish = chunk.choices[0]?.finish_reason ?? finish;
       }
     });
-    expect(fake.last().json).toMatchObject({ query: 'the real question', stream: true });
+    expect(rig.fake.last().json).toMatchObject({ query: 'the real question', stream: true });
     expect(pieces.filter(Boolean)).toEqual(['step', ' one', ' then', ' two', REFERENCES]);
     expect(finish).toBe('stop');
   });
 
   it('the library id may come from the channel config instead', async () => {
-    fake.use(libraryHandler({ key: 'aiproxy-key' }));
-    const updated = await root.put('/api/channel/', {
-      id: channelId,
+    rig.fake.use(libraryHandler({ key: 'aiproxy-key' }));
+    const updated = await rig.root.put('/api/channel/', {
+      id: rig.channelId,
       other: 'wrong',
       config: JSON.stringify({ library_id: 'lib-42' }),
     });
     expect(updated.body.success).toBe(true);
-    const row = await t.db.kysely
+    const row = await rig.t.db.kysely
       .selectFrom('channels')
       .select(['other', 'config'])
-      .where('id', '=', channelId)
+      .where('id', '=', rig.channelId)
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ other: 'wrong', config: '{"library_id":"lib-42"}' });
-    const answer = await customer.openai.chat.completions.create({
+    const answer = await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [{ role: 'user', content: 'q' }],
     });
-    expect(fake.last().json).toMatchObject({ libraryId: 'lib-42' });
+    expect(rig.fake.last().json).toMatchObject({ libraryId: 'lib-42' });
     expect(answer.choices[0]?.message.content).toContain('The library knows');
-    await root.put('/api/channel/', { id: channelId, other: 'lib-42', config: '' });
+    await rig.root.put('/api/channel/', { id: rig.channelId, other: 'lib-42', config: '' });
   });
 
   it('an error inside a 200 answer and a refused key both fail and refund', async () => {
-    await root.put('/api/channel/', { id: channelId, other: 'unknown-library' });
-    fake.use(libraryHandler({ key: 'aiproxy-key' }));
-    const missing = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'q' }] }),
+    await rig.root.put('/api/channel/', { id: rig.channelId, other: 'unknown-library' });
+    rig.fake.use(libraryHandler({ key: 'aiproxy-key' }));
+    const missing = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'q' }],
+      }),
     );
     expect(missing.error).toMatchObject({ status: 500 });
     expect(String((missing.error as Error).message)).toContain('library not found');
     expect(missing.refunded).toBe(true);
-    await root.put('/api/channel/', { id: channelId, other: 'lib-42' });
+    await rig.root.put('/api/channel/', { id: rig.channelId, other: 'lib-42' });
 
-    fake.use(libraryHandler({ key: 'a-different-key' }));
+    rig.fake.use(libraryHandler({ key: 'a-different-key' }));
     for (const stream of [false, true]) {
-      const refused = await expectRefunded(t, customer, async () => {
-        const answer = await customer.openai.chat.completions.create({
+      const refused = await expectRefunded(rig.t, rig.customer, async () => {
+        const answer = await rig.customer.openai.chat.completions.create({
           model: MODEL,
           messages: [{ role: 'user', content: 'q' }],
           stream,

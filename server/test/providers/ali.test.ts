@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dashScopeHandler, EMBEDDING_PATH, GENERATION_PATH } from '../fakes/ali';
 import { HttpFake } from '../fakes/http-fake';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, createChannel, createCustomer } from '../relay-setup';
+import type { TestApp } from '../harness';
+import { createChannel } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const ALI = 17;
@@ -15,58 +16,43 @@ const channelStatus = async (t: TestApp, id: number) =>
     .status;
 
 describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-  let channelId: number;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(dashScopeHandler({ apiKey: API_KEY })).start();
-    t = await startTestApp();
-    root = await t.root();
-    channelId = await createChannel(root, {
-      name: 'dashscope',
-      type: ALI,
-      key: API_KEY,
-      base_url: fake.url,
-      models: `${MODEL},text-embedding-v3`,
-    });
+  const rig = providerRig({
+    fake: () => new HttpFake(dashScopeHandler({ apiKey: API_KEY })).start(),
     // Plugins come from `other`, or from config.plugin, which wins over it.
-    await createChannel(root, {
-      name: 'dashscope-plugin',
-      type: ALI,
-      key: API_KEY,
-      base_url: fake.url,
-      models: 'qwen-max-internet',
-      other: PLUGIN,
-    });
-    const configured = await root.post('/api/channel/', {
-      name: 'dashscope-config-plugin',
-      type: ALI,
-      key: API_KEY,
-      base_url: fake.url,
-      models: 'qwen-turbo',
-      group: 'default',
-      other: '{"ignored":{}}',
-      config: JSON.stringify({ plugin: '{"calculator":{}}' }),
-    });
-    expect(configured.body.success).toBe(true);
-    customer = await createCustomer(t, 'qwen-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+    channels: [
+      {
+        name: 'dashscope',
+        type: ALI,
+        key: API_KEY,
+        models: `${MODEL},text-embedding-v3`,
+      },
+      {
+        name: 'dashscope-plugin',
+        type: ALI,
+        key: API_KEY,
+        models: 'qwen-max-internet',
+        other: PLUGIN,
+      },
+      {
+        name: 'dashscope-config-plugin',
+        type: ALI,
+        key: API_KEY,
+        models: 'qwen-turbo',
+        other: '{"ignored":{}}',
+        config: JSON.stringify({ plugin: '{"calculator":{}}' }),
+      },
+    ],
+    customer: 'qwen-user',
   });
 
   it('converts the request and answer and bills the reported usage exactly', async () => {
-    fake.use(
+    rig.fake.use(
       dashScopeHandler({ apiKey: API_KEY, reply: 'Ni hao', usage: { input_tokens: 40, output_tokens: 6 } }),
     );
     let content: string | null | undefined;
     let finish: string | null | undefined;
-    const { quota, tokenQuota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota, tokenQuota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [
           { role: 'system', content: 'You are terse' },
@@ -85,7 +71,7 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
     });
     expect(content).toBe('Ni hao');
     expect(finish).toBe('stop');
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.url).toBe(GENERATION_PATH);
     expect(upstream.headers).toMatchObject({
       authorization: `Bearer ${API_KEY}`,
@@ -120,12 +106,12 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
       prompt_tokens: 40,
       completion_tokens: 6,
       quota: expected,
-      channel_id: channelId,
+      channel_id: rig.channelId,
     });
   });
 
   it('streams incremental output in order and bills from the last running total', async () => {
-    fake.use(
+    rig.fake.use(
       dashScopeHandler({
         apiKey: API_KEY,
         reply: 'alpha beta gamma delta',
@@ -134,8 +120,8 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
     );
     const pieces: string[] = [];
     let finish: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -145,7 +131,7 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
         finish = chunk.choices[0]?.finish_reason ?? finish;
       }
     });
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.headers).toMatchObject({ 'x-dashscope-sse': 'enable', accept: 'text/event-stream' });
     expect(upstream.json).toMatchObject({
       parameters: { result_format: 'message', incremental_output: true },
@@ -159,14 +145,14 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
   });
 
   it('sends the plugin header from `other`, and `-internet` turns on search under the bare model', async () => {
-    fake.use(dashScopeHandler({ apiKey: API_KEY, usage: { input_tokens: 20, output_tokens: 10 } }));
-    const { quota, log } = await spentBy(t, customer, () =>
-      customer.openai.chat.completions.create({
+    rig.fake.use(dashScopeHandler({ apiKey: API_KEY, usage: { input_tokens: 20, output_tokens: 10 } }));
+    const { quota, log } = await spentBy(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
         model: 'qwen-max-internet',
         messages: [{ role: 'user', content: 'news?' }],
       }),
     );
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.headers['x-dashscope-plugin']).toBe(PLUGIN);
     expect(upstream.json).toMatchObject({
       model: 'qwen-max',
@@ -178,18 +164,18 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
   });
 
   it('takes the plugin from config.plugin before `other`', async () => {
-    fake.use(dashScopeHandler({ apiKey: API_KEY }));
-    await customer.openai.chat.completions.create({
+    rig.fake.use(dashScopeHandler({ apiKey: API_KEY }));
+    await rig.customer.openai.chat.completions.create({
       model: 'qwen-turbo',
       messages: [{ role: 'user', content: 'calc' }],
       stream: true,
     });
-    expect(fake.last().headers['x-dashscope-plugin']).toBe('{"calculator":{}}');
-    expect(fake.last().json).not.toHaveProperty('parameters.enable_search');
+    expect(rig.fake.last().headers['x-dashscope-plugin']).toBe('{"calculator":{}}');
+    expect(rig.fake.last().json).not.toHaveProperty('parameters.enable_search');
   });
 
   it('passes tools through and answers tool calls in OpenAI shape', async () => {
-    fake.use(
+    rig.fake.use(
       dashScopeHandler({
         apiKey: API_KEY,
         toolCall: { name: 'get_weather', arguments: '{"city":"Hangzhou"}' },
@@ -205,12 +191,12 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
         },
       },
     ];
-    const answer = await customer.openai.chat.completions.create({
+    const answer = await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [{ role: 'user', content: 'weather?' }],
       tools,
     });
-    expect(fake.last().json).toMatchObject({ parameters: { tools } });
+    expect(rig.fake.last().json).toMatchObject({ parameters: { tools } });
     expect(answer.choices[0]?.finish_reason).toBe('tool_calls');
     expect(answer.choices[0]?.message.tool_calls).toEqual([
       {
@@ -222,11 +208,11 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
   });
 
   it('relays embeddings as an OpenAI list in input order, billing total_tokens as prompt', async () => {
-    fake.use(dashScopeHandler({ apiKey: API_KEY }));
+    rig.fake.use(dashScopeHandler({ apiKey: API_KEY }));
     let vectors: number[][] = [];
     let reported: unknown;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.embeddings.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.embeddings.create({
         model: 'text-embedding-v3',
         input: ['abc', 'defgh'],
         dimensions: 2,
@@ -234,7 +220,7 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
       vectors = answer.data.map((item) => Array.from(item.embedding));
       reported = answer.usage;
     });
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.url).toBe(EMBEDDING_PATH);
     expect(upstream.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(upstream.json).toEqual({
@@ -260,10 +246,10 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
       ['Arrearage', 403],
     ];
     for (const [errorCode, status] of cases) {
-      fake.use(dashScopeHandler({ apiKey: API_KEY, errorCode }));
+      rig.fake.use(dashScopeHandler({ apiKey: API_KEY, errorCode }));
       for (const stream of [false, true]) {
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model: MODEL,
             messages: [{ role: 'user', content: 'x' }],
             stream,
@@ -278,7 +264,7 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
   });
 
   it('an error event inside a started stream reaches the client; what was delivered is billed', async () => {
-    fake.use(
+    rig.fake.use(
       dashScopeHandler({
         apiKey: API_KEY,
         reply: 'one two three',
@@ -287,8 +273,8 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
     );
     const pieces: string[] = [];
     let failure: unknown;
-    const { log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -307,17 +293,17 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
   });
 
   it('an invalid API key is a dead channel: 401, refunded, channel disabled', async () => {
-    const deadId = await createChannel(root, {
+    const deadId = await createChannel(rig.root, {
       name: 'dashscope-dead',
       type: ALI,
       key: 'sk-revoked',
-      base_url: fake.url,
+      base_url: rig.fake.url,
       models: 'qwen-coder-turbo',
     });
-    fake.use(dashScopeHandler({ apiKey: API_KEY }));
+    rig.fake.use(dashScopeHandler({ apiKey: API_KEY }));
     // Streaming first, with automatic disabling still off: DashScope frames this failure as SSE.
-    const streamed = await expectRefunded(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const streamed = await expectRefunded(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: 'qwen-coder-turbo',
         messages: [{ role: 'user', content: 'x' }],
         stream: true,
@@ -326,11 +312,11 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
     });
     expect(streamed.error).toMatchObject({ status: 401, code: 'InvalidApiKey' });
     expect(streamed.refunded).toBe(true);
-    expect(await channelStatus(t, deadId)).toBe(1);
+    expect(await channelStatus(rig.t, deadId)).toBe(1);
 
-    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
-    const { error, refunded, logged } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({
+    await rig.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
         model: 'qwen-coder-turbo',
         messages: [{ role: 'user', content: 'x' }],
       }),
@@ -339,9 +325,9 @@ describe('Alibaba Tongyi Qianwen channels (DashScope native API)', () => {
     expect(String((error as Error).message)).toContain('Invalid API-key provided.');
     expect(refunded).toBe(true);
     expect(logged).toBe(false);
-    expect(fake.last().headers.authorization).toBe('Bearer sk-revoked');
-    expect(await channelStatus(t, deadId)).toBe(3);
+    expect(rig.fake.last().headers.authorization).toBe('Bearer sk-revoked');
+    expect(await channelStatus(rig.t, deadId)).toBe(3);
     // The good channel is untouched.
-    expect(await channelStatus(t, channelId)).toBe(1);
+    expect(await channelStatus(rig.t, rig.channelId)).toBe(1);
   });
 });

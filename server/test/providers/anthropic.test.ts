@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenCounter } from '../../src/relay/tokenizer';
+import { describe, expect, it } from 'vitest';
+import { createTokenCounter } from '../../src/relay/pipeline/tokenizer';
 import { anthropicHandler } from '../fakes/anthropic';
 import { HttpFake } from '../fakes/http-fake';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, createChannel, createCustomer } from '../relay-setup';
+import { createChannel } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const ANTHROPIC = 14;
@@ -11,36 +11,25 @@ const MODEL = 'claude-3-5-sonnet-20241022';
 const KEY = 'sk-ant-api03-fake';
 
 describe('Anthropic Claude channels (Messages API)', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-  let channelId: number;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(anthropicHandler({ apiKey: KEY, reply: 'hi' })).start();
-    t = await startTestApp();
-    root = await t.root();
-    channelId = await createChannel(root, {
-      type: ANTHROPIC,
-      base_url: fake.url,
-      key: KEY,
-      models: `${MODEL},claude-3-haiku-20240307`,
-    });
-    customer = await createCustomer(t, 'claude-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new HttpFake(anthropicHandler({ apiKey: KEY, reply: 'hi' })).start(),
+    channels: [
+      {
+        type: ANTHROPIC,
+        key: KEY,
+        models: `${MODEL},claude-3-haiku-20240307`,
+      },
+    ],
+    customer: 'claude-user',
   });
 
   it('lifts the system prompt, merges turns, authenticates and bills the reported usage', async () => {
-    fake.use(
+    rig.fake.use(
       anthropicHandler({ apiKey: KEY, reply: 'Bonjour', usage: { input_tokens: 31, output_tokens: 7 } }),
     );
-    let answer: Awaited<ReturnType<typeof customer.openai.chat.completions.create>> | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      answer = await customer.openai.chat.completions.create({
+    let answer: Awaited<ReturnType<typeof rig.customer.openai.chat.completions.create>> | undefined;
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      answer = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [
           { role: 'system', content: 'You are terse.' },
@@ -61,7 +50,7 @@ describe('Anthropic Claude channels (Messages API)', () => {
       choices: [{ index: 0, message: { role: 'assistant', content: 'Bonjour' }, finish_reason: 'stop' }],
       usage: { prompt_tokens: 31, completion_tokens: 7, total_tokens: 38 },
     });
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.method).toBe('POST');
     expect(upstream.url).toBe('/v1/messages');
     expect(upstream.headers['x-api-key']).toBe(KEY);
@@ -87,11 +76,11 @@ describe('Anthropic Claude channels (Messages API)', () => {
       metadata: { user_id: 'customer-42' },
     });
     expect(quota).toBe(expectedQuota(MODEL, ANTHROPIC, { prompt: 31, completion: 7 }));
-    expect(log).toMatchObject({ prompt_tokens: 31, completion_tokens: 7, channel_id: channelId });
+    expect(log).toMatchObject({ prompt_tokens: 31, completion_tokens: 7, channel_id: rig.channelId });
   });
 
   it('counts cached prompt tokens as prompt tokens and maps max_tokens to length', async () => {
-    fake.use(
+    rig.fake.use(
       anthropicHandler({
         apiKey: KEY,
         reply: 'cut',
@@ -99,20 +88,20 @@ describe('Anthropic Claude channels (Messages API)', () => {
         usage: { input_tokens: 5, output_tokens: 16, cache_read_input_tokens: 100 },
       }),
     );
-    const { quota } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'long story' }],
         max_tokens: 16,
       });
       expect(answer.choices[0]?.finish_reason).toBe('length');
     });
-    expect(fake.last().json).toMatchObject({ max_tokens: 16 });
+    expect(rig.fake.last().json).toMatchObject({ max_tokens: 16 });
     expect(quota).toBe(expectedQuota(MODEL, ANTHROPIC, { prompt: 105, completion: 16 }));
   });
 
   it('streams text in order and bills from the last usage report, not the sum', async () => {
-    fake.use(
+    rig.fake.use(
       anthropicHandler({
         apiKey: KEY,
         reply: 'alpha beta gamma',
@@ -122,8 +111,8 @@ describe('Anthropic Claude channels (Messages API)', () => {
     const pieces: string[] = [];
     let finish: string | null | undefined;
     let lastUsage: unknown;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -135,8 +124,8 @@ describe('Anthropic Claude channels (Messages API)', () => {
         lastUsage = chunk.usage ?? lastUsage;
       }
     });
-    expect(fake.last().json).toMatchObject({ stream: true });
-    expect(fake.last().headers.accept).toBe('text/event-stream');
+    expect(rig.fake.last().json).toMatchObject({ stream: true });
+    expect(rig.fake.last().headers.accept).toBe('text/event-stream');
     expect(pieces.filter(Boolean)).toEqual(['alpha', ' beta', ' gamma']);
     expect(finish).toBe('stop');
     expect(lastUsage).toMatchObject({ prompt_tokens: 12, completion_tokens: 9 });
@@ -147,7 +136,7 @@ describe('Anthropic Claude channels (Messages API)', () => {
 
   it('converts tools, tool choice, tool calls and tool results both ways', async () => {
     const toolUse = { id: 'toolu_01A', name: 'get_weather', input: { city: 'Paris', unit: 'c' } };
-    fake.use(anthropicHandler({ apiKey: KEY, toolUse, usage: { input_tokens: 50, output_tokens: 20 } }));
+    rig.fake.use(anthropicHandler({ apiKey: KEY, toolUse, usage: { input_tokens: 50, output_tokens: 20 } }));
     const tools = [
       {
         type: 'function' as const,
@@ -158,13 +147,13 @@ describe('Anthropic Claude channels (Messages API)', () => {
         },
       },
     ];
-    const first = await customer.openai.chat.completions.create({
+    const first = await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [{ role: 'user', content: 'Weather in Paris?' }],
       tools,
       tool_choice: 'required',
     });
-    expect(fake.last().json).toMatchObject({
+    expect(rig.fake.last().json).toMatchObject({
       tools: [
         {
           name: 'get_weather',
@@ -188,8 +177,8 @@ describe('Anthropic Claude channels (Messages API)', () => {
       },
     });
 
-    fake.use(anthropicHandler({ apiKey: KEY, reply: 'It is 21 °C.' }));
-    await customer.openai.chat.completions.create({
+    rig.fake.use(anthropicHandler({ apiKey: KEY, reply: 'It is 21 °C.' }));
+    await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [
         { role: 'user', content: 'Weather in Paris?' },
@@ -201,7 +190,7 @@ describe('Anthropic Claude channels (Messages API)', () => {
       tool_choice: { type: 'function', function: { name: 'get_weather' } },
       parallel_tool_calls: false,
     });
-    expect(fake.last().json).toMatchObject({
+    expect(rig.fake.last().json).toMatchObject({
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
         { role: 'assistant', content: [{ type: 'tool_use', ...toolUse }] },
@@ -219,8 +208,8 @@ describe('Anthropic Claude channels (Messages API)', () => {
 
   it('streams tool calls as OpenAI tool call deltas', async () => {
     const toolUse = { id: 'toolu_02B', name: 'lookup', input: { query: 'switchyard gateway' } };
-    fake.use(anthropicHandler({ apiKey: KEY, reply: 'Let me check.', toolUse }));
-    const stream = customer.openai.chat.completions.stream({
+    rig.fake.use(anthropicHandler({ apiKey: KEY, reply: 'Let me check.', toolUse }));
+    const stream = rig.customer.openai.chat.completions.stream({
       model: MODEL,
       messages: [{ role: 'user', content: 'search' }],
       tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
@@ -250,9 +239,9 @@ describe('Anthropic Claude channels (Messages API)', () => {
   });
 
   it('sends data: URLs inline and leaves http(s) image URLs for Anthropic to fetch', async () => {
-    fake.use(anthropicHandler({ apiKey: KEY, reply: 'two cats' }));
-    const before = fake.requests.length;
-    await customer.openai.chat.completions.create({
+    rig.fake.use(anthropicHandler({ apiKey: KEY, reply: 'two cats' }));
+    const before = rig.fake.requests.length;
+    await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [
         {
@@ -265,8 +254,8 @@ describe('Anthropic Claude channels (Messages API)', () => {
         },
       ],
     });
-    expect(fake.requests.length).toBe(before + 1);
-    expect(fake.last().json).toMatchObject({
+    expect(rig.fake.requests.length).toBe(before + 1);
+    expect(rig.fake.last().json).toMatchObject({
       messages: [
         {
           role: 'user',
@@ -287,10 +276,10 @@ describe('Anthropic Claude channels (Messages API)', () => {
       [529, 'overloaded_error'],
     ];
     for (const [status, type] of cases) {
-      fake.use(anthropicHandler({ apiKey: KEY, error: { status, type } }));
+      rig.fake.use(anthropicHandler({ apiKey: KEY, error: { status, type } }));
       for (const stream of [false, true]) {
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model: MODEL,
             messages: [{ role: 'user', content: 'x' }],
             stream,
@@ -306,7 +295,7 @@ describe('Anthropic Claude channels (Messages API)', () => {
 
   it('an error event mid-stream reaches the client as an error; what was delivered is billed', async () => {
     const DELIVERED = 'one-two-three-four-five-six-seven-eight-nine-ten-eleven-twelve';
-    fake.use(
+    rig.fake.use(
       anthropicHandler({
         apiKey: KEY,
         reply: `${DELIVERED} never-sent`,
@@ -315,8 +304,8 @@ describe('Anthropic Claude channels (Messages API)', () => {
       }),
     );
     const pieces: string[] = [];
-    const { log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'x' }],
         stream: true,
@@ -335,28 +324,36 @@ describe('Anthropic Claude channels (Messages API)', () => {
   });
 
   it('refuses embeddings on a Claude channel without calling upstream', async () => {
-    const before = fake.requests.length;
-    await createChannel(root, { type: ANTHROPIC, base_url: fake.url, key: KEY, models: 'claude-embed-test' });
-    const { error, refunded } = await expectRefunded(t, customer, () =>
-      customer.openai.embeddings.create({ model: 'claude-embed-test', input: 'x' }),
+    const before = rig.fake.requests.length;
+    await createChannel(rig.root, {
+      type: ANTHROPIC,
+      base_url: rig.fake.url,
+      key: KEY,
+      models: 'claude-embed-test',
+    });
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.embeddings.create({ model: 'claude-embed-test', input: 'x' }),
     );
     expect(error).toMatchObject({ status: 400 });
     expect(refunded).toBe(true);
-    expect(fake.requests.length).toBe(before);
+    expect(rig.fake.requests.length).toBe(before);
   });
 
   it('an invalid key answers 401, refunds and switches the channel off', async () => {
-    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
-    fake.use(anthropicHandler({ apiKey: 'sk-ant-the-real-key', reply: 'never' }));
-    const { error, refunded } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }),
+    await rig.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    rig.fake.use(anthropicHandler({ apiKey: 'sk-ant-the-real-key', reply: 'never' }));
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
     );
     expect(error).toMatchObject({ status: 401, type: 'authentication_error' });
     expect(refunded).toBe(true);
-    const channel = await t.db.kysely
+    const channel = await rig.t.db.kysely
       .selectFrom('channels')
       .select('status')
-      .where('id', '=', channelId)
+      .where('id', '=', rig.channelId)
       .executeTakeFirstOrThrow();
     expect(channel.status).toBe(3);
   });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeBaidu } from '../fakes/baidu';
 import { HttpFake, type RecordedRequest } from '../fakes/http-fake';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, createChannel, createCustomer } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const BAIDU = 15;
@@ -17,61 +16,50 @@ const tokenOf = (request: RecordedRequest) =>
   new URL(request.url, 'http://x').searchParams.get('access_token');
 
 describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embeddings)', () => {
-  let t: TestApp;
-  let root: Client;
-  let http: HttpFake;
-  let baidu: FakeBaidu;
-  let customer: Customer;
-  let mainChannel: number;
-  let deadChannel: number;
-
+  const baidu = new FakeBaidu({
+    clients: [MAIN, SHORT, { apiKey: DEAD.apiKey, secretKey: 'the-real-secret-is-different' }],
+  });
+  const rig = providerRig({
+    fake: () => new HttpFake(baidu.handler).start(),
+    channels: [
+      {
+        name: 'wenxin',
+        type: BAIDU,
+        key: `${MAIN.apiKey}|${MAIN.secretKey}`,
+        models: 'ERNIE-4.0-8K,ERNIE-Speed-8K,ERNIE-4.0-Turbo-8K,Embedding-V1,bge-large-zh',
+      },
+      {
+        name: 'wenxin-short',
+        type: BAIDU,
+        key: `${SHORT.apiKey}|${SHORT.secretKey}`,
+        models: 'ERNIE-Tiny-8K',
+      },
+      {
+        name: 'wenxin-dead',
+        type: BAIDU,
+        key: `${DEAD.apiKey}|${DEAD.secretKey}`,
+        models: 'ERNIE-Lite-8K-0308',
+      },
+    ],
+    customer: 'wenxin-user',
+  });
   const channelStatus = async (id: number) =>
-    (await t.db.kysely.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow())
-      .status;
+    (
+      await rig.t.db.kysely
+        .selectFrom('channels')
+        .select('status')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).status;
 
   /** Calls to the chat and embeddings services (not the token endpoint). */
-  const serviceCalls = () => http.requests.filter((request) => request.url.startsWith(WORKSHOP));
-
-  beforeAll(async () => {
-    baidu = new FakeBaidu({
-      clients: [MAIN, SHORT, { apiKey: DEAD.apiKey, secretKey: 'the-real-secret-is-different' }],
-    });
-    http = await new HttpFake(baidu.handler).start();
-    t = await startTestApp();
-    root = await t.root();
-    mainChannel = await createChannel(root, {
-      name: 'wenxin',
-      type: BAIDU,
-      key: `${MAIN.apiKey}|${MAIN.secretKey}`,
-      base_url: http.url,
-      models: 'ERNIE-4.0-8K,ERNIE-Speed-8K,ERNIE-4.0-Turbo-8K,Embedding-V1,bge-large-zh',
-    });
-    await createChannel(root, {
-      name: 'wenxin-short',
-      type: BAIDU,
-      key: `${SHORT.apiKey}|${SHORT.secretKey}`,
-      base_url: http.url,
-      models: 'ERNIE-Tiny-8K',
-    });
-    deadChannel = await createChannel(root, {
-      name: 'wenxin-dead',
-      type: BAIDU,
-      key: `${DEAD.apiKey}|${DEAD.secretKey}`,
-      base_url: http.url,
-      models: 'ERNIE-Lite-8K-0308',
-    });
-    customer = await createCustomer(t, 'wenxin-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await http.close();
-  });
+  const serviceCalls = () => rig.fake.requests.filter((request) => request.url.startsWith(WORKSHOP));
 
   it('concurrent first calls share one token exchange', async () => {
     baidu.configure({ tokenDelayMs: 300 });
     const answers = await Promise.all(
       Array.from({ length: 5 }, () =>
-        customer.openai.chat.completions.create({
+        rig.customer.openai.chat.completions.create({
           model: 'ERNIE-4.0-8K',
           messages: [{ role: 'user', content: 'hi' }],
         }),
@@ -91,8 +79,8 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     baidu.configure({ reply: 'Ni hao', usage: { prompt_tokens: 40, completion_tokens: 6 } });
     let content: string | null | undefined;
     let finish: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: 'ERNIE-4.0-8K',
         messages: [
           { role: 'system', content: 'You are terse' },
@@ -113,7 +101,7 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     });
     expect(content).toBe('Ni hao');
     expect(finish).toBe('stop');
-    const upstream = http.last();
+    const upstream = rig.fake.last();
     expect(pathOf(upstream)).toBe(`${WORKSHOP}/chat/completions_pro`);
     expect(upstream.headers['content-type']).toBe('application/json');
     expect(upstream.json).toEqual({
@@ -134,7 +122,7 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
       model_name: 'ERNIE-4.0-8K',
       prompt_tokens: 40,
       completion_tokens: 6,
-      channel_id: mainChannel,
+      channel_id: rig.channelId,
     });
   });
 
@@ -143,8 +131,8 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     const pieces: string[] = [];
     let finish: string | null | undefined;
     let usage: unknown;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: 'ERNIE-Speed-8K',
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -156,8 +144,8 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
         usage = chunk.usage ?? usage;
       }
     });
-    expect(pathOf(http.last())).toBe(`${WORKSHOP}/chat/ernie_speed`);
-    expect(http.last().json).toMatchObject({ stream: true });
+    expect(pathOf(rig.fake.last())).toBe(`${WORKSHOP}/chat/ernie_speed`);
+    expect(rig.fake.last().json).toMatchObject({ stream: true });
     expect(pieces.filter(Boolean)).toEqual(['alpha', ' beta', ' gamma']);
     expect(finish).toBe('stop');
     expect(usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
@@ -167,22 +155,25 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
 
   it('sends a model missing from the table to its lower-cased name', async () => {
     baidu.configure({ reply: 'turbo', usage: { prompt_tokens: 3, completion_tokens: 1 } });
-    await customer.openai.chat.completions.create({
+    await rig.customer.openai.chat.completions.create({
       model: 'ERNIE-4.0-Turbo-8K',
       messages: [{ role: 'user', content: 'x' }],
     });
-    expect(pathOf(http.last())).toBe(`${WORKSHOP}/chat/ernie-4.0-turbo-8k`);
+    expect(pathOf(rig.fake.last())).toBe(`${WORKSHOP}/chat/ernie-4.0-turbo-8k`);
   });
 
   it('relays embeddings to the embeddings service, in input order, billed by Baidu’s count', async () => {
     let vectors: number[][] = [];
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.embeddings.create({ model: 'Embedding-V1', input: ['x', 'y'] });
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.embeddings.create({
+        model: 'Embedding-V1',
+        input: ['x', 'y'],
+      });
       vectors = answer.data.map((item) => Array.from(item.embedding));
       expect(answer.usage).toMatchObject({ prompt_tokens: 6, total_tokens: 6 });
     });
-    expect(pathOf(http.last())).toBe(`${WORKSHOP}/embeddings/embedding-v1`);
-    expect(http.last().json).toEqual({ input: ['x', 'y'] });
+    expect(pathOf(rig.fake.last())).toBe(`${WORKSHOP}/embeddings/embedding-v1`);
+    expect(rig.fake.last().json).toEqual({ input: ['x', 'y'] });
     expect(vectors).toEqual([
       [0, 0.5],
       [1, 0.5],
@@ -190,13 +181,13 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     expect(quota).toBe(expectedQuota('Embedding-V1', BAIDU, { prompt: 6, completion: 0 }));
     expect(log).toMatchObject({ prompt_tokens: 6, completion_tokens: 0 });
 
-    const single = await customer.openai.embeddings.create({
+    const single = await rig.customer.openai.embeddings.create({
       model: 'bge-large-zh',
       input: 'one',
       encoding_format: 'float',
     });
-    expect(pathOf(http.last())).toBe(`${WORKSHOP}/embeddings/bge_large_zh`);
-    expect(http.last().json).toEqual({ input: ['one'] });
+    expect(pathOf(rig.fake.last())).toBe(`${WORKSHOP}/embeddings/bge_large_zh`);
+    expect(rig.fake.last().json).toEqual({ input: ['one'] });
     expect(single.data[0]?.embedding).toEqual([0, 0.5]);
   });
 
@@ -208,22 +199,22 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
   it('exchanges the key again once its token has expired', async () => {
     baidu.configure({ expiresIn: 2, reply: 'tiny', usage: { prompt_tokens: 2, completion_tokens: 1 } });
     const ask = () =>
-      customer.openai.chat.completions.create({
+      rig.customer.openai.chat.completions.create({
         model: 'ERNIE-Tiny-8K',
         messages: [{ role: 'user', content: 'x' }],
       });
     await ask();
-    const first = tokenOf(http.last());
+    const first = tokenOf(rig.fake.last());
     await ask();
-    expect(tokenOf(http.last())).toBe(first);
+    expect(tokenOf(rig.fake.last())).toBe(first);
     expect(baidu.exchanges(SHORT.apiKey)).toBe(1);
     // The fake refuses expired tokens (111), so this call only passes with a new one.
     await new Promise((resolve) => setTimeout(resolve, 2300));
     const answer = await ask();
     expect(answer.choices[0]?.message.content).toBe('tiny');
     expect(baidu.exchanges(SHORT.apiKey)).toBe(2);
-    expect(tokenOf(http.last())).not.toBe(first);
-    expect(pathOf(http.last())).toBe(`${WORKSHOP}/chat/ernie-tiny-8k`);
+    expect(tokenOf(rig.fake.last())).not.toBe(first);
+    expect(pathOf(rig.fake.last())).toBe(`${WORKSHOP}/chat/ernie-tiny-8k`);
     baidu.configure({ expiresIn: undefined });
   });
 
@@ -237,8 +228,8 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     for (const [errorCode, status] of cases) {
       baidu.configure({ errorCode });
       for (const stream of [false, true]) {
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model: 'ERNIE-4.0-8K',
             messages: [{ role: 'user', content: 'x' }],
             stream,
@@ -252,15 +243,15 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     }
     baidu.configure({ errorCode: undefined });
     // Auto-disable is off: an account error alone leaves the channel as it was.
-    expect(await channelStatus(mainChannel)).toBe(1);
+    expect(await channelStatus(rig.channelId)).toBe(1);
   });
 
   it('a token Baidu no longer accepts is dropped and the key exchanged again, without disabling the channel', async () => {
-    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    await rig.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
     const before = baidu.exchanges(MAIN.apiKey);
     baidu.revokeAll();
-    const { error, refunded } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
         model: 'ERNIE-4.0-8K',
         messages: [{ role: 'user', content: 'x' }],
       }),
@@ -268,10 +259,10 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     expect(error).toMatchObject({ status: 503 });
     expect(String((error as Error).message)).toContain('Access token invalid or no longer valid');
     expect(refunded).toBe(true);
-    expect(await channelStatus(mainChannel)).toBe(1);
+    expect(await channelStatus(rig.channelId)).toBe(1);
 
     baidu.configure({ reply: 'back again', usage: { prompt_tokens: 4, completion_tokens: 2 } });
-    const answer = await customer.openai.chat.completions.create({
+    const answer = await rig.customer.openai.chat.completions.create({
       model: 'ERNIE-4.0-8K',
       messages: [{ role: 'user', content: 'x' }],
     });
@@ -280,8 +271,8 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
   });
 
   it('a key Baidu refuses at the exchange is a dead key: 401, refunded, channel disabled', async () => {
-    const { error, refunded, logged } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({
+    const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
         model: 'ERNIE-Lite-8K-0308',
         messages: [{ role: 'user', content: 'x' }],
       }),
@@ -292,7 +283,7 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     expect(logged).toBe(false);
     expect(baidu.exchanges(DEAD.apiKey)).toBe(1);
     expect(serviceCalls().some((request) => request.url.includes('/chat/ernie-lite-8k'))).toBe(false);
-    expect(await channelStatus(deadChannel)).toBe(3);
-    expect(await channelStatus(mainChannel)).toBe(1);
+    expect(await channelStatus(rig.channels[2]!)).toBe(3);
+    expect(await channelStatus(rig.channelId)).toBe(1);
   });
 });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { geminiHandler } from '../fakes/gemini';
 import { HttpFake } from '../fakes/http-fake';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, createChannel, createCustomer } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const GEMINI = 24;
@@ -16,47 +15,35 @@ const SAFETY_OFF = [
 ].map((category) => ({ category, threshold: 'BLOCK_NONE' }));
 
 describe('Google Gemini channels (generateContent, SSE streams, batchEmbedContents)', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-  let channelId: number;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(geminiHandler({ apiKey: KEY, reply: 'hi' })).start();
-    t = await startTestApp();
-    root = await t.root();
-    channelId = await createChannel(root, {
-      type: GEMINI,
-      base_url: fake.url,
-      key: KEY,
-      models: `${MODEL},gemini-pro,text-embedding-004`,
-    });
-    await createChannel(root, {
-      type: GEMINI,
-      base_url: fake.url,
-      key: KEY,
-      models: 'gemini-2.0-flash',
-      other: 'v1alpha',
-    });
-    customer = await createCustomer(t, 'gemini-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new HttpFake(geminiHandler({ apiKey: KEY, reply: 'hi' })).start(),
+    channels: [
+      {
+        type: GEMINI,
+        key: KEY,
+        models: `${MODEL},gemini-pro,text-embedding-004`,
+      },
+      {
+        type: GEMINI,
+        key: KEY,
+        models: 'gemini-2.0-flash',
+        other: 'v1alpha',
+      },
+    ],
+    customer: 'gemini-user',
   });
 
   it('converts roles, lifts the system instruction, turns safety off and bills usageMetadata', async () => {
-    fake.use(
+    rig.fake.use(
       geminiHandler({
         apiKey: KEY,
         reply: 'Hallo',
         usage: { promptTokenCount: 25, candidatesTokenCount: 3 },
       }),
     );
-    let answer: Awaited<ReturnType<typeof customer.openai.chat.completions.create>> | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      answer = await customer.openai.chat.completions.create({
+    let answer: Awaited<ReturnType<typeof rig.customer.openai.chat.completions.create>> | undefined;
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      answer = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [
           { role: 'system', content: 'Answer in German.' },
@@ -78,7 +65,7 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
       choices: [{ message: { role: 'assistant', content: 'Hallo' }, finish_reason: 'stop' }],
       usage: { prompt_tokens: 25, completion_tokens: 3, total_tokens: 28 },
     });
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.url).toBe(`/v1beta/models/${MODEL}:generateContent`);
     expect(upstream.headers['x-goog-api-key']).toBe(KEY);
     expect(upstream.headers.authorization).toBeUndefined();
@@ -93,19 +80,19 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
       generationConfig: { temperature: 0.4, topP: 0.95, maxOutputTokens: 64, stopSequences: ['END'] },
     });
     expect(quota).toBe(expectedQuota(MODEL, GEMINI, { prompt: 25, completion: 3 }));
-    expect(log).toMatchObject({ prompt_tokens: 25, completion_tokens: 3, channel_id: channelId });
+    expect(log).toMatchObject({ prompt_tokens: 25, completion_tokens: 3, channel_id: rig.channelId });
   });
 
   it('uses v1 and a user turn for the system prompt on gemini-pro, and bills thinking as output', async () => {
-    fake.use(
+    rig.fake.use(
       geminiHandler({
         apiKey: KEY,
         reply: 'ok',
         usage: { promptTokenCount: 9, candidatesTokenCount: 2, thoughtsTokenCount: 40 },
       }),
     );
-    const { quota } = await spentBy(t, customer, () =>
-      customer.openai.chat.completions.create({
+    const { quota } = await spentBy(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
         model: 'gemini-pro',
         messages: [
           { role: 'system', content: 'Be brief.' },
@@ -113,7 +100,7 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
         ],
       }),
     );
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.url).toBe('/v1/models/gemini-pro:generateContent');
     expect(upstream.json?.systemInstruction).toBeUndefined();
     expect(upstream.json?.contents).toEqual([
@@ -125,16 +112,16 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
   });
 
   it("takes the API version from the channel's other field", async () => {
-    fake.use(geminiHandler({ apiKey: KEY, reply: 'alpha' }));
-    await customer.openai.chat.completions.create({
+    rig.fake.use(geminiHandler({ apiKey: KEY, reply: 'alpha' }));
+    await rig.customer.openai.chat.completions.create({
       model: 'gemini-2.0-flash',
       messages: [{ role: 'user', content: 'x' }],
     });
-    expect(fake.last().url).toBe('/v1alpha/models/gemini-2.0-flash:generateContent');
+    expect(rig.fake.last().url).toBe('/v1alpha/models/gemini-2.0-flash:generateContent');
   });
 
   it('streams over SSE in order and bills from the last running total, not the sum', async () => {
-    fake.use(
+    rig.fake.use(
       geminiHandler({
         apiKey: KEY,
         reply: 'one two three four',
@@ -143,8 +130,8 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
     );
     const pieces: string[] = [];
     let finish: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'count' }],
         stream: true,
@@ -154,7 +141,7 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
         finish = chunk.choices[0]?.finish_reason ?? finish;
       }
     });
-    expect(fake.last().url).toBe(`/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`);
+    expect(rig.fake.last().url).toBe(`/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`);
     expect(pieces.filter(Boolean)).toEqual(['one', ' two', ' three', ' four']);
     expect(finish).toBe('stop');
     expect(log).toMatchObject({ prompt_tokens: 14, completion_tokens: 8 });
@@ -163,7 +150,7 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
 
   it('converts tools and function calls both ways, streaming or not', async () => {
     const functionCall = { name: 'get_time', args: { zone: 'Europe/Paris' } };
-    fake.use(geminiHandler({ apiKey: KEY, functionCall }));
+    rig.fake.use(geminiHandler({ apiKey: KEY, functionCall }));
     const tools = [
       {
         type: 'function' as const,
@@ -183,13 +170,13 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
         function: { name: 'no_args', parameters: { type: 'object', properties: {} } },
       },
     ];
-    const first = await customer.openai.chat.completions.create({
+    const first = await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [{ role: 'user', content: 'Time in Paris?' }],
       tools,
       tool_choice: { type: 'function', function: { name: 'get_time' } },
     });
-    expect(fake.last().json).toMatchObject({
+    expect(rig.fake.last().json).toMatchObject({
       tools: [
         {
           functionDeclarations: [
@@ -212,8 +199,8 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
     const callId = message.tool_calls![0]!.id;
     expect(callId).toMatch(/^call_/);
 
-    fake.use(geminiHandler({ apiKey: KEY, reply: 'It is noon.' }));
-    await customer.openai.chat.completions.create({
+    rig.fake.use(geminiHandler({ apiKey: KEY, reply: 'It is noon.' }));
+    await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [
         { role: 'user', content: 'Time in Paris?' },
@@ -222,14 +209,14 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
       ],
       tools,
     });
-    expect(fake.last().json?.contents).toEqual([
+    expect(rig.fake.last().json?.contents).toEqual([
       { role: 'user', parts: [{ text: 'Time in Paris?' }] },
       { role: 'model', parts: [{ functionCall: { name: 'get_time', args: { zone: 'Europe/Paris' } } }] },
       { role: 'user', parts: [{ functionResponse: { name: 'get_time', response: { time: '12:00' } } }] },
     ]);
 
-    fake.use(geminiHandler({ apiKey: KEY, reply: 'Checking.', functionCall }));
-    const final = await customer.openai.chat.completions
+    rig.fake.use(geminiHandler({ apiKey: KEY, reply: 'Checking.', functionCall }));
+    const final = await rig.customer.openai.chat.completions
       .stream({ model: MODEL, messages: [{ role: 'user', content: 'Time?' }], tools })
       .finalChatCompletion();
     expect(final.choices[0]).toMatchObject({
@@ -242,9 +229,9 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
   });
 
   it('sends data: URLs inline and other image URLs as file references, fetching nothing', async () => {
-    fake.use(geminiHandler({ apiKey: KEY, reply: 'a cat' }));
-    const before = fake.requests.length;
-    await customer.openai.chat.completions.create({
+    rig.fake.use(geminiHandler({ apiKey: KEY, reply: 'a cat' }));
+    const before = rig.fake.requests.length;
+    await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [
         {
@@ -257,8 +244,8 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
         },
       ],
     });
-    expect(fake.requests.length).toBe(before + 1);
-    expect(fake.last().json?.contents).toEqual([
+    expect(rig.fake.requests.length).toBe(before + 1);
+    expect(rig.fake.last().json?.contents).toEqual([
       {
         role: 'user',
         parts: [
@@ -271,17 +258,17 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
   });
 
   it('relays embeddings through batchEmbedContents and bills the counted input', async () => {
-    fake.use(geminiHandler({ apiKey: KEY }));
+    rig.fake.use(geminiHandler({ apiKey: KEY }));
     let vectors: number[][] = [];
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.embeddings.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.embeddings.create({
         model: 'text-embedding-004',
         input: ['first text', 'second text'],
         dimensions: 3,
       });
       vectors = answer.data.map((item) => Array.from(item.embedding));
     });
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.url).toBe('/v1/models/text-embedding-004:batchEmbedContents');
     expect(upstream.json).toEqual({
       requests: [
@@ -314,10 +301,10 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
       [503, 'UNAVAILABLE'],
     ];
     for (const [code, status] of cases) {
-      fake.use(geminiHandler({ apiKey: KEY, error: { code, status } }));
+      rig.fake.use(geminiHandler({ apiKey: KEY, error: { code, status } }));
       for (const stream of [false, true]) {
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model: MODEL,
             messages: [{ role: 'user', content: 'x' }],
             stream,
@@ -332,18 +319,21 @@ describe('Google Gemini channels (generateContent, SSE streams, batchEmbedConten
   });
 
   it('an invalid key (Google answers 400 API_KEY_INVALID) is a 401: refunded, channel disabled', async () => {
-    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
-    fake.use(geminiHandler({ apiKey: 'AIzaSyTheRealKey', reply: 'never' }));
-    const { error, refunded } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }),
+    await rig.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    rig.fake.use(geminiHandler({ apiKey: 'AIzaSyTheRealKey', reply: 'never' }));
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
     );
     expect(error).toMatchObject({ status: 401, type: 'authentication_error', code: 'API_KEY_INVALID' });
     expect(String((error as Error).message)).toContain('API key not valid');
     expect(refunded).toBe(true);
-    const channel = await t.db.kysely
+    const channel = await rig.t.db.kysely
       .selectFrom('channels')
       .select('status')
-      .where('id', '=', channelId)
+      .where('id', '=', rig.channelId)
       .executeTakeFirstOrThrow();
     expect(channel.status).toBe(3);
   });

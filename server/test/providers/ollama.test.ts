@@ -1,41 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpFake } from '../fakes/http-fake';
 import { ollamaHandler } from '../fakes/ollama';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, createChannel, createCustomer } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const OLLAMA = 30;
 const MODEL = 'llama3:latest';
 
 describe('Ollama channels (native /api/chat and /api/embed)', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(ollamaHandler()).start();
-    t = await startTestApp();
-    root = await t.root();
-    await createChannel(root, {
-      type: OLLAMA,
-      base_url: fake.url,
-      key: 'ollama-key',
-      models: `${MODEL},nomic-embed-text,missing:latest`,
-    });
-    customer = await createCustomer(t, 'llama-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new HttpFake(ollamaHandler()).start(),
+    channels: [
+      {
+        type: OLLAMA,
+        key: 'ollama-key',
+        models: `${MODEL},nomic-embed-text,missing:latest`,
+      },
+    ],
+    customer: 'llama-user',
   });
 
   it('converts a chat request, answers in OpenAI format and bills the reported counts', async () => {
-    fake.use(ollamaHandler({ reply: 'Hi there', promptEvalCount: 21, evalCount: 4 }));
-    let answer: Awaited<ReturnType<typeof customer.openai.chat.completions.create>> | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      answer = await customer.openai.chat.completions.create({
+    rig.fake.use(ollamaHandler({ reply: 'Hi there', promptEvalCount: 21, evalCount: 4 }));
+    let answer: Awaited<ReturnType<typeof rig.customer.openai.chat.completions.create>> | undefined;
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      answer = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [
           { role: 'system', content: 'Be brief' },
@@ -52,7 +41,7 @@ describe('Ollama channels (native /api/chat and /api/embed)', () => {
       choices: [{ message: { role: 'assistant', content: 'Hi there' }, finish_reason: 'stop' }],
       usage: { prompt_tokens: 21, completion_tokens: 4, total_tokens: 25 },
     });
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.method).toBe('POST');
     expect(upstream.url).toBe('/api/chat');
     expect(upstream.headers.authorization).toBe('Bearer ollama-key');
@@ -70,11 +59,11 @@ describe('Ollama channels (native /api/chat and /api/embed)', () => {
   });
 
   it('streams NDJSON lines as ordered chunks and bills from the final counts', async () => {
-    fake.use(ollamaHandler({ reply: 'one two three four', promptEvalCount: 30, evalCount: 12 }));
+    rig.fake.use(ollamaHandler({ reply: 'one two three four', promptEvalCount: 30, evalCount: 12 }));
     const contents: string[] = [];
     const finishes: Array<string | null | undefined> = [];
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'count' }],
         stream: true,
@@ -84,7 +73,7 @@ describe('Ollama channels (native /api/chat and /api/embed)', () => {
         finishes.push(chunk.choices[0]?.finish_reason);
       }
     });
-    expect(fake.last().json).toMatchObject({ stream: true, model: MODEL });
+    expect(rig.fake.last().json).toMatchObject({ stream: true, model: MODEL });
     expect(contents.filter(Boolean)).toEqual(['one', ' two', ' three', ' four']);
     expect(contents.join('')).toBe('one two three four');
     expect(finishes.at(-1)).toBe('stop');
@@ -93,23 +82,23 @@ describe('Ollama channels (native /api/chat and /api/embed)', () => {
   });
 
   it('relays embeddings through /api/embed with an input list', async () => {
-    fake.use(ollamaHandler());
+    rig.fake.use(ollamaHandler());
     let vectors: number[][] = [];
-    const { quota } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.embeddings.create({
+    const { quota } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.embeddings.create({
         model: 'nomic-embed-text',
         input: ['a', 'b'],
       });
       vectors = answer.data.map((item) => item.embedding);
     });
-    expect(fake.last().url).toBe('/api/embed');
-    expect(fake.last().json).toEqual({ model: 'nomic-embed-text', input: ['a', 'b'] });
+    expect(rig.fake.last().url).toBe('/api/embed');
+    expect(rig.fake.last().json).toEqual({ model: 'nomic-embed-text', input: ['a', 'b'] });
     expect(vectors).toEqual([
       [0, 0.5, -0.25],
       [1, 0.5, -0.25],
     ]);
     expect(quota).toBe(expectedQuota('nomic-embed-text', OLLAMA, { prompt: 6, completion: 0 }));
-    const floats = await customer.openai.embeddings.create({
+    const floats = await rig.customer.openai.embeddings.create({
       model: 'nomic-embed-text',
       input: 'c',
       encoding_format: 'float',
@@ -118,9 +107,9 @@ describe('Ollama channels (native /api/chat and /api/embed)', () => {
   });
 
   it('passes an unknown model error on with its status and refunds', async () => {
-    fake.use(ollamaHandler());
-    const { error, refunded, logged } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({
+    rig.fake.use(ollamaHandler());
+    const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
         model: 'missing:latest',
         messages: [{ role: 'user', content: 'x' }],
       }),
@@ -132,10 +121,10 @@ describe('Ollama channels (native /api/chat and /api/embed)', () => {
   });
 
   it('a refused key (a proxy in front of Ollama) is a 401 that refunds, streaming too', async () => {
-    fake.use(ollamaHandler({ requiredKey: 'another-key' }));
+    rig.fake.use(ollamaHandler({ requiredKey: 'another-key' }));
     for (const stream of [false, true]) {
-      const { error, refunded } = await expectRefunded(t, customer, async () => {
-        const answer = await customer.openai.chat.completions.create({
+      const { error, refunded } = await expectRefunded(rig.t, rig.customer, async () => {
+        const answer = await rig.customer.openai.chat.completions.create({
           model: MODEL,
           messages: [{ role: 'user', content: 'x' }],
           stream,

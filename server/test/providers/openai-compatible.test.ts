@@ -1,11 +1,11 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { countTokens } from 'gpt-tokenizer/encoding/cl100k_base';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpFake } from '../fakes/http-fake';
 import { openAiError, openAiHandler } from '../fakes/openai';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, createChannel, createCustomer } from '../relay-setup';
+import { createChannel } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 interface Case {
@@ -104,30 +104,19 @@ const ERROR_STATUSES = [400, 404, 422, 500, 503];
 const USAGE = { prompt_tokens: 11, completion_tokens: 7 };
 
 describe('OpenAI-compatible provider types', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(openAiHandler({ reply: REPLY, usage: USAGE })).start();
-    t = await startTestApp();
-    root = await t.root();
-    customer = await createCustomer(t, 'compatible', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new HttpFake(openAiHandler({ reply: REPLY, usage: USAGE })).start(),
+    customer: 'compatible',
   });
 
   const onlyChannel = async (spec: Case) => {
-    fake.use(openAiHandler({ reply: REPLY, usage: USAGE }));
-    await t.db.kysely.deleteFrom('abilities').execute();
-    await t.db.kysely.deleteFrom('channels').execute();
-    t.app.services.router.invalidate();
-    return createChannel(root, {
+    rig.fake.use(openAiHandler({ reply: REPLY, usage: USAGE }));
+    await rig.t.db.kysely.deleteFrom('abilities').execute();
+    await rig.t.db.kysely.deleteFrom('channels').execute();
+    rig.t.app.services.router.invalidate();
+    return createChannel(rig.root, {
       type: spec.type,
-      base_url: `${fake.url}${spec.basePath}`,
+      base_url: `${rig.fake.url}${spec.basePath}`,
       key: spec.key,
       models: spec.model,
     });
@@ -139,14 +128,14 @@ describe('OpenAI-compatible provider types', () => {
 
   it.each(CASES)('type $type relays chat to its URL with a Bearer key and bills the usage', async (spec) => {
     const channelId = await onlyChannel(spec);
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: spec.model,
         messages: [{ role: 'user', content: 'hello there' }],
       });
       expect(answer.choices[0]?.message.content).toBe(REPLY);
     });
-    expect(fake.last()).toMatchObject({
+    expect(rig.fake.last()).toMatchObject({
       method: 'POST',
       url: spec.path,
       headers: { authorization: `Bearer ${spec.key}` },
@@ -159,15 +148,15 @@ describe('OpenAI-compatible provider types', () => {
   it.each(CASES)('type $type streams in order and bills the usage chunk or its own count', async (spec) => {
     await onlyChannel(spec);
     const pieces: string[] = [];
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: spec.model,
         messages: [{ role: 'user', content: 'stream it' }],
         stream: true,
       });
       for await (const chunk of stream) pieces.push(chunk.choices[0]?.delta?.content ?? '');
     });
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream).toMatchObject({ url: spec.path, headers: { authorization: `Bearer ${spec.key}` } });
     expect(upstream.json).toMatchObject({ model: spec.model, stream: true });
     expect(pieces.join('')).toBe(REPLY);
@@ -188,16 +177,16 @@ describe('OpenAI-compatible provider types', () => {
       await onlyChannel(spec);
       const message = `${spec.model} is not available to this key`;
       for (const stream of [false, true]) {
-        fake.use(openAiError(spec.status, message, 'invalid_request_error', 'model_not_found'));
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        rig.fake.use(openAiError(spec.status, message, 'invalid_request_error', 'model_not_found'));
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model: spec.model,
             messages: [{ role: 'user', content: 'fail please' }],
             stream,
           });
           if (stream) for await (const _ of answer as AsyncIterable<unknown>);
         });
-        expect(fake.last()).toMatchObject({
+        expect(rig.fake.last()).toMatchObject({
           url: spec.path,
           headers: { authorization: `Bearer ${spec.key}` },
         });

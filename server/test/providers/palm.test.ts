@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTokenCounter } from '../../src/relay/tokenizer';
+import { describe, expect, it } from 'vitest';
+import { createTokenCounter } from '../../src/relay/pipeline/tokenizer';
 import { HttpFake } from '../fakes/http-fake';
 import { palmHandler } from '../fakes/palm';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, createChannel, createCustomer } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const PALM = 11;
@@ -12,27 +11,15 @@ const KEY = 'AIzaSyFakePalmKey';
 const counter = createTokenCounter(() => false);
 
 describe('Google PaLM 2 channels (generateMessage)', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-  let channelId: number;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(palmHandler({ apiKey: KEY })).start();
-    t = await startTestApp();
-    root = await t.root();
-    channelId = await createChannel(root, { type: PALM, base_url: fake.url, key: KEY, models: MODEL });
-    customer = await createCustomer(t, 'palm-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new HttpFake(palmHandler({ apiKey: KEY })).start(),
+    channels: [{ type: PALM, key: KEY, models: MODEL }],
+    customer: 'palm-user',
   });
 
   it('sends the prompt with context and alternating authors, and bills counted tokens', async () => {
     const reply = 'PaLM says hello back to you.';
-    fake.use(palmHandler({ apiKey: KEY, reply }));
+    rig.fake.use(palmHandler({ apiKey: KEY, reply }));
     const messages = [
       { role: 'system' as const, content: 'You are a poet.' },
       { role: 'user' as const, content: 'Hello' },
@@ -40,16 +27,16 @@ describe('Google PaLM 2 channels (generateMessage)', () => {
       { role: 'assistant' as const, content: 'Sure.' },
       { role: 'user' as const, content: 'Go' },
     ];
-    let answer: Awaited<ReturnType<typeof customer.openai.chat.completions.create>> | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      answer = await customer.openai.chat.completions.create({
+    let answer: Awaited<ReturnType<typeof rig.customer.openai.chat.completions.create>> | undefined;
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      answer = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages,
         temperature: 0.7,
         top_p: 0.9,
       });
     });
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.headers['x-goog-api-key']).toBe(KEY);
     expect(upstream.headers.authorization).toBeUndefined();
     expect(upstream.json).toEqual({
@@ -80,16 +67,20 @@ describe('Google PaLM 2 channels (generateMessage)', () => {
 
   it('answers a stream request with the whole answer as one chunk, then [DONE]', async () => {
     const reply = 'One answer, all at once.';
-    fake.use(palmHandler({ apiKey: KEY, reply }));
+    rig.fake.use(palmHandler({ apiKey: KEY, reply }));
     const messages = [{ role: 'user' as const, content: 'stream please' }];
     const chunks: Array<{ content?: string | null; finish?: string | null }> = [];
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({ model: MODEL, messages, stream: true });
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
+        model: MODEL,
+        messages,
+        stream: true,
+      });
       for await (const chunk of stream) {
         chunks.push({ content: chunk.choices[0]?.delta?.content, finish: chunk.choices[0]?.finish_reason });
       }
     });
-    expect(fake.last().json).not.toHaveProperty('stream');
+    expect(rig.fake.last().json).not.toHaveProperty('stream');
     expect(chunks).toEqual([
       { content: reply, finish: null },
       { content: undefined, finish: 'stop' },
@@ -100,8 +91,8 @@ describe('Google PaLM 2 channels (generateMessage)', () => {
   });
 
   it('a blocked answer (filters, no candidates) finishes with content_filter', async () => {
-    fake.use(palmHandler({ apiKey: KEY, blocked: true }));
-    const answer = await customer.openai.chat.completions.create({
+    rig.fake.use(palmHandler({ apiKey: KEY, blocked: true }));
+    const answer = await rig.customer.openai.chat.completions.create({
       model: MODEL,
       messages: [{ role: 'user', content: 'something blocked' }],
     });
@@ -115,10 +106,10 @@ describe('Google PaLM 2 channels (generateMessage)', () => {
       [500, 'INTERNAL'],
     ];
     for (const [code, status] of cases) {
-      fake.use(palmHandler({ apiKey: KEY, error: { code, status } }));
+      rig.fake.use(palmHandler({ apiKey: KEY, error: { code, status } }));
       for (const stream of [false, true]) {
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model: MODEL,
             messages: [{ role: 'user', content: 'x' }],
             stream,
@@ -133,10 +124,10 @@ describe('Google PaLM 2 channels (generateMessage)', () => {
   });
 
   it('an invalid key is a 401 for streams too: refunded, channel disabled', async () => {
-    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
-    fake.use(palmHandler({ apiKey: 'AIzaSyTheRealKey' }));
-    const { error, refunded } = await expectRefunded(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    await rig.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    rig.fake.use(palmHandler({ apiKey: 'AIzaSyTheRealKey' }));
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'x' }],
         stream: true,
@@ -145,10 +136,10 @@ describe('Google PaLM 2 channels (generateMessage)', () => {
     });
     expect(error).toMatchObject({ status: 401, type: 'authentication_error' });
     expect(refunded).toBe(true);
-    const channel = await t.db.kysely
+    const channel = await rig.t.db.kysely
       .selectFrom('channels')
       .select('status')
-      .where('id', '=', channelId)
+      .where('id', '=', rig.channelId)
       .executeTakeFirstOrThrow();
     expect(channel.status).toBe(3);
   });

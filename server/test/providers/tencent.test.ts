@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HttpFake } from '../fakes/http-fake';
 import { hunyuanHandler } from '../fakes/tencent';
-import { type Client, type EnvelopeBody, startTestApp, type TestApp } from '../harness';
-import { type Customer, createCustomer } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const TENCENT = 23;
@@ -10,40 +9,27 @@ const MODEL = 'hunyuan-standard';
 const SECRETS = { secretId: 'AKIDfakeSecretId', secretKey: 'fake-secret-key' };
 
 describe('Tencent Hunyuan channels (Cloud API 3.0, TC3-HMAC-SHA256)', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-  let channelId: number;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(hunyuanHandler(SECRETS)).start();
-    t = await startTestApp();
-    root = await t.root();
-    const created = await root.post<EnvelopeBody<{ ids: number[] }>>('/api/channel/', {
-      name: 'hunyuan',
-      type: TENCENT,
-      key: `1250000000|${SECRETS.secretId}|${SECRETS.secretKey}`,
-      base_url: fake.url,
-      models: `${MODEL},hunyuan-embedding`,
-      group: 'default',
-      config: JSON.stringify({ region: 'ap-guangzhou' }),
-    });
-    channelId = created.body.data!.ids[0]!;
-    customer = await createCustomer(t, 'hunyuan-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new HttpFake(hunyuanHandler(SECRETS)).start(),
+    channels: [
+      {
+        name: 'hunyuan',
+        type: TENCENT,
+        key: `1250000000|${SECRETS.secretId}|${SECRETS.secretKey}`,
+        models: `${MODEL},hunyuan-embedding`,
+        config: JSON.stringify({ region: 'ap-guangzhou' }),
+      },
+    ],
+    customer: 'hunyuan-user',
   });
 
   it('signs the call, converts the body and bills the reported usage', async () => {
-    fake.use(
+    rig.fake.use(
       hunyuanHandler({ ...SECRETS, reply: 'Ni hao', usage: { PromptTokens: 40, CompletionTokens: 6 } }),
     );
     let content: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [
           { role: 'system', content: 'You are terse' },
@@ -56,7 +42,7 @@ describe('Tencent Hunyuan channels (Cloud API 3.0, TC3-HMAC-SHA256)', () => {
       expect(answer.usage).toMatchObject({ prompt_tokens: 40, completion_tokens: 6 });
     });
     expect(content).toBe('Ni hao');
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.headers).toMatchObject({
       'x-tc-action': 'ChatCompletions',
       'x-tc-version': '2023-09-01',
@@ -74,11 +60,11 @@ describe('Tencent Hunyuan channels (Cloud API 3.0, TC3-HMAC-SHA256)', () => {
       Temperature: 0.5,
     });
     expect(quota).toBe(expectedQuota(MODEL, TENCENT, { prompt: 40, completion: 6 }));
-    expect(log).toMatchObject({ prompt_tokens: 40, completion_tokens: 6, channel_id: channelId });
+    expect(log).toMatchObject({ prompt_tokens: 40, completion_tokens: 6, channel_id: rig.channelId });
   });
 
   it('streams in order and bills from the last running total, not the sum', async () => {
-    fake.use(
+    rig.fake.use(
       hunyuanHandler({
         ...SECRETS,
         reply: 'alpha beta gamma',
@@ -87,8 +73,8 @@ describe('Tencent Hunyuan channels (Cloud API 3.0, TC3-HMAC-SHA256)', () => {
     );
     const pieces: string[] = [];
     let finish: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -98,7 +84,7 @@ describe('Tencent Hunyuan channels (Cloud API 3.0, TC3-HMAC-SHA256)', () => {
         finish = chunk.choices[0]?.finish_reason ?? finish;
       }
     });
-    expect(fake.last().json).toMatchObject({ Stream: true });
+    expect(rig.fake.last().json).toMatchObject({ Stream: true });
     expect(pieces.filter(Boolean)).toEqual(['alpha', ' beta', ' gamma']);
     expect(finish).toBe('stop');
     expect(log).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
@@ -106,17 +92,17 @@ describe('Tencent Hunyuan channels (Cloud API 3.0, TC3-HMAC-SHA256)', () => {
   });
 
   it('relays embeddings with GetEmbedding', async () => {
-    fake.use(hunyuanHandler(SECRETS));
+    rig.fake.use(hunyuanHandler(SECRETS));
     let vectors: number[][] = [];
-    const { quota } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.embeddings.create({
+    const { quota } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.embeddings.create({
         model: 'hunyuan-embedding',
         input: ['x', 'y'],
       });
       vectors = answer.data.map((item) => Array.from(item.embedding));
     });
-    expect(fake.last().headers['x-tc-action']).toBe('GetEmbedding');
-    expect(fake.last().json).toEqual({ InputList: ['x', 'y'] });
+    expect(rig.fake.last().headers['x-tc-action']).toBe('GetEmbedding');
+    expect(rig.fake.last().json).toEqual({ InputList: ['x', 'y'] });
     expect(vectors).toEqual([
       [0, 0.25],
       [1, 0.25],
@@ -131,10 +117,10 @@ describe('Tencent Hunyuan channels (Cloud API 3.0, TC3-HMAC-SHA256)', () => {
       ['InternalError', 500],
     ];
     for (const [errorCode, status] of cases) {
-      fake.use(hunyuanHandler({ ...SECRETS, errorCode }));
+      rig.fake.use(hunyuanHandler({ ...SECRETS, errorCode }));
       for (const stream of [false, true]) {
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model: MODEL,
             messages: [{ role: 'user', content: 'x' }],
             stream,
@@ -149,18 +135,21 @@ describe('Tencent Hunyuan channels (Cloud API 3.0, TC3-HMAC-SHA256)', () => {
   });
 
   it('a wrong secret fails the signature check: 401, refunded, channel disabled', async () => {
-    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
-    fake.use(hunyuanHandler({ ...SECRETS, secretKey: 'the-real-key-is-different' }));
-    const { error, refunded } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }),
+    await rig.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    rig.fake.use(hunyuanHandler({ ...SECRETS, secretKey: 'the-real-key-is-different' }));
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'x' }],
+      }),
     );
     expect(error).toMatchObject({ status: 401 });
     expect(String((error as Error).message)).toContain('AuthFailure.SignatureFailure');
     expect(refunded).toBe(true);
-    const channel = await t.db.kysely
+    const channel = await rig.t.db.kysely
       .selectFrom('channels')
       .select('status')
-      .where('id', '=', channelId)
+      .where('id', '=', rig.channelId)
       .executeTakeFirstOrThrow();
     expect(channel.status).toBe(3);
   });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SparkFake } from '../fakes/xunfei';
-import { type Client, startTestApp, type TestApp } from '../harness';
-import { type Customer, consumeLogs, createChannel, createCustomer } from '../relay-setup';
+import { consumeLogs } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const SPARK = 18;
@@ -9,40 +9,29 @@ const CREDENTIALS = { appId: 'app123', apiSecret: 'spark-secret', apiKey: 'spark
 const KEY = `${CREDENTIALS.appId}|${CREDENTIALS.apiSecret}|${CREDENTIALS.apiKey}`;
 
 describe('iFlytek Spark channels (signed WebSocket)', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: SparkFake;
-  let customer: Customer;
-
-  beforeAll(async () => {
-    fake = await new SparkFake(CREDENTIALS).start();
-    t = await startTestApp();
-    root = await t.root();
-    await createChannel(root, {
-      type: SPARK,
-      base_url: fake.url,
-      key: KEY,
-      models: 'Spark-Max,Spark-Pro-128K,SparkDesk,SparkDesk-v3.5',
-      other: 'v2.1',
-    });
-    await createChannel(root, {
-      type: SPARK,
-      base_url: fake.url,
-      key: `${CREDENTIALS.appId}|not-the-secret|${CREDENTIALS.apiKey}`,
-      models: 'Spark-Lite',
-    });
-    customer = await createCustomer(t, 'spark-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new SparkFake(CREDENTIALS).start(),
+    channels: [
+      {
+        type: SPARK,
+        key: KEY,
+        models: 'Spark-Max,Spark-Pro-128K,SparkDesk,SparkDesk-v3.5',
+        other: 'v2.1',
+      },
+      {
+        type: SPARK,
+        key: `${CREDENTIALS.appId}|not-the-secret|${CREDENTIALS.apiKey}`,
+        models: 'Spark-Lite',
+      },
+    ],
+    customer: 'spark-user',
   });
 
   it('signs the URL, sends one request frame and joins the answer frames', async () => {
-    fake.script = { reply: 'Spark says hello', usage: { prompt_tokens: 22, completion_tokens: 7 } };
+    rig.fake.script = { reply: 'Spark says hello', usage: { prompt_tokens: 22, completion_tokens: 7 } };
     let content: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: 'Spark-Max',
         messages: [
           { role: 'system', content: 'Be kind' },
@@ -56,7 +45,7 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
       expect(answer.usage).toMatchObject({ prompt_tokens: 22, completion_tokens: 7 });
     });
     expect(content).toBe('Spark says hello');
-    const call = fake.calls.at(-1)!;
+    const call = rig.fake.calls.at(-1)!;
     expect(call.path).toBe('/v3.5/chat');
     expect(call.frame).toEqual({
       header: { app_id: 'app123', uid: 'user-42' },
@@ -75,11 +64,11 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
   });
 
   it('streams frame by frame in order and bills from the last frame', async () => {
-    fake.script = { reply: 'a long context answer', usage: { prompt_tokens: 9, completion_tokens: 4 } };
+    rig.fake.script = { reply: 'a long context answer', usage: { prompt_tokens: 9, completion_tokens: 4 } };
     const pieces: string[] = [];
     let finish: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: 'Spark-Pro-128K',
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -89,7 +78,7 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
         finish = chunk.choices[0]?.finish_reason ?? finish;
       }
     });
-    const call = fake.calls.at(-1)!;
+    const call = rig.fake.calls.at(-1)!;
     expect(call.path).toBe('/chat/pro-128k');
     expect(call.frame).toMatchObject({ parameter: { chat: { domain: 'pro-128k' } } });
     expect(pieces.filter(Boolean)).toEqual(['a', ' long', ' context', ' answer']);
@@ -99,12 +88,12 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
   });
 
   it('closes the socket at once when the client leaves mid-stream, and bills what was sent', async () => {
-    fake.script = { reply: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ') };
-    const abandoned = fake.abandoned;
+    rig.fake.script = { reply: Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ') };
+    const abandoned = rig.fake.abandoned;
     const controller = new AbortController();
-    const response = await fetch(`${t.baseUrl}/v1/chat/completions`, {
+    const response = await fetch(`${rig.t.baseUrl}/v1/chat/completions`, {
       method: 'POST',
-      headers: { authorization: `Bearer sk-${customer.token.key}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer sk-${rig.customer.token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'Spark-Max', messages: [{ role: 'user', content: 'go' }], stream: true }),
       signal: controller.signal,
     });
@@ -116,42 +105,42 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
       received += new TextDecoder().decode(value);
     }
     controller.abort();
-    await expect.poll(() => fake.abandoned, { timeout: 2000 }).toBe(abandoned + 1);
-    await t.app.services.relay.settled();
-    const log = (await consumeLogs(t, customer.userId)).at(-1);
+    await expect.poll(() => rig.fake.abandoned, { timeout: 2000 }).toBe(abandoned + 1);
+    await rig.t.app.services.relay.settled();
+    const log = (await consumeLogs(rig.t, rig.customer.userId)).at(-1);
     expect(log?.model_name).toBe('Spark-Max');
     expect(Boolean(log?.is_stream)).toBe(true);
     expect(log?.completion_tokens).toBeGreaterThan(0);
   });
 
   it('takes the version from SparkDesk-vX.Y names, else from the channel setting', async () => {
-    fake.script = {};
-    await customer.openai.chat.completions.create({
+    rig.fake.script = {};
+    await rig.customer.openai.chat.completions.create({
       model: 'SparkDesk-v3.5',
       messages: [{ role: 'user', content: 'x' }],
     });
-    expect(fake.calls.at(-1)).toMatchObject({
+    expect(rig.fake.calls.at(-1)).toMatchObject({
       path: '/v3.5/chat',
       frame: { parameter: { chat: { domain: 'generalv3.5' } } },
     });
-    await customer.openai.chat.completions.create({
+    await rig.customer.openai.chat.completions.create({
       model: 'SparkDesk',
       messages: [{ role: 'user', content: 'x' }],
     });
-    expect(fake.calls.at(-1)).toMatchObject({
+    expect(rig.fake.calls.at(-1)).toMatchObject({
       path: '/v2.1/chat',
       frame: { parameter: { chat: { domain: 'generalv2' } } },
     });
   });
 
   it('relays a function call as a tool call', async () => {
-    fake.script = { reply: '', functionCall: { name: 'get_weather', arguments: '{"city":"Hefei"}' } };
-    const answer = await customer.openai.chat.completions.create({
+    rig.fake.script = { reply: '', functionCall: { name: 'get_weather', arguments: '{"city":"Hefei"}' } };
+    const answer = await rig.customer.openai.chat.completions.create({
       model: 'Spark-Max',
       messages: [{ role: 'user', content: 'weather?' }],
       tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }],
     });
-    expect(fake.calls.at(-1)?.frame).toMatchObject({
+    expect(rig.fake.calls.at(-1)?.frame).toMatchObject({
       payload: { functions: { text: [{ name: 'get_weather', parameters: { type: 'object' } }] } },
     });
     expect(answer.choices[0]).toMatchObject({
@@ -169,10 +158,10 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
       [10012, 500],
     ];
     for (const [errorCode, status] of cases) {
-      fake.script = { errorCode };
+      rig.fake.script = { errorCode };
       for (const stream of [false, true]) {
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model: 'Spark-Max',
             messages: [{ role: 'user', content: 'x' }],
             stream,
@@ -190,10 +179,10 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
   });
 
   it('a wrong APISecret is refused at the handshake: 401 and refunded', async () => {
-    fake.script = {};
-    const refusals = fake.refusals.length;
-    const { error, refunded } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({
+    rig.fake.script = {};
+    const refusals = rig.fake.refusals.length;
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({
         model: 'Spark-Lite',
         messages: [{ role: 'user', content: 'x' }],
       }),
@@ -201,6 +190,6 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
     expect(error).toMatchObject({ status: 401 });
     expect(String((error as Error).message)).toContain('HMAC signature does not match');
     expect(refunded).toBe(true);
-    expect(fake.refusals.length).toBe(refusals + 1);
+    expect(rig.fake.refusals.length).toBe(refusals + 1);
   });
 });

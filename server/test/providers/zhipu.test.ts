@@ -1,10 +1,9 @@
 import { resolveModelRatio } from '@switchyard/contract/model-ratios';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { keyOf } from '../../src/relay/adaptors/zhipu/credentials';
 import { HttpFake } from '../fakes/http-fake';
 import { fakeZhipuToken, verifyZhipuToken, zhipuHandler } from '../fakes/zhipu';
-import { type Client, type EnvelopeBody, startTestApp, type TestApp } from '../harness';
-import { type Customer, createCustomer } from '../relay-setup';
+import { providerRig } from './provider-rig';
 import { expectedQuota, expectRefunded, spentBy } from './quota-check';
 
 const ZHIPU = 16;
@@ -17,42 +16,28 @@ const decodePart = (part: string | undefined) =>
   JSON.parse(Buffer.from(part ?? '', 'base64url').toString()) as Record<string, unknown>;
 
 describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
-  let t: TestApp;
-  let root: Client;
-  let fake: HttpFake;
-  let customer: Customer;
-  let channelId: number;
   const { id } = KEY;
   const secrets = KEY;
-
-  beforeAll(async () => {
-    fake = await new HttpFake(zhipuHandler(secrets)).start();
-    t = await startTestApp();
-    root = await t.root();
-    const created = await root.post<EnvelopeBody<{ ids: number[] }>>('/api/channel/', {
-      name: 'zhipu',
-      type: ZHIPU,
-      key: `${id}.${KEY.secret}`,
-      base_url: fake.url,
-      models: `${V4},glm-3-turbo,${V3},chatglm_std,embedding-2,cogview-3`,
-      group: 'default',
-    });
-    channelId = created.body.data!.ids[0]!;
-    customer = await createCustomer(t, 'zhipu-user', { quota: 100_000_000 });
-  });
-  afterAll(async () => {
-    vi.restoreAllMocks();
-    await t.close();
-    await fake.close();
+  const rig = providerRig({
+    fake: () => new HttpFake(zhipuHandler(secrets)).start(),
+    channels: [
+      {
+        name: 'zhipu',
+        type: ZHIPU,
+        key: `${id}.${KEY.secret}`,
+        models: `${V4},glm-3-turbo,${V3},chatglm_std,embedding-2,cogview-3`,
+      },
+    ],
+    customer: 'zhipu-user',
   });
 
   it('v4: signs a JWT, sends the OpenAI body to /api/paas/v4 and bills the reported usage', async () => {
-    fake.use(
+    rig.fake.use(
       zhipuHandler({ ...secrets, reply: 'Ni hao', usage: { prompt_tokens: 40, completion_tokens: 6 } }),
     );
     let content: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: V4,
         messages: [
           { role: 'system', content: 'You are terse' },
@@ -65,7 +50,7 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
       expect(answer.usage).toMatchObject({ prompt_tokens: 40, completion_tokens: 6 });
     });
     expect(content).toBe('Ni hao');
-    const upstream = fake.last();
+    const upstream = rig.fake.last();
     expect(upstream.url).toBe('/api/paas/v4/chat/completions');
     expect(upstream.json).toMatchObject({
       model: V4,
@@ -85,11 +70,11 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
     expect(Number(payload.exp) - Number(payload.timestamp)).toBe(DAY_MS);
     expect(Math.abs(Number(payload.timestamp) - Date.now())).toBeLessThan(60_000);
     expect(quota).toBe(expectedQuota(V4, ZHIPU, { prompt: 40, completion: 6 }));
-    expect(log).toMatchObject({ prompt_tokens: 40, completion_tokens: 6, channel_id: channelId });
+    expect(log).toMatchObject({ prompt_tokens: 40, completion_tokens: 6, channel_id: rig.channelId });
   });
 
   it('v4: streams OpenAI chunks in order and bills the usage of the last chunk', async () => {
-    fake.use(
+    rig.fake.use(
       zhipuHandler({
         ...secrets,
         reply: 'alpha beta gamma',
@@ -98,8 +83,8 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
     );
     const pieces: string[] = [];
     let finish: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: V4,
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -109,8 +94,8 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
         finish = chunk.choices[0]?.finish_reason ?? finish;
       }
     });
-    expect(fake.last().url).toBe('/api/paas/v4/chat/completions');
-    expect(fake.last().json).toMatchObject({ stream: true });
+    expect(rig.fake.last().url).toBe('/api/paas/v4/chat/completions');
+    expect(rig.fake.last().json).toMatchObject({ stream: true });
     expect(pieces.filter(Boolean)).toEqual(['alpha', ' beta', ' gamma']);
     expect(finish).toBe('stop');
     expect(log).toMatchObject({ prompt_tokens: 12, completion_tokens: 5 });
@@ -119,7 +104,7 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
   });
 
   it('v3: chatglm_* models use model-api invoke with a prompt body; the quoted answer is decoded', async () => {
-    fake.use(
+    rig.fake.use(
       zhipuHandler({
         ...secrets,
         reply: 'Line one\nline "two"',
@@ -128,8 +113,8 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
     );
     let content: string | null | undefined;
     let finish: string | null | undefined;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.chat.completions.create({
         model: V3,
         messages: [
           { role: 'user', content: 'Hi' },
@@ -143,8 +128,8 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
       finish = answer.choices[0]?.finish_reason;
       expect(answer.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 11, total_tokens: 41 });
     });
-    expect(fake.last().url).toBe(`/api/paas/v3/model-api/${V3}/invoke`);
-    expect(fake.last().json).toEqual({
+    expect(rig.fake.last().url).toBe(`/api/paas/v3/model-api/${V3}/invoke`);
+    expect(rig.fake.last().json).toEqual({
       prompt: [
         { role: 'user', content: 'Hi' },
         { role: 'assistant', content: 'Hello' },
@@ -160,7 +145,7 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
   });
 
   it('v3: sse-invoke add events become chunks (multi-line data kept) and finish meta is billed', async () => {
-    fake.use(
+    rig.fake.use(
       zhipuHandler({
         ...secrets,
         reply: 'first second\nthird fourth',
@@ -170,8 +155,8 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
     const pieces: string[] = [];
     let finish: string | null | undefined;
     let usage: unknown;
-    const { quota, log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: 'chatglm_std',
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -182,8 +167,8 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
         usage = chunk.usage ?? usage;
       }
     });
-    expect(fake.last().url).toBe('/api/paas/v3/model-api/chatglm_std/sse-invoke');
-    expect(fake.last().json).toEqual({ prompt: [{ role: 'user', content: 'go' }], incremental: true });
+    expect(rig.fake.last().url).toBe('/api/paas/v3/model-api/chatglm_std/sse-invoke');
+    expect(rig.fake.last().json).toEqual({ prompt: [{ role: 'user', content: 'go' }], incremental: true });
     expect(pieces.filter(Boolean)).toEqual(['first', ' second\nthird', ' fourth']);
     expect(finish).toBe('stop');
     expect(usage).toEqual({ prompt_tokens: 8, completion_tokens: 4, total_tokens: 12 });
@@ -193,10 +178,10 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
   });
 
   it('v3: an interrupted stream ends with content_filter; an error event reaches the client as an error', async () => {
-    fake.use(zhipuHandler({ ...secrets, reply: 'partial answer', streamEnd: 'interrupted' }));
+    rig.fake.use(zhipuHandler({ ...secrets, reply: 'partial answer', streamEnd: 'interrupted' }));
     let finish: string | null | undefined;
-    const { log } = await spentBy(t, customer, async () => {
-      const stream = await customer.openai.chat.completions.create({
+    const { log } = await spentBy(rig.t, rig.customer, async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
         model: V3,
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -206,9 +191,9 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
     expect(finish).toBe('content_filter');
     expect(Number(log?.completion_tokens)).toBeGreaterThan(0); // counted, as no usage was reported
 
-    fake.use(zhipuHandler({ ...secrets, reply: 'partial answer', streamEnd: 'error' }));
+    rig.fake.use(zhipuHandler({ ...secrets, reply: 'partial answer', streamEnd: 'error' }));
     const failure = await (async () => {
-      const stream = await customer.openai.chat.completions.create({
+      const stream = await rig.customer.openai.chat.completions.create({
         model: V3,
         messages: [{ role: 'user', content: 'go' }],
         stream: true,
@@ -224,15 +209,15 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
   });
 
   it('caches the signed token across calls and signs a new one shortly before it expires', async () => {
-    fake.use(zhipuHandler(secrets));
+    rig.fake.use(zhipuHandler(secrets));
     const ask = () =>
-      customer.openai.chat.completions.create({ model: V4, messages: [{ role: 'user', content: 'x' }] });
+      rig.customer.openai.chat.completions.create({ model: V4, messages: [{ role: 'user', content: 'x' }] });
     await ask();
-    const first = String(fake.last().headers.authorization);
+    const first = String(rig.fake.last().headers.authorization);
     await ask();
-    await customer.openai.embeddings.create({ model: 'embedding-2', input: 'x' });
-    expect(String(fake.last().headers.authorization)).toBe(first);
-    expect(fake.requests.slice(-3).map((request) => request.headers.authorization)).toEqual([
+    await rig.customer.openai.embeddings.create({ model: 'embedding-2', input: 'x' });
+    expect(String(rig.fake.last().headers.authorization)).toBe(first);
+    expect(rig.fake.requests.slice(-3).map((request) => request.headers.authorization)).toEqual([
       first,
       first,
       first,
@@ -246,7 +231,7 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
     } finally {
       spy.mockRestore();
     }
-    const renewed = String(fake.last().headers.authorization);
+    const renewed = String(rig.fake.last().headers.authorization);
     expect(renewed).not.toBe(first);
     const claims = decodePart(renewed.split('.')[1]);
     expect(Number(claims.exp)).toBeGreaterThan(Number(decodePart(first.split('.')[1]).exp) + DAY_MS / 2);
@@ -274,10 +259,10 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
   });
 
   it('relays embeddings through /api/paas/v4/embeddings, single and batched', async () => {
-    fake.use(zhipuHandler(secrets));
+    rig.fake.use(zhipuHandler(secrets));
     let vectors: number[][] = [];
-    const single = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.embeddings.create({
+    const single = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.embeddings.create({
         model: 'embedding-2',
         input: 'hello',
         encoding_format: 'float',
@@ -285,17 +270,17 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
       vectors = answer.data.map((item) => Array.from(item.embedding));
       expect(answer.usage).toMatchObject({ prompt_tokens: 3, total_tokens: 3 });
     });
-    expect(fake.last().url).toBe('/api/paas/v4/embeddings');
-    expect(fake.last().json).toEqual({ model: 'embedding-2', input: 'hello' });
+    expect(rig.fake.last().url).toBe('/api/paas/v4/embeddings');
+    expect(rig.fake.last().json).toEqual({ model: 'embedding-2', input: 'hello' });
     expect(vectors).toEqual([[0, 0.5, -1]]);
     expect(single.quota).toBe(expectedQuota('embedding-2', ZHIPU, { prompt: 3, completion: 0 }));
 
     // The openai SDK asks for base64 by default; the gateway encodes the floats.
-    const batch = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.embeddings.create({ model: 'embedding-2', input: ['x', 'y'] });
+    const batch = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.embeddings.create({ model: 'embedding-2', input: ['x', 'y'] });
       vectors = answer.data.map((item) => Array.from(item.embedding));
     });
-    expect(fake.last().json).toEqual({ model: 'embedding-2', input: ['x', 'y'] });
+    expect(rig.fake.last().json).toEqual({ model: 'embedding-2', input: ['x', 'y'] });
     expect(vectors).toEqual([
       [0, 0.5, -1],
       [1, 0.5, -1],
@@ -304,18 +289,18 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
   });
 
   it('relays cogview images through /api/paas/v4/images/generations at the unit price', async () => {
-    fake.use(zhipuHandler(secrets));
+    rig.fake.use(zhipuHandler(secrets));
     let url: string | undefined;
-    const { quota } = await spentBy(t, customer, async () => {
-      const answer = await customer.openai.images.generate({
+    const { quota } = await spentBy(rig.t, rig.customer, async () => {
+      const answer = await rig.customer.openai.images.generate({
         model: 'cogview-3',
         prompt: 'a cat',
         user: 'u1',
       });
       url = answer.data?.[0]?.url;
     });
-    expect(fake.last().url).toBe('/api/paas/v4/images/generations');
-    expect(fake.last().json).toEqual({ model: 'cogview-3', prompt: 'a cat', user_id: 'u1' });
+    expect(rig.fake.last().url).toBe('/api/paas/v4/images/generations');
+    expect(rig.fake.last().json).toEqual({ model: 'cogview-3', prompt: 'a cat', user_id: 'u1' });
     expect(url).toBe('https://fake.bigmodel.cn/image.png');
     expect(quota).toBe(Math.floor(resolveModelRatio('cogview-3', ZHIPU) * 1000));
   });
@@ -330,10 +315,10 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
       [1302, 429, V3],
     ];
     for (const [errorCode, status, model] of cases) {
-      fake.use(zhipuHandler({ ...secrets, errorCode }));
+      rig.fake.use(zhipuHandler({ ...secrets, errorCode }));
       for (const stream of [false, true]) {
-        const { error, refunded, logged } = await expectRefunded(t, customer, async () => {
-          const answer = await customer.openai.chat.completions.create({
+        const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+          const answer = await rig.customer.openai.chat.completions.create({
             model,
             messages: [{ role: 'user', content: 'x' }],
             stream,
@@ -345,28 +330,28 @@ describe('Zhipu ChatGLM channels (JWT; v4 OpenAI-shaped, v3 model API)', () => {
         expect(logged).toBe(false);
       }
     }
-    const channel = await t.db.kysely
+    const channel = await rig.t.db.kysely
       .selectFrom('channels')
       .select('status')
-      .where('id', '=', channelId)
+      .where('id', '=', rig.channelId)
       .executeTakeFirstOrThrow();
     expect(channel.status).toBe(1);
   });
 
   it('a wrong secret fails the signature check: 401, refunded, channel disabled as a dead key', async () => {
-    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
-    fake.use(zhipuHandler({ ...secrets, secret: 'the-real-secret-is-different' }));
-    const { error, refunded, logged } = await expectRefunded(t, customer, () =>
-      customer.openai.chat.completions.create({ model: V4, messages: [{ role: 'user', content: 'x' }] }),
+    await rig.root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    rig.fake.use(zhipuHandler({ ...secrets, secret: 'the-real-secret-is-different' }));
+    const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.chat.completions.create({ model: V4, messages: [{ role: 'user', content: 'x' }] }),
     );
     expect(error).toMatchObject({ status: 401 });
     expect(String((error as Error).message)).toContain('Authorization Token非法');
     expect(refunded).toBe(true);
     expect(logged).toBe(false);
-    const channel = await t.db.kysely
+    const channel = await rig.t.db.kysely
       .selectFrom('channels')
       .select('status')
-      .where('id', '=', channelId)
+      .where('id', '=', rig.channelId)
       .executeTakeFirstOrThrow();
     expect(channel.status).toBe(3);
   });

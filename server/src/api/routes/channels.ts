@@ -3,12 +3,14 @@ import { createChannelInput, updateChannelInput } from '@switchyard/contract/cha
 import { isRootRole } from '@switchyard/contract/roles';
 import type { FastifyInstance } from 'fastify';
 import { toApiChannel } from '../../domain/channels';
-import { readChannelBalance } from '../../relay/channel-balance';
-import { modelObject } from '../../relay/models';
+import { modelObject } from '../../relay/front/models';
 import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
 import type { Services } from '../services';
 
-export function channelRoutes(app: FastifyInstance, { channels, channelTester }: Services): void {
+export function channelRoutes(
+  app: FastifyInstance,
+  { channels, channelTester, channelBalances }: Services,
+): void {
   const admin = { config: { access: 'admin' as const } };
   const revealKeys = (role: number) => isRootRole(role);
 
@@ -44,9 +46,7 @@ export function channelRoutes(app: FastifyInstance, { channels, channelTester }:
     };
   });
   app.get<{ Params: { id: string } }>('/api/channel/update_balance/:id', admin, async (request) => {
-    const channel = await channels.getRow(parseId(request.params.id));
-    const balance = await readChannelBalance(channel);
-    await channels.recordBalance(channel.id, balance);
+    const balance = await channelBalances.update(parseId(request.params.id));
     return { success: true, message: '', balance, data: { balance } };
   });
   app.delete('/api/channel/disabled', admin, async () => ok(await channels.deleteDisabled()));

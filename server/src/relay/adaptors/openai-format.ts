@@ -1,4 +1,4 @@
-import type { Usage } from './types';
+import type { RelayCall, StreamTranslator, Usage } from './types';
 
 /**
  * Builders of OpenAI's response shapes, for adaptors that convert a provider's answer.
@@ -12,6 +12,18 @@ export interface ToolCall {
   type: 'function';
   function: { name: string; arguments: string };
 }
+
+/**
+ * A streamed tool call piece: the first names the call (id, type, name); later ones carry only its
+ * index and more arguments, as OpenAI streams them.
+ */
+export type ToolCallDelta =
+  | (ToolCall & { index: number })
+  | { index: number; function: { arguments: string } };
+
+/** What tool calls add to the generated text, counted when a provider reports no usage. */
+export const toolCallsText = (toolCalls: ToolCall[]): string =>
+  toolCalls.map((toolCall) => toolCall.function.name + toolCall.function.arguments).join('');
 
 const created = () => Math.floor(Date.now() / 1000);
 
@@ -54,7 +66,7 @@ export function chatChunk(options: {
   model: string;
   content?: string;
   role?: 'assistant';
-  toolCalls?: Array<ToolCall & { index: number }>;
+  toolCalls?: ToolCallDelta[];
   finishReason?: FinishReason;
   usage?: Usage;
 }): string {
@@ -101,11 +113,60 @@ export function messageText(content: unknown): string {
     .join('');
 }
 
-/** A simple translator base: providers that send one JSON object per event extend this. */
-export abstract class JsonStreamTranslator {
+/**
+ * The base of translators for providers that send one JSON object per event: it parses each event
+ * (skipping what is not JSON), keeps usage, text and the end, and sends the assistant role once.
+ */
+export abstract class JsonStreamTranslator<Event, Call extends TranslatedCall = TranslatedCall>
+  implements StreamTranslator
+{
   protected reported: Usage | undefined;
   protected generated = '';
   protected finished = false;
+  #sentRole = false;
+
+  constructor(protected readonly call: Call) {}
+
+  push(data: string, name?: string): string[] {
+    let event: Event;
+    try {
+      event = JSON.parse(data) as Event;
+    } catch {
+      return [];
+    }
+    return this.translate(event, name);
+  }
+
+  /** One parsed event (`name` is the SSE event name, when the provider sends one) → chunk payloads. */
+  protected abstract translate(event: Event, name?: string): string[];
+
+  /** A chunk of the answer with the given id. */
+  protected chunk(id: string, fields: ChunkFields): string {
+    return chatChunk({ id, model: this.call.upstreamModel, ...fields });
+  }
+
+  /** A chunk that carries the assistant role if none has yet. */
+  protected assistantChunk(id: string, fields: Omit<ChunkFields, 'role'>): string {
+    const role = this.#sentRole ? undefined : ('assistant' as const);
+    this.#sentRole = true;
+    return chatChunk({ id, model: this.call.upstreamModel, role, ...fields });
+  }
+
+  /** Text and tool call pieces; nothing when there are none, except the first chunk that says who speaks. */
+  protected delta(id: string, content: string, toolCalls: ToolCallDelta[] = []): string[] {
+    if (!content && toolCalls.length === 0 && this.#sentRole) return [];
+    return [this.assistantChunk(id, { content, toolCalls })];
+  }
+
+  /** Text and whole tool calls (numbered from `first`), counted into the generated text. */
+  protected answerDelta(id: string, content: string, toolCalls: ToolCall[], first = 0): string[] {
+    this.generated += content + toolCallsText(toolCalls);
+    return this.delta(
+      id,
+      content,
+      toolCalls.map((toolCall, index) => ({ ...toolCall, index: first + index })),
+    );
+  }
 
   usage(): Usage | undefined {
     return this.reported;
@@ -119,3 +180,7 @@ export abstract class JsonStreamTranslator {
     return this.finished;
   }
 }
+
+type TranslatedCall = Pick<RelayCall, 'requestId' | 'upstreamModel'>;
+/** What a chunk says, its id and model aside. */
+export type ChunkFields = Omit<Parameters<typeof chatChunk>[0], 'id' | 'model'>;

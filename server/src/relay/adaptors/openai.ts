@@ -1,5 +1,5 @@
 import type { RelayError } from '../errors';
-import { transcriptText } from '../unit-pricing';
+import { transcriptText } from '../pipeline/unit-pricing';
 import type {
   Adaptor,
   ConvertedResponse,
@@ -192,29 +192,3 @@ export function openAiAdaptor(settings: OpenAiSettings = {}): Adaptor {
     parseError: upstreamError,
   };
 }
-
-const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
-
-function azureApiVersion(call: RelayCall): string {
-  try {
-    const config = JSON.parse(call.channel.config || '{}') as { api_version?: string };
-    if (config.api_version) return config.api_version;
-  } catch {
-    // a malformed config falls back to `other`
-  }
-  return call.channel.other || AZURE_DEFAULT_API_VERSION;
-}
-
-/** Azure OpenAI: deployment URLs named after the model (dots removed), `api-key` header. */
-export const azureAdaptor = openAiAdaptor({
-  url: (call) => {
-    const deployment = call.upstreamModel.replace(/\./g, '');
-    const tail = call.path.replace(/^\/v1\//, '');
-    const base = call.baseUrl.startsWith('https://gateway.ai.cloudflare.com')
-      ? call.baseUrl
-      : `${call.baseUrl}/openai/deployments`;
-    return `${base}/${deployment}/${tail}?api-version=${encodeURIComponent(azureApiVersion(call))}`;
-  },
-  auth: (call) => ({ 'api-key': call.apiKey }),
-  streamUsage: true,
-});

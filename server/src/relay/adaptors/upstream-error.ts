@@ -35,21 +35,11 @@ export function upstreamError(status: number, raw: Buffer | string): RelayError 
   const message =
     (body && findMessage(body)) || text.slice(0, 500).trim() || `bad response status code ${status}`;
   if (error && typeof error.message === 'string') {
-    return new RelayError(
-      status,
-      message,
-      typeof error.type === 'string' ? error.type : 'upstream_error',
-      (error.code as string | number | null) ?? null,
-      typeof error.param === 'string' ? error.param : '',
-      'upstream',
-    );
+    return RelayError.upstream(status, message, {
+      type: typeof error.type === 'string' ? error.type : 'upstream_error',
+      code: (error.code as string | number | null) ?? null,
+      param: typeof error.param === 'string' ? error.param : '',
+    });
   }
-  return new RelayError(
-    status,
-    message,
-    'upstream_error',
-    'bad_response_status_code',
-    String(status),
-    'upstream',
-  );
+  return RelayError.upstream(status, message, { code: 'bad_response_status_code', param: String(status) });
 }

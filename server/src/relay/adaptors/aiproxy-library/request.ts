@@ -29,12 +29,7 @@ export function libraryRequest(call: RelayCall): LibraryRequest {
 
 export function buildRequest(call: RelayCall): UpstreamRequest {
   if (call.mode !== 'chat') {
-    throw new RelayError(
-      400,
-      `AI Proxy library channels answer chat, not ${call.mode}`,
-      'invalid_request_error',
-      'unsupported_mode',
-    );
+    throw RelayError.invalid(`AI Proxy library channels answer chat, not ${call.mode}`, 'unsupported_mode');
   }
   return {
     url: `${call.baseUrl}/api/library/ask`,

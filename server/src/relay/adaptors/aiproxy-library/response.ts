@@ -18,14 +18,7 @@ function libraryError(answer: LibraryAnswer, httpStatus: number): RelayError {
   const code = answer.errCode ?? 0;
   const status = code >= 400 && code < 600 ? code : httpStatus;
   const type = status === 401 ? 'authentication_error' : 'upstream_error';
-  return new RelayError(
-    status,
-    answer.message || `AI Proxy library error ${code}`,
-    type,
-    code,
-    '',
-    'upstream',
-  );
+  return RelayError.upstream(status, answer.message || `AI Proxy library error ${code}`, { type, code });
 }
 
 /** Non-200 answers, and JSON errors answered to a stream request. */

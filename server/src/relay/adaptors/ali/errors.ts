@@ -37,7 +37,7 @@ export function dashScopeError(error: DashScopeError, httpStatus?: number): Rela
     httpStatus && httpStatus >= 400 ? httpStatus : 500,
     'upstream_error',
   ];
-  return new RelayError(status, error.message || code, type, code, error.request_id ?? '', 'upstream');
+  return RelayError.upstream(status, error.message || code, { type, code, param: error.request_id ?? '' });
 }
 
 const isError = (value: unknown): value is DashScopeError =>

@@ -108,10 +108,8 @@ export function embeddingBody(call: RelayCall): DashScopeEmbeddingRequest {
 function pathAndBody(call: RelayCall): [string, unknown] {
   if (call.mode === 'chat') return [GENERATION_PATH, chatBody(call)];
   if (call.mode === 'embeddings') return [EMBEDDING_PATH, embeddingBody(call)];
-  throw new RelayError(
-    400,
+  throw RelayError.invalid(
     `Alibaba Tongyi Qianwen channels relay chat and embeddings, not ${call.mode}`,
-    'invalid_request_error',
     'unsupported_mode',
   );
 }

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
-import { chatCompletion, embeddingList, type FinishReason, type ToolCall } from '../openai-format';
+import {
+  chatCompletion,
+  embeddingList,
+  type FinishReason,
+  type ToolCall,
+  toolCallsText,
+} from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { dashScopeError, parseError } from './errors';
 import type {
@@ -33,9 +39,6 @@ export function toolCallsOf(calls: DashScopeToolCall[] | undefined): ToolCall[] 
       function: { name: call.function?.name ?? '', arguments: call.function?.arguments ?? '' },
     }));
 }
-
-export const toolCallsText = (toolCalls: ToolCall[]) =>
-  toolCalls.map((toolCall) => toolCall.function.name + toolCall.function.arguments).join('');
 
 export const openAiId = (requestId: string | undefined, call: Pick<RelayCall, 'requestId'>) =>
   `chatcmpl-${requestId || call.requestId}`;

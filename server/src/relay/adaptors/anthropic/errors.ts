@@ -26,7 +26,7 @@ export interface AnthropicErrorDetail {
 export function anthropicError(detail: AnthropicErrorDetail | undefined, status?: number): RelayError {
   const type = typeof detail?.type === 'string' ? detail.type : 'api_error';
   const message = typeof detail?.message === 'string' && detail.message ? detail.message : type;
-  return new RelayError(status ?? STATUS_BY_TYPE[type] ?? 500, message, type, type, '', 'upstream');
+  return RelayError.upstream(status ?? STATUS_BY_TYPE[type] ?? 500, message, { type, code: type });
 }
 
 /** A non-200 answer: Anthropic's error body, else (a proxy, an HTML page) read leniently. */

@@ -42,10 +42,8 @@ export function toAnthropicRequest(body: Json, model: string): AnthropicRequest 
 
 export function buildRequest(call: RelayCall): UpstreamRequest {
   if (call.mode !== 'chat') {
-    throw new RelayError(
-      400,
+    throw RelayError.invalid(
       `Anthropic channels relay chat completions only, not ${call.mode}`,
-      'invalid_request_error',
       'unsupported_mode',
     );
   }

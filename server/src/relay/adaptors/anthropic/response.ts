@@ -1,5 +1,5 @@
 import type { RelayError } from '../../errors';
-import { chatCompletion, type FinishReason, type ToolCall } from '../openai-format';
+import { chatCompletion, type FinishReason, type ToolCall, toolCallsText } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { anthropicError, parseError } from './errors';
 import type { AnthropicErrorBody, AnthropicResponse, AnthropicStopReason, AnthropicUsage } from './wire';
@@ -55,7 +55,7 @@ export function toOpenAiCompletion(answer: AnthropicResponse, model: string, id:
 export function generatedText(completion: ReturnType<typeof toOpenAiCompletion>): string {
   const message = completion.choices[0]?.message;
   const calls = message?.tool_calls ?? [];
-  return (message?.content ?? '') + calls.map((c) => c.function.name + c.function.arguments).join('');
+  return (message?.content ?? '') + toolCallsText(calls);
 }
 
 export function convertResponse(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {

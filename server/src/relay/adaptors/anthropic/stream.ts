@@ -1,40 +1,25 @@
-import { chatChunk, JsonStreamTranslator, type ToolCall } from '../openai-format';
-import type { RelayCall, StreamTranslator } from '../types';
+import { type ChunkFields, JsonStreamTranslator } from '../openai-format';
+import type { RelayCall } from '../types';
 import { anthropicError } from './errors';
 import { finishReasonOf, openAiId, usageOf } from './response';
 import type { AnthropicStreamEvent, AnthropicUsage } from './wire';
-
-type ToolCallDelta = ToolCall & { index: number };
-
-/**
- * Later pieces of a tool call carry only its index and more arguments, as OpenAI streams them; the
- * shared chunk builder types every tool call delta as complete, hence the cast.
- */
-const argumentsDelta = (index: number, text: string) =>
-  ({ index, function: { arguments: text } }) as unknown as ToolCallDelta;
 
 /**
  * Anthropic's streamed message events → OpenAI chunks. Usage is reported twice: input tokens in
  * message_start, then running output totals in message_delta; each field keeps its latest value.
  */
-export class AnthropicStream extends JsonStreamTranslator implements StreamTranslator {
+export class AnthropicStream extends JsonStreamTranslator<AnthropicStreamEvent> {
   #id: string;
   #usage: AnthropicUsage = {};
   /** Anthropic numbers content blocks; OpenAI numbers tool calls only. */
   #toolIndexByBlock = new Map<number, number>();
 
-  constructor(private readonly call: Pick<RelayCall, 'requestId' | 'upstreamModel'>) {
-    super();
+  constructor(call: Pick<RelayCall, 'requestId' | 'upstreamModel'>) {
+    super(call);
     this.#id = openAiId(undefined, call);
   }
 
-  push(data: string): string[] {
-    let event: AnthropicStreamEvent;
-    try {
-      event = JSON.parse(data) as AnthropicStreamEvent;
-    } catch {
-      return [];
-    }
+  protected translate(event: AnthropicStreamEvent): string[] {
     switch (event.type) {
       case 'message_start':
         this.#id = openAiId(event.message?.id, this.call);
@@ -86,7 +71,7 @@ export class AnthropicStream extends JsonStreamTranslator implements StreamTrans
     const toolIndex = this.#toolIndexByBlock.get(blockIndex);
     if (toolIndex === undefined || !text) return [];
     this.generated += text;
-    return [this.#chunk({ toolCalls: [argumentsDelta(toolIndex, text)] })];
+    return [this.#chunk({ toolCalls: [{ index: toolIndex, function: { arguments: text } }] })];
   }
 
   #report(usage: AnthropicUsage | undefined): void {
@@ -96,7 +81,7 @@ export class AnthropicStream extends JsonStreamTranslator implements StreamTrans
     this.reported = usageOf(this.#usage) ?? this.reported;
   }
 
-  #chunk(fields: Omit<Parameters<typeof chatChunk>[0], 'id' | 'model'>): string {
-    return chatChunk({ id: this.#id, model: this.call.upstreamModel, ...fields });
+  #chunk(fields: ChunkFields): string {
+    return this.chunk(this.#id, fields);
   }
 }

@@ -95,7 +95,7 @@ describe('Baidu access tokens', () => {
     const tokens = new AccessTokens(async () => {
       count += 1;
       if (fail)
-        throw new RelayError(401, 'refused', 'authentication_error', 'invalid_api_key', '', 'upstream');
+        throw RelayError.upstream(401, 'refused', { type: 'authentication_error', code: 'invalid_api_key' });
       return { token: `t${count}`, expiresIn: 30 * DAY };
     });
     await expect(tokens.get('b', 'ak|sk')).rejects.toMatchObject({ status: 401 });

@@ -11,14 +11,10 @@ export interface BaiduCredentials {
 export function credentialsOf(key: string): BaiduCredentials {
   const [apiKey = '', secretKey = '', ...rest] = key.split('|');
   if (!apiKey.trim() || !secretKey.trim() || rest.length > 0) {
-    throw new RelayError(
-      401,
-      'The Baidu Wenxin channel key must be APIKey|SecretKey',
-      'authentication_error',
-      'invalid_channel_key',
-      '',
-      'upstream',
-    );
+    throw RelayError.upstream(401, 'The Baidu Wenxin channel key must be APIKey|SecretKey', {
+      type: 'authentication_error',
+      code: 'invalid_channel_key',
+    });
   }
   return { apiKey: apiKey.trim(), secretKey: secretKey.trim() };
 }
@@ -99,7 +95,7 @@ export class AccessTokens {
 }
 
 const tokenError = (status: number, message: string, type: string, code: string) =>
-  new RelayError(status, message, type, code, '', 'upstream');
+  RelayError.upstream(status, message, { type, code });
 
 /** Baidu's OAuth endpoint (client_credentials grant) on the channel's base URL; a 5-second limit. */
 export async function exchangeAtBaidu(

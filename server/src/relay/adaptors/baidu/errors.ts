@@ -47,10 +47,10 @@ export function baiduError(error: BaiduError): RelayError {
   const message = error.error_msg || `Baidu error ${code}`;
   if (TOKEN_REFUSED.has(code)) {
     accessTokens.clear();
-    return new RelayError(503, message, 'upstream_error', code, '', 'upstream');
+    return RelayError.upstream(503, message, { code });
   }
   const [status, type] = mappingOf(code);
-  return new RelayError(status, message, type, code, '', 'upstream');
+  return RelayError.upstream(status, message, { type, code });
 }
 
 export const isBaiduError = (body: BaiduError): boolean =>

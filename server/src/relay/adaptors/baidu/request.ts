@@ -58,10 +58,8 @@ export function embeddingBody(call: RelayCall): BaiduEmbeddingRequest {
 function kindAndBody(call: RelayCall): ['chat' | 'embeddings', unknown] {
   if (call.mode === 'chat') return ['chat', chatBody(call)];
   if (call.mode === 'embeddings') return ['embeddings', embeddingBody(call)];
-  throw new RelayError(
-    400,
+  throw RelayError.invalid(
     `Baidu Wenxin channels relay chat and embeddings, not ${call.mode}`,
-    'invalid_request_error',
     'unsupported_mode',
   );
 }

@@ -1,5 +1,4 @@
-import { chatChunk, JsonStreamTranslator } from '../openai-format';
-import type { RelayCall, StreamTranslator } from '../types';
+import { JsonStreamTranslator } from '../openai-format';
 import { isBaiduError } from './errors';
 import { finishReasonOf, usageOf } from './response';
 import type { BaiduChatResponse } from './wire';
@@ -8,37 +7,21 @@ import type { BaiduChatResponse } from './wire';
  * ERNIE stream events (`data: {result, is_end, usage}`, one sentence each) → OpenAI chunks. Each event
  * carries the usage so far; the one on the `is_end` event is the whole count.
  */
-export class BaiduStream extends JsonStreamTranslator implements StreamTranslator {
-  #sentRole = false;
-
-  constructor(private readonly call: RelayCall) {
-    super();
-  }
-
-  push(data: string): string[] {
-    let event: BaiduChatResponse;
-    try {
-      event = JSON.parse(data) as BaiduChatResponse;
-    } catch {
-      return [];
-    }
+export class BaiduStream extends JsonStreamTranslator<BaiduChatResponse> {
+  protected translate(event: BaiduChatResponse): string[] {
     if (!event || typeof event !== 'object') return [];
     if (isBaiduError(event)) {
       // A failure after the answer started ends the stream early: the usage so far is not final.
       return [];
     }
     this.reported = usageOf(event.usage) ?? this.reported;
-    const base = { id: event.id || `chatcmpl-${this.call.requestId}`, model: this.call.upstreamModel };
+    const id = event.id || `chatcmpl-${this.call.requestId}`;
     const content = event.result ?? '';
     this.generated += content;
-    const chunks: string[] = [];
-    if (content || !this.#sentRole) {
-      chunks.push(chatChunk({ ...base, role: this.#sentRole ? undefined : 'assistant', content }));
-      this.#sentRole = true;
-    }
+    const chunks = this.delta(id, content);
     if (event.is_end) {
       this.finished = true;
-      chunks.push(chatChunk({ ...base, finishReason: finishReasonOf(event), usage: this.reported }));
+      chunks.push(this.chunk(id, { finishReason: finishReasonOf(event), usage: this.reported }));
     }
     return chunks;
   }

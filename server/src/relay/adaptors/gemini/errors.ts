@@ -34,7 +34,7 @@ export function geminiError(detail: GeminiErrorDetail, httpStatus?: number): Rel
         httpStatus && httpStatus !== 200 ? httpStatus : 500,
         'upstream_error',
       ]);
-  return new RelayError(status, message, type, reason ?? detail.status ?? null, '', 'upstream');
+  return RelayError.upstream(status, message, { type, code: reason ?? detail.status ?? null });
 }
 
 export function parseError(status: number, body: Buffer): RelayError {

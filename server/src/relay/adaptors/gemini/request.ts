@@ -88,10 +88,8 @@ function requestBody(call: RelayCall): unknown {
   const body = call.body ?? {};
   if (call.mode === 'chat') return toGeminiChatRequest(body, call.upstreamModel);
   if (call.mode === 'embeddings') return toGeminiEmbedRequest(body, call.upstreamModel);
-  throw new RelayError(
-    400,
+  throw RelayError.invalid(
     `Gemini channels relay chat completions and embeddings, not ${call.mode}`,
-    'invalid_request_error',
     'unsupported_mode',
   );
 }

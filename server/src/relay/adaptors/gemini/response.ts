@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
-import { chatCompletion, embeddingList, type FinishReason, type ToolCall } from '../openai-format';
+import {
+  chatCompletion,
+  embeddingList,
+  type FinishReason,
+  type ToolCall,
+  toolCallsText,
+} from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { geminiError, parseError } from './errors';
 import type { GeminiCandidate, GeminiChatResponse, GeminiEmbedResponse, GeminiUsageMetadata } from './wire';
@@ -43,9 +49,6 @@ export function candidateOutput(candidate: GeminiCandidate | undefined): {
   return { text, toolCalls };
 }
 
-export const toolCallsText = (toolCalls: ToolCall[]) =>
-  toolCalls.map((toolCall) => toolCall.function.name + toolCall.function.arguments).join('');
-
 export const openAiId = (answer: GeminiChatResponse, call: Pick<RelayCall, 'requestId'>) =>
   `chatcmpl-${answer.responseId || call.requestId}`;
 
@@ -63,14 +66,7 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
   if (answer.error) return geminiError(answer.error);
   const candidate = answer.candidates?.[0];
   if (!candidate && !answer.promptFeedback?.blockReason) {
-    return new RelayError(
-      502,
-      'Gemini answered no candidates',
-      'upstream_error',
-      'no_candidates',
-      '',
-      'upstream',
-    );
+    return RelayError.upstream(502, 'Gemini answered no candidates', { code: 'no_candidates' });
   }
   const { text, toolCalls } = candidateOutput(candidate);
   const usage = usageOf(answer.usageMetadata);

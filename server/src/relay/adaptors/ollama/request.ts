@@ -101,9 +101,4 @@ export function embedRequest(call: RelayCall): OllamaEmbedRequest {
 }
 
 export const unsupported = (call: RelayCall) =>
-  new RelayError(
-    400,
-    `Ollama channels relay chat and embeddings, not ${call.mode}`,
-    'invalid_request_error',
-    'unsupported_mode',
-  );
+  RelayError.invalid(`Ollama channels relay chat and embeddings, not ${call.mode}`, 'unsupported_mode');

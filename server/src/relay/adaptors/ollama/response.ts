@@ -1,5 +1,11 @@
 import type { RelayError } from '../../errors';
-import { chatCompletion, embeddingList, type FinishReason, type ToolCall } from '../openai-format';
+import {
+  chatCompletion,
+  embeddingList,
+  type FinishReason,
+  type ToolCall,
+  toolCallsText,
+} from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { upstreamError } from '../upstream-error';
 import type { OllamaChatResponse, OllamaEmbedResponse, OllamaMessage } from './wire';
@@ -44,8 +50,7 @@ export function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | 
     usage,
     toolCalls,
   });
-  const text =
-    content + toolCalls.map((toolCall) => toolCall.function.name + toolCall.function.arguments).join('');
+  const text = content + toolCallsText(toolCalls);
   return { body: json(completion), contentType: 'application/json', usage, text };
 }
 

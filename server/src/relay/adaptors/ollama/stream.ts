@@ -1,50 +1,27 @@
-import { chatChunk, JsonStreamTranslator } from '../openai-format';
-import type { RelayCall, StreamTranslator } from '../types';
+import { JsonStreamTranslator } from '../openai-format';
+import type { RelayCall } from '../types';
 import { finishReasonOf, toolCallsOf, usageOf } from './response';
 import type { OllamaChatResponse } from './wire';
 
 /** One Ollama stream line (already re-framed as an SSE event by the transport) → OpenAI chunks. */
-export class OllamaStream extends JsonStreamTranslator implements StreamTranslator {
-  #sentRole = false;
+export class OllamaStream extends JsonStreamTranslator<OllamaChatResponse, RelayCall> {
   #calledTools = false;
 
-  constructor(private readonly call: RelayCall) {
-    super();
-  }
-
-  push(data: string): string[] {
-    let line: OllamaChatResponse;
-    try {
-      line = JSON.parse(data) as OllamaChatResponse;
-    } catch {
-      return [];
-    }
+  protected translate(line: OllamaChatResponse): string[] {
     if (line.error) {
       // An error ends the stream early: usage reported so far is not final (not `finished`).
       return [];
     }
-    const base = { id: `chatcmpl-${this.call.requestId}`, model: this.call.upstreamModel };
-    const chunks: string[] = [];
+    const id = `chatcmpl-${this.call.requestId}`;
     const content = line.message?.content ?? '';
     const toolCalls = toolCallsOf(this.call, line.message);
-    if (content || toolCalls.length > 0 || !this.#sentRole) {
-      chunks.push(
-        chatChunk({
-          ...base,
-          role: this.#sentRole ? undefined : 'assistant',
-          content,
-          toolCalls: toolCalls.map((toolCall, index) => ({ ...toolCall, index })),
-        }),
-      );
-      this.#sentRole = true;
-      this.#calledTools ||= toolCalls.length > 0;
-      this.generated += content + toolCalls.map((t) => t.function.name + t.function.arguments).join('');
-    }
+    const chunks = this.answerDelta(id, content, toolCalls);
+    this.#calledTools ||= toolCalls.length > 0;
     if (line.done) {
       this.finished = true;
       this.reported = usageOf(line) ?? this.reported;
       chunks.push(
-        chatChunk({ ...base, finishReason: finishReasonOf(line, this.#calledTools), usage: this.reported }),
+        this.chunk(id, { finishReason: finishReasonOf(line, this.#calledTools), usage: this.reported }),
       );
     }
     return chunks;

@@ -49,10 +49,8 @@ export function toPalmRequest(body: Json): PalmChatRequest {
 /** PaLM has no streaming: streams are served from the one answer (see transport.ts). */
 export function buildRequest(call: RelayCall): UpstreamRequest {
   if (call.mode !== 'chat') {
-    throw new RelayError(
-      400,
+    throw RelayError.invalid(
       `PaLM 2 channels relay chat completions only, not ${call.mode}`,
-      'invalid_request_error',
       'unsupported_mode',
     );
   }

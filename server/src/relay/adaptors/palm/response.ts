@@ -23,14 +23,7 @@ export function palmAnswer(body: Buffer | string): PalmAnswer | RelayError {
   if (candidate) return { text: candidate.content ?? '', finishReason: 'stop' };
   // Without candidates PaLM says why in `filters`: the prompt or the answer was blocked.
   if (answer.filters?.length) return { text: '', finishReason: 'content_filter' };
-  return new RelayError(
-    502,
-    'PaLM answered no candidates',
-    'upstream_error',
-    'no_candidates',
-    '',
-    'upstream',
-  );
+  return RelayError.upstream(502, 'PaLM answered no candidates', { code: 'no_candidates' });
 }
 
 export function convertResponse(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {

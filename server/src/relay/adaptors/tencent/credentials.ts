@@ -11,14 +11,10 @@ export interface TencentCredentials {
 export function credentialsOf(call: RelayCall): TencentCredentials {
   const [appId = '', secretId = '', secretKey = '', ...rest] = call.apiKey.split('|');
   if (!secretId || !secretKey || rest.length > 0) {
-    throw new RelayError(
-      401,
-      'The Tencent Hunyuan channel key must be AppId|SecretId|SecretKey',
-      'authentication_error',
-      'invalid_channel_key',
-      '',
-      'upstream',
-    );
+    throw RelayError.upstream(401, 'The Tencent Hunyuan channel key must be AppId|SecretId|SecretKey', {
+      type: 'authentication_error',
+      code: 'invalid_channel_key',
+    });
   }
   return { appId, secretId, secretKey };
 }

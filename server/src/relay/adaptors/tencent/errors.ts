@@ -31,7 +31,7 @@ export function tencentError(error: HunyuanError): RelayError {
     500,
     'upstream_error',
   ];
-  return new RelayError(status, error.Message || code, type, code, '', 'upstream');
+  return RelayError.upstream(status, error.Message || code, { type, code });
 }
 
 /** The error inside `{Response: {Error}}`, whatever the HTTP status; other bodies are read leniently. */

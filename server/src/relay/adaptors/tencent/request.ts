@@ -33,10 +33,8 @@ export function embeddingBody(call: RelayCall): HunyuanEmbeddingRequest {
 function actionAndBody(call: RelayCall): [string, unknown] {
   if (call.mode === 'chat') return ['ChatCompletions', chatBody(call)];
   if (call.mode === 'embeddings') return ['GetEmbedding', embeddingBody(call)];
-  throw new RelayError(
-    400,
+  throw RelayError.invalid(
     `Tencent Hunyuan channels relay chat and embeddings, not ${call.mode}`,
-    'invalid_request_error',
     'unsupported_mode',
   );
 }

@@ -12,14 +12,10 @@ export interface SparkCredentials {
 export function credentialsOf(call: RelayCall): SparkCredentials {
   const [appId = '', apiSecret = '', apiKey = '', ...rest] = call.apiKey.split('|');
   if (!appId || !apiSecret || !apiKey || rest.length > 0) {
-    throw new RelayError(
-      401,
-      'The iFlytek Spark channel key must be APPID|APISecret|APIKey',
-      'authentication_error',
-      'invalid_channel_key',
-      '',
-      'upstream',
-    );
+    throw RelayError.upstream(401, 'The iFlytek Spark channel key must be APPID|APISecret|APIKey', {
+      type: 'authentication_error',
+      code: 'invalid_channel_key',
+    });
   }
   return { appId, apiSecret, apiKey };
 }

@@ -26,14 +26,7 @@ export function parseError(status: number, body: Buffer): RelayError {
   if (typeof code === 'number' && code !== 0) {
     const mapped = statusOfCode(code);
     const type = mapped === 401 ? 'authentication_error' : 'upstream_error';
-    return new RelayError(
-      mapped,
-      frame?.header?.message || `Spark error ${code}`,
-      type,
-      code,
-      '',
-      'upstream',
-    );
+    return RelayError.upstream(mapped, frame?.header?.message || `Spark error ${code}`, { type, code });
   }
   return upstreamError(status, body);
 }

@@ -47,12 +47,7 @@ export function sparkRequest(call: RelayCall, appId: string, domain: string): Sp
 /** The signed WebSocket address and the one request frame; the transport sends them. */
 export function buildRequest(call: RelayCall): UpstreamRequest {
   if (call.mode !== 'chat') {
-    throw new RelayError(
-      400,
-      `iFlytek Spark channels relay chat, not ${call.mode}`,
-      'invalid_request_error',
-      'unsupported_mode',
-    );
+    throw RelayError.invalid(`iFlytek Spark channels relay chat, not ${call.mode}`, 'unsupported_mode');
   }
   const credentials = credentialsOf(call);
   const version = sparkVersion(call);

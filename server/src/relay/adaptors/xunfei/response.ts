@@ -1,5 +1,5 @@
 import type { RelayError } from '../../errors';
-import { chatCompletion, type ToolCall } from '../openai-format';
+import { chatCompletion, type ToolCall, toolCallsText } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { parseError } from './errors';
 import type { SparkFrame, SparkTextItem } from './wire';
@@ -46,6 +46,6 @@ export function convertResponse(call: RelayCall, body: Buffer): ConvertedRespons
     usage,
     toolCalls,
   });
-  const text = content + toolCalls.map((t) => t.function.name + t.function.arguments).join('');
+  const text = content + toolCallsText(toolCalls);
   return { body: Buffer.from(JSON.stringify(completion)), contentType: 'application/json', usage, text };
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type WebSocket from 'ws';
-import { RelayError } from '../../errors';
+import { clientClosed, upstreamUnreachable } from '../../errors';
 
 // ws is loaded with the first Spark call: only iFlytek channels need it.
 const loadWebSocket = () => createRequire(import.meta.url)('ws') as typeof WebSocket;
@@ -13,19 +13,6 @@ const FRAME_TIMEOUT_MS = 600_000;
 export type Handshake =
   | { ok: true; socket: WebSocket }
   | { ok: false; status: number; contentType: string; body: Buffer };
-
-const unreachable = (reason: string) =>
-  new RelayError(
-    502,
-    `Could not reach the upstream: ${reason}`,
-    'upstream_error',
-    'upstream_unreachable',
-    '',
-    'upstream',
-  );
-
-const clientClosed = () =>
-  new RelayError(499, 'The client closed the request', 'one_api_error', 'client_closed');
 
 async function refusal(response: IncomingMessage): Promise<Handshake> {
   const chunks: Buffer[] = [];
@@ -62,7 +49,7 @@ export function openSocket(url: string, signal: AbortSignal): Promise<Handshake>
     });
     socket.once('error', (error) => {
       settle();
-      reject(unreachable(error.message));
+      reject(upstreamUnreachable(error));
     });
   });
 }

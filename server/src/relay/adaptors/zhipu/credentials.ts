@@ -20,14 +20,10 @@ export function keyOf(apiKey: string): ZhipuKey {
   const parts = apiKey.trim().split('.');
   const [id = '', secret = ''] = parts;
   if (parts.length !== 2 || !id || !secret) {
-    throw new RelayError(
-      401,
-      'The Zhipu channel key must be id.secret',
-      'authentication_error',
-      'invalid_channel_key',
-      '',
-      'upstream',
-    );
+    throw RelayError.upstream(401, 'The Zhipu channel key must be id.secret', {
+      type: 'authentication_error',
+      code: 'invalid_channel_key',
+    });
   }
   return { id, secret };
 }

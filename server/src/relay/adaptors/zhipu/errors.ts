@@ -53,7 +53,7 @@ export function zhipuError(code: string | number | undefined, message: string | 
   const numeric = Number(code);
   const [status, type] = BY_CODE[numeric] ?? [httpStatus >= 400 ? httpStatus : 500, 'upstream_error'];
   const text = message || (code !== undefined ? `Zhipu error ${code}` : `bad response status code ${status}`);
-  return new RelayError(status, text, type, code === undefined ? null : String(code), '', 'upstream');
+  return RelayError.upstream(status, text, { type, code: code === undefined ? null : String(code) });
 }
 
 /** The error a Zhipu body holds, v4 (`{error: {code, message}}`) or v3 (`{code, msg, success: false}`). */

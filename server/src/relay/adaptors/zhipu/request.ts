@@ -14,8 +14,7 @@ type Json = Record<string, unknown>;
 export const usesV3 = (call: RelayCall): boolean =>
   call.mode === 'chat' && call.upstreamModel.startsWith('chatglm_');
 
-const invalid = (message: string, code: string) =>
-  new RelayError(400, message, 'invalid_request_error', code);
+const invalid = (message: string, code: string) => RelayError.invalid(message, code);
 
 /** Zhipu accepts temperature and top_p in [0, 1] only; wider OpenAI values are brought inside. */
 function clamped(value: unknown): number | undefined {

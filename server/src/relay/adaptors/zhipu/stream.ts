@@ -1,5 +1,5 @@
 import { openAiAdaptor } from '../openai';
-import { chatChunk, JsonStreamTranslator } from '../openai-format';
+import { type ChunkFields, JsonStreamTranslator } from '../openai-format';
 import type { RelayCall, StreamTranslator, Usage } from '../types';
 import { errorInBody, zhipuError } from './errors';
 import { usageOf } from './response';
@@ -50,22 +50,15 @@ export class ZhipuV4Stream implements StreamTranslator {
  * OpenAI chunks: `add` carries text, `finish` ends with usage in its meta, `interrupted` ends for
  * unsafe content, `error` ends early with the message.
  */
-export class ZhipuV3Stream extends JsonStreamTranslator implements StreamTranslator {
+export class ZhipuV3Stream extends JsonStreamTranslator<ZhipuV3Event> {
   #id: string;
-  #sentRole = false;
 
-  constructor(private readonly call: RelayCall) {
-    super();
+  constructor(call: RelayCall) {
+    super(call);
     this.#id = `chatcmpl-${call.requestId}`;
   }
 
-  push(data: string, event?: string): string[] {
-    let parsed: ZhipuV3Event;
-    try {
-      parsed = JSON.parse(data) as ZhipuV3Event;
-    } catch {
-      return [];
-    }
+  protected translate(parsed: ZhipuV3Event, event?: string): string[] {
     const text = typeof parsed.data === 'string' ? parsed.data : '';
     switch (event) {
       case 'add':
@@ -90,10 +83,8 @@ export class ZhipuV3Stream extends JsonStreamTranslator implements StreamTransla
     }
   }
 
-  #chunk(options: Omit<Parameters<typeof chatChunk>[0], 'id' | 'model'>): string {
-    const role = this.#sentRole ? undefined : ('assistant' as const);
-    this.#sentRole = true;
-    return chatChunk({ id: this.#id, model: this.call.upstreamModel, role, ...options });
+  #chunk(fields: Omit<ChunkFields, 'role'>): string {
+    return this.assistantChunk(this.#id, fields);
   }
 
   #content(text: string): string[] {

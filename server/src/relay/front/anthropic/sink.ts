@@ -1,4 +1,4 @@
-import type { ClientSink } from '../../client-sink';
+import type { ClientSink } from '../../pipeline/client-sink';
 import { openAiToAnthropic } from './response';
 import { AnthropicStreamWriter } from './stream';
 

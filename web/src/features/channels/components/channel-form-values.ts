@@ -1,4 +1,4 @@
-import { ChannelTypeId, channelTypeById } from '@switchyard/contract/channel-types';
+import { type BaseUrlKind, ChannelTypeId, channelTypeById } from '@switchyard/contract/channel-types';
 import {
   CHANNEL_GROUP_MAX,
   CHANNEL_MODEL_MAPPING_MAX,
@@ -99,8 +99,6 @@ export const keyLines = (key: string): string[] =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-export type BaseUrlKind = 'proxy' | 'azure' | 'custom' | 'fastgpt';
-
 export interface BaseUrlField {
   kind: BaseUrlKind;
   required: boolean;
@@ -108,18 +106,12 @@ export interface BaseUrlField {
   defaultUrl: string;
 }
 
-const BASE_URL_KINDS: Partial<Record<number, BaseUrlKind>> = {
-  [ChannelTypeId.azure]: 'azure',
-  [ChannelTypeId.custom]: 'custom',
-  [ChannelTypeId.fastGpt]: 'fastgpt',
-};
-
 /** How the base URL field reads for a type; null when the type has no use for one (Spark). */
 export function baseUrlField(type: number): BaseUrlField | null {
   const entry = channelTypeById(type);
   if (!entry || (!entry.baseUrlRequired && !entry.defaultBaseUrl)) return null;
   return {
-    kind: BASE_URL_KINDS[type] ?? 'proxy',
+    kind: entry.baseUrlKind ?? 'proxy',
     required: entry.baseUrlRequired === true,
     defaultUrl: entry.defaultBaseUrl,
   };

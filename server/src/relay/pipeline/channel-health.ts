@@ -1,8 +1,8 @@
 import { ChannelStatus } from '@switchyard/contract/roles';
-import type { ChannelRow } from '../db/schema';
-import type { ChannelService } from '../domain/channels';
-import type { OptionsStore } from '../domain/options';
-import type { RelayError } from './errors';
+import type { ChannelRow } from '../../db/schema';
+import type { ChannelService } from '../../domain/channels';
+import type { OptionsStore } from '../../domain/options';
+import type { RelayError } from '../errors';
 
 const DISABLING_TYPES = new Set([
   'insufficient_quota',

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ClientSink } from './client-sink';
+import type { ClientSink } from '../pipeline/client-sink';
 
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',

@@ -1,5 +1,5 @@
-import type { RelayMode } from './adaptors/types';
-import { RelayError } from './errors';
+import type { RelayMode } from '../adaptors/types';
+import { RelayError } from '../errors';
 import type { TokenCounter } from './tokenizer';
 
 const MAX_TOKENS_LIMIT = 1_073_741_823;
@@ -15,8 +15,7 @@ export interface RelayRequest {
   contentType: string;
 }
 
-const invalid = (message: string, code = 'invalid_request') =>
-  new RelayError(400, message, 'invalid_request_error', code);
+const invalid = (message: string, code = 'invalid_request') => RelayError.invalid(message, code);
 
 /** The model a call uses when the client names none. */
 const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {

@@ -1,9 +1,12 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
-import { request } from 'undici';
 import type { ChannelRow } from '../db/schema';
-import { DomainError } from '../domain/errors';
+import type { ChannelService } from './channels';
+import { DomainError } from './errors';
+import { requestJson } from './outbound-json';
 
+/** Providers' billing endpoints can be slow: they get longer than the other outbound calls. */
 const TIMEOUT_MS = 10_000;
+const SERVICE = 'the balance endpoint';
 
 function dig(value: unknown, path: string): unknown {
   return path
@@ -12,33 +15,17 @@ function dig(value: unknown, path: string): unknown {
 }
 
 async function getJson(url: string, headers: Record<string, string>): Promise<unknown> {
-  let response: Awaited<ReturnType<typeof request>>;
-  try {
-    response = await request(url, {
-      method: 'GET',
-      headers,
-      headersTimeout: TIMEOUT_MS,
-      bodyTimeout: TIMEOUT_MS,
-    });
-  } catch (error) {
-    throw new DomainError(
-      `Could not reach the balance endpoint: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const text = await response.body.text();
-  if (response.statusCode !== 200)
-    throw new DomainError(`The balance endpoint answered status code ${response.statusCode}`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new DomainError('The balance endpoint did not answer JSON');
-  }
+  const answer = await requestJson(SERVICE, url, { method: 'GET', headers, timeoutMs: TIMEOUT_MS });
+  if (answer.status !== 200)
+    throw new DomainError(`The balance endpoint answered status code ${answer.status}`);
+  if (answer.body === undefined) throw new DomainError('The balance endpoint did not answer JSON');
+  return answer.body;
 }
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /** Reads a channel's balance from its provider's billing endpoint, in the provider's own unit. */
-export async function readChannelBalance(channel: ChannelRow): Promise<number> {
+async function readChannelBalance(channel: ChannelRow): Promise<number> {
   const type = channelTypeById(channel.type);
   const source = type?.balance?.source;
   if (!type || !source) {
@@ -78,4 +65,16 @@ export async function readChannelBalance(channel: ChannelRow): Promise<number> {
     throw new DomainError(`The balance endpoint answered no balance${message ? `: ${message}` : ''}`);
   }
   return value;
+}
+
+/** Channel balances as the console refreshes them: read from the provider, then recorded. */
+export class ChannelBalances {
+  constructor(private readonly deps: { channels: ChannelService }) {}
+
+  async update(id: number): Promise<number> {
+    const channel = await this.deps.channels.getRow(id);
+    const balance = await readChannelBalance(channel);
+    await this.deps.channels.recordBalance(channel.id, balance);
+    return balance;
+  }
 }

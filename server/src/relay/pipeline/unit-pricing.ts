@@ -1,5 +1,5 @@
-import type { Price } from '../domain/billing';
-import { RelayError } from './errors';
+import type { Price } from '../../domain/billing';
+import { RelayError } from '../errors';
 import type { RelayRequest } from './relay-request';
 
 const SPEECH_INPUT_MAX_BYTES = 4096;
@@ -12,8 +12,7 @@ const IMAGE_SIZE_RATIOS: Record<string, Record<string, number>> = {
 const IMAGE_COUNT_LIMITS: Record<string, [number, number]> = { 'dall-e-2': [1, 10], 'dall-e-3': [1, 1] };
 const IMAGE_PROMPT_LIMITS: Record<string, number> = { 'dall-e-2': 1000, 'dall-e-3': 4000 };
 
-const invalid = (message: string, code: string) =>
-  new RelayError(400, message, 'invalid_request_error', code);
+const invalid = (message: string, code: string) => RelayError.invalid(message, code);
 
 function imageQuota(request: RelayRequest, price: Price): number {
   const body = request.body ?? {};

@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnreachable } from '../db/connect';
-import type { RelayMode } from './adaptors/types';
-import { authenticate } from './authenticate';
-import type { ChannelRouter } from './channel-router';
-import { databaseUnavailable, RelayError } from './errors';
-import { anthropicToOpenAi } from './front/anthropic/request';
-import { anthropicError } from './front/anthropic/response';
-import { AnthropicSink } from './front/anthropic/sink';
-import type { IdentityCache } from './identity-cache';
+import { isDatabaseUnreachable } from '../../db/connect';
+import type { RelayMode } from '../adaptors/types';
+import { databaseUnavailable, RelayError } from '../errors';
+import { authenticate } from '../pipeline/authenticate';
+import type { ChannelRouter } from '../pipeline/channel-router';
+import type { IdentityCache } from '../pipeline/identity-cache';
+import type { Relay } from '../pipeline/relay';
+import { anthropicToOpenAi } from './anthropic/request';
+import { anthropicError } from './anthropic/response';
+import { AnthropicSink } from './anthropic/sink';
 import { modelObject } from './models';
-import type { Relay } from './relay';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
 
@@ -73,12 +73,7 @@ function parseJsonObject(raw: Buffer): Record<string, unknown> {
   } catch {
     // answered below
   }
-  throw new RelayError(
-    400,
-    'The request body must be a JSON object',
-    'invalid_request_error',
-    'invalid_json',
-  );
+  throw RelayError.invalid('The request body must be a JSON object', 'invalid_json');
 }
 
 const queryOf = (url: string) => {
@@ -100,7 +95,7 @@ function sendError(
       ? error
       : isDatabaseUnreachable(error)
         ? databaseUnavailable()
-        : new RelayError(500, 'Internal error in the gateway', 'one_api_panic', 'internal_error');
+        : RelayError.internal();
   if (!(error instanceof RelayError)) log.error({ err: error, requestId }, 'relay failed');
   if (reply.raw.headersSent || reply.raw.destroyed) {
     reply.raw.end();
@@ -197,13 +192,10 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       try {
         const models = await reachableModels(deps, request);
         if (!models.includes(request.params.model)) {
-          throw new RelayError(
-            404,
-            `The model '${request.params.model}' does not exist`,
-            'invalid_request_error',
-            'model_not_found',
-            'model',
-          );
+          throw RelayError.invalid(`The model '${request.params.model}' does not exist`, 'model_not_found', {
+            status: 404,
+            param: 'model',
+          });
         }
         return reply.header('x-oneapi-request-id', requestId).send(modelObject(request.params.model));
       } catch (error) {
@@ -220,10 +212,9 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
           reply
             .code(501)
             .send(
-              new RelayError(
+              RelayError.gateway(
                 501,
                 'This OpenAI endpoint is not served by this gateway',
-                'one_api_error',
                 'api_not_implemented',
               ).body(''),
             ),

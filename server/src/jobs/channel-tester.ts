@@ -1,18 +1,18 @@
 import { isChatModel } from '@switchyard/contract/model-kinds';
-import { ChannelStatus, LogType } from '@switchyard/contract/roles';
+import { ChannelStatus } from '@switchyard/contract/roles';
 import { splitList } from '@switchyard/contract/tokens';
-import type { Sql } from '../db/connect';
-import { insertLog } from '../db/repos/logs';
 import type { ChannelRow } from '../db/schema';
 import type { ChannelService } from '../domain/channels';
 import { DomainError } from '../domain/errors';
+import type { LogService } from '../domain/logs';
 import type { OptionsStore } from '../domain/options';
-import { type ChannelHealth, meansDeadChannel } from './channel-health';
-import { BufferSink } from './client-sink';
-import type { RelayError } from './errors';
-import { buildRelayCall, type Relay } from './relay';
-import { readRelayRequest } from './relay-request';
-import { newRequestId } from './request-id';
+import type { RelayError } from '../relay/errors';
+import { newRequestId } from '../relay/front/request-id';
+import { buildRelayCall } from '../relay/pipeline/call';
+import { type ChannelHealth, meansDeadChannel } from '../relay/pipeline/channel-health';
+import { BufferSink } from '../relay/pipeline/client-sink';
+import type { Relay } from '../relay/pipeline/relay';
+import { readRelayRequest } from '../relay/pipeline/relay-request';
 
 export const TEST_PROMPT = 'hi';
 const PREFERRED_TEST_MODEL = 'gpt-3.5-turbo';
@@ -66,7 +66,7 @@ function replyText(body: string): string {
 }
 
 export interface ChannelTesterDeps {
-  db: Sql;
+  logs: LogService;
   relay: Relay;
   channels: ChannelService;
   health: ChannelHealth;
@@ -104,16 +104,7 @@ export class ChannelTester {
     const elapsedMs = Math.round(performance.now() - started);
     await this.deps.channels.recordTest(channel.id, elapsedMs);
     const message = result.ok ? replyText(sink.text()) : result.error.message;
-    await insertLog(this.deps.db, {
-      user_id: 0,
-      type: LogType.test,
-      channel_id: channel.id,
-      model_name: model,
-      elapsed_time: elapsedMs,
-      content: result.ok
-        ? `Channel ${channel.name} test succeeded, response: ${message}`
-        : `Channel ${channel.name} test failed, error: ${message}`,
-    });
+    await this.deps.logs.recordChannelTest({ channel, model, elapsedMs, success: result.ok, message });
     return {
       success: result.ok,
       message,

@@ -1,8 +1,8 @@
 import { isAdminRole, TokenStatus, UserStatus } from '@switchyard/contract/roles';
 import { ipInCidr, parseIp } from '@switchyard/contract/subnet';
-import type { UserRow } from '../db/schema';
-import { effectiveTokenStatus } from '../domain/tokens';
-import { RelayError } from './errors';
+import type { UserRow } from '../../db/schema';
+import { effectiveTokenStatus } from '../../domain/tokens';
+import { RelayError } from '../errors';
 import type { CachedToken, IdentityCache } from './identity-cache';
 
 export interface RelayCaller {
@@ -12,9 +12,8 @@ export interface RelayCaller {
   pinnedChannelId: number | undefined;
 }
 
-const unauthorized = (message: string) => new RelayError(401, message, 'one_api_error', 'invalid_api_key');
-const forbidden = (message: string, code: string | null = null) =>
-  new RelayError(403, message, 'one_api_error', code);
+const unauthorized = (message: string) => RelayError.gateway(401, message, 'invalid_api_key');
+const forbidden = (message: string, code: string | null = null) => RelayError.gateway(403, message, code);
 
 /** Reads `Authorization: Bearer sk-KEY[-CHANNELID]` (the `Bearer ` and `sk-` prefixes are optional). */
 export function parseApiKey(header: string | undefined): { key: string; channelId: string | undefined } {
@@ -51,7 +50,7 @@ export async function authenticate(
   let pinnedChannelId: number | undefined;
   if (channelId !== undefined) {
     if (!isAdminRole(user.role)) throw forbidden('Normal users cannot pin a channel');
-    if (!/^\d{1,15}$/.test(channelId)) throw new RelayError(400, 'Invalid channel id');
+    if (!/^\d{1,15}$/.test(channelId)) throw RelayError.gateway(400, 'Invalid channel id');
     pinnedChannelId = Number(channelId);
   }
   return { token, user, pinnedChannelId };

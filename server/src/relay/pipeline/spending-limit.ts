@@ -1,4 +1,4 @@
-import { type Billing, type Price, quotaFor, type Reservation } from '../domain/billing';
+import { type Billing, type Price, quotaFor, type Reservation } from '../../domain/billing';
 import { countPromptTokens, type RelayRequest } from './relay-request';
 import type { TokenCounter } from './tokenizer';
 

@@ -1,8 +1,8 @@
 import { ChannelStatus } from '@switchyard/contract/roles';
-import type { Sql } from '../db/connect';
-import { allAbilities } from '../db/repos/abilities';
-import { allChannels } from '../db/repos/channels';
-import type { ChannelRow } from '../db/schema';
+import type { Sql } from '../../db/connect';
+import { allAbilities } from '../../db/repos/abilities';
+import { allChannels } from '../../db/repos/channels';
+import type { ChannelRow } from '../../db/schema';
 
 interface Tier {
   priority: number;

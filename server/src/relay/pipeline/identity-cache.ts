@@ -1,10 +1,10 @@
 import { type Cidr, parseSubnetList } from '@switchyard/contract/subnet';
 import { splitList } from '@switchyard/contract/tokens';
-import type { Sql } from '../db/connect';
-import { findTokenByKey } from '../db/repos/tokens';
-import { findUserById } from '../db/repos/users';
-import type { TokenRow, UserRow } from '../db/schema';
-import { TtlCache } from './ttl-cache';
+import type { Sql } from '../../db/connect';
+import { findTokenByKey } from '../../db/repos/tokens';
+import { findUserById } from '../../db/repos/users';
+import type { TokenRow, UserRow } from '../../db/schema';
+import { TtlCache } from '../ttl-cache';
 
 export interface CachedToken {
   row: TokenRow;

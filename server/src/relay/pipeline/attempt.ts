@@ -1,0 +1,97 @@
+import { channelTypeById } from '@switchyard/contract/channel-types';
+import { adaptorFor } from '../adaptors/registry';
+import type { RelayCall, Usage } from '../adaptors/types';
+import { clientClosed, RelayError } from '../errors';
+import { readAll, type UpstreamClient } from '../upstream';
+import type { ClientSink } from './client-sink';
+import { withEmbeddingEncoding } from './embedding-encoding';
+import type { StreamSpendWatch } from './spending-limit';
+import { type PumpDeps, pumpStream } from './stream';
+
+export type AttemptResult =
+  | ({ ok: true } & Outcome)
+  | {
+      ok: false;
+      error: RelayError /** Bytes already reached the client: no retry is possible. */;
+      started: boolean;
+    };
+
+/** What a successful attempt delivered, to bill it. */
+export interface Outcome {
+  /** As the provider reported it; undefined when it did not. */
+  usage: Usage | undefined;
+  /** The generated text; read only when it must be counted (it may cost a parse). */
+  text: () => string;
+  /** False when a stream broke off, was ended for quota, or the client left before the provider said it was over. */
+  complete: boolean;
+}
+
+export interface AttemptHooks {
+  finish?: (outcome: Outcome) => Promise<void>;
+  watch?: StreamSpendWatch;
+}
+
+export interface AttemptDeps extends PumpDeps {
+  upstream: UpstreamClient;
+}
+
+/**
+ * One call on one channel, answered into the sink on success. `finish` runs before the answer's
+ * last bytes (the relay settles there, so an answer a client received whole is on the books);
+ * `watch` follows a stream's cost. Channel tests use this path too, without them.
+ */
+export async function attempt(
+  deps: AttemptDeps,
+  call: RelayCall,
+  sink: ClientSink,
+  hooks: AttemptHooks = {},
+): Promise<AttemptResult> {
+  const adaptor = adaptorFor(call.channel.type);
+  if (!adaptor) {
+    const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
+    return fail(
+      RelayError.upstream(501, `Relaying to ${name} channels is not available in this version`, {
+        type: 'one_api_error',
+        code: 'channel_type_not_supported',
+      }),
+    );
+  }
+  // The upstream call ends when the client leaves: the sink's signal says so.
+  const { signal } = sink;
+  try {
+    const upstreamRequest = await adaptor.buildRequest(call);
+    const upstream = adaptor.transport
+      ? await adaptor.transport(upstreamRequest, call, signal, deps.upstream)
+      : await deps.upstream.send(upstreamRequest, signal);
+    if (upstream.status !== 200 && upstream.status !== 201) {
+      return fail(adaptor.parseError(upstream.status, await readAll(upstream.body)));
+    }
+    if (!call.isStream) {
+      const body = await readAll(upstream.body);
+      const converted = adaptor.convertResponse(call, body, upstream.contentType);
+      if (converted instanceof RelayError) return fail(converted);
+      const outcome: Outcome = { usage: converted.usage, text: () => converted.text, complete: true };
+      await hooks.finish?.(outcome);
+      sink.body(200, converted.contentType, withEmbeddingEncoding(call, converted.body));
+      return { ok: true, ...outcome };
+    }
+    if (upstream.contentType.startsWith('application/json')) {
+      return fail(adaptor.parseError(502, await readAll(upstream.body)));
+    }
+    return await pumpStream(deps, call, upstream.body, adaptor.streamTranslator(call), sink, hooks);
+  } catch (error) {
+    if (error instanceof RelayError) return fail(error);
+    // A body that breaks off half-way (reset, timeout, the client leaving) is a failed attempt.
+    if (signal.aborted) return fail(clientClosed());
+    return fail(upstreamBroke(error));
+  }
+}
+
+const fail = (error: RelayError): AttemptResult => ({ ok: false, error, started: false });
+
+const upstreamBroke = (error: unknown) =>
+  RelayError.upstream(
+    502,
+    `The upstream answer broke off: ${error instanceof Error ? error.message : String(error)}`,
+    { code: 'upstream_broken' },
+  );

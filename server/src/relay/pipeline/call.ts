@@ -1,0 +1,42 @@
+import { channelTypeById } from '@switchyard/contract/channel-types';
+import type { ChannelRow } from '../../db/schema';
+import type { RelayCall, RelayMode } from '../adaptors/types';
+import { modelMappingOf } from './model-mapping';
+import type { RelayRequest } from './relay-request';
+
+/** A client's call as a front hands it to the pipeline: still bytes, not yet authenticated. */
+export interface IncomingCall {
+  requestId: string;
+  mode: RelayMode;
+  path: string;
+  query: string;
+  authorization: string | undefined;
+  clientIp: string;
+  rawBody: Buffer;
+  contentType: string;
+  pathModel?: string;
+}
+
+/** Everything an adaptor needs for one attempt on one channel, the model mapping applied. */
+export function buildRelayCall(
+  incoming: Pick<IncomingCall, 'requestId' | 'path' | 'query'>,
+  request: RelayRequest,
+  channel: ChannelRow,
+): RelayCall {
+  const mapped = modelMappingOf(channel.model_mapping)[request.model];
+  return {
+    requestId: incoming.requestId,
+    mode: request.mode,
+    path: incoming.path,
+    query: incoming.query,
+    channel,
+    baseUrl: (channel.base_url || channelTypeById(channel.type)?.defaultBaseUrl || '').replace(/\/+$/, ''),
+    apiKey: channel.key,
+    requestedModel: request.model,
+    upstreamModel: mapped || request.model,
+    isStream: request.isStream,
+    body: request.body,
+    rawBody: request.rawBody,
+    contentType: request.contentType,
+  };
+}

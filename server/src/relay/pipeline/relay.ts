@@ -1,0 +1,104 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Billing } from '../../domain/billing';
+import type { OptionsStore } from '../../domain/options';
+import type { RelayCall } from '../adaptors/types';
+import { isRetryable, RelayError } from '../errors';
+import type { UpstreamClient } from '../upstream';
+import { type AttemptHooks, type AttemptResult, attempt, type Outcome } from './attempt';
+import { authenticate, checkModelAllowed } from './authenticate';
+import { buildRelayCall, type IncomingCall } from './call';
+import type { ChannelHealth } from './channel-health';
+import type { ChannelRouter } from './channel-router';
+import type { ClientSink } from './client-sink';
+import type { IdentityCache } from './identity-cache';
+import { readRelayRequest } from './relay-request';
+import { refund, reserveFor } from './reserve';
+import { firstChannel } from './route';
+import { settle } from './settle';
+import type { TokenCounter } from './tokenizer';
+
+export interface RelayDeps {
+  router: ChannelRouter;
+  identities: IdentityCache;
+  billing: Billing;
+  options: OptionsStore;
+  health: ChannelHealth;
+  counter: TokenCounter;
+  upstream: UpstreamClient;
+  logger?: FastifyBaseLogger;
+  /** Silence (ms) after which a stream gets a `: keep-alive` comment; default KEEP_ALIVE_MS. */
+  keepAliveMs?: number;
+}
+
+/**
+ * The hot path, one stage a module: authenticate, route (choose a channel), reserve quota, attempt
+ * (call upstream, stream), settle; on a retryable failure the next channel, the reservation kept.
+ */
+export class Relay {
+  constructor(private readonly deps: RelayDeps) {}
+
+  /** Resolves once every settlement started so far has been written (tests, shutdown). */
+  settled(): Promise<void> {
+    return this.deps.billing.settled();
+  }
+
+  async handle(incoming: IncomingCall, sink: ClientSink): Promise<void> {
+    const { router, options } = this.deps;
+    const started = performance.now();
+    const caller = await authenticate(this.deps.identities, incoming.authorization, incoming.clientIp);
+    const request = readRelayRequest(
+      incoming.mode,
+      incoming.rawBody,
+      incoming.contentType,
+      incoming.pathModel,
+    );
+    checkModelAllowed(caller, request.model);
+    const group = caller.user.group || 'default';
+
+    let channel = await firstChannel(router, caller, group, request.model);
+    const { reservation, watch } = await reserveFor(this.deps, caller, request, group, channel);
+
+    const tried = new Set<number>();
+    let retriesLeft = caller.pinnedChannelId === undefined ? options.number('RetryTimes') : 0;
+    for (;;) {
+      const call = buildRelayCall(incoming, request, channel);
+      const finish = (outcome: Outcome) =>
+        settle(this.deps, incoming, request, group, channel, reservation, outcome, started);
+      let result: AttemptResult;
+      try {
+        result = await this.attempt(call, sink, { finish, watch: watch?.(channel) });
+      } catch (error) {
+        // Our own bug, not the caller's or the provider's: the reservation goes back all the same.
+        await refund(this.deps, reservation);
+        throw error;
+      }
+      if (result.ok) return;
+      await this.deps.health
+        .failed(channel, result.error)
+        .catch((error: unknown) => this.deps.logger?.error({ err: error }, 'channel health update failed'));
+      const next =
+        !result.started && retriesLeft > 0 && isRetryable(result.error)
+          ? await router.select(group, request.model, tried.add(channel.id))
+          : undefined;
+      if (!next) {
+        await refund(this.deps, reservation);
+        if (result.started) return;
+        throw result.error.status === 429
+          ? RelayError.gateway(
+              429,
+              'The upstream channels of your group are saturated; please try again later',
+              result.error.code,
+              result.error.type,
+            )
+          : result.error;
+      }
+      retriesLeft -= 1;
+      channel = next;
+    }
+  }
+
+  /** One call on one channel (see `attempt`); channel tests use it without hooks. */
+  attempt(call: RelayCall, sink: ClientSink, hooks: AttemptHooks = {}): Promise<AttemptResult> {
+    return attempt(this.deps, call, sink, hooks);
+  }
+}

@@ -1,0 +1,116 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { ChannelRow } from '../../db/schema';
+import type { Billing, Payer, Price, Reservation } from '../../domain/billing';
+import { databaseUnavailable, RelayError } from '../errors';
+import type { RelayCaller } from './authenticate';
+import type { RelayRequest } from './relay-request';
+import { completionBudget, limitCompletion, StreamSpendWatch } from './spending-limit';
+import type { TokenCounter } from './tokenizer';
+import { unitQuota } from './unit-pricing';
+
+export interface ReserveDeps {
+  billing: Billing;
+  counter: TokenCounter;
+  logger?: FastifyBaseLogger;
+}
+
+/** What a call holds while it runs: its reservation, and how to watch a stream's cost on a channel. */
+export interface Hold {
+  reservation: Reservation;
+  watch: ((channel: ChannelRow) => StreamSpendWatch | undefined) | undefined;
+}
+
+function quotaRefused(refusal: 'user-quota' | 'token-quota'): RelayError {
+  return refusal === 'user-quota'
+    ? RelayError.quota('Your quota is not enough for this request', 'insufficient_user_quota')
+    : RelayError.quota('This API key does not have enough quota left', 'pre_consume_token_quota_failed');
+}
+
+const payerOf = (caller: RelayCaller): Payer => ({
+  userId: caller.user.id,
+  username: caller.user.username,
+  tokenId: caller.token.row.id,
+  tokenName: caller.token.row.name,
+  unlimitedToken: Boolean(caller.token.row.unlimited_quota),
+});
+
+/**
+ * Reserves the call's estimate at the first channel's price, and limits what an account that cannot
+ * pay the worst case may ask for. Refuses (403) when not even the prompt is covered.
+ */
+export async function reserveFor(
+  deps: ReserveDeps,
+  caller: RelayCaller,
+  request: RelayRequest,
+  group: string,
+  channel: ChannelRow,
+): Promise<Hold> {
+  const { billing } = deps;
+  const firstPrice = billing.price(request.model, group, channel.type);
+  const unitPrice = unitQuota(request, firstPrice);
+  const estimate = unitPrice ?? billing.estimate(firstPrice, request.maxTokens);
+  const ceiling = unitPrice ?? billing.ceiling(firstPrice, request.maxTokens);
+  const reservation = await reserve(deps, payerOf(caller), estimate, ceiling);
+  const watch =
+    unitPrice === undefined ? limitSpending(deps, request, group, firstPrice, reservation) : undefined;
+  if (watch === 'unaffordable') {
+    await refund(deps, reservation);
+    throw quotaRefused('user-quota');
+  }
+  return { reservation, watch };
+}
+
+/** Reserves the call's estimate; a database that cannot be reached is a clear 503, not a hang. */
+async function reserve(
+  deps: ReserveDeps,
+  payer: Payer,
+  estimate: number,
+  ceiling: number,
+): Promise<Reservation> {
+  let reservation: Awaited<ReturnType<Billing['reserve']>>;
+  try {
+    reservation = await deps.billing.reserve(payer, estimate, ceiling);
+  } catch (error) {
+    deps.logger?.error({ err: error }, 'quota reservation failed');
+    throw databaseUnavailable();
+  }
+  if (typeof reservation === 'string') throw quotaRefused(reservation);
+  return reservation;
+}
+
+/**
+ * For an account that cannot pay the call's worst case: asks the provider for no more than it can
+ * pay, and answers how to watch a stream's cost per channel ('unaffordable' when not even the
+ * prompt is covered).
+ */
+function limitSpending(
+  deps: ReserveDeps,
+  request: RelayRequest,
+  group: string,
+  price: Price,
+  reservation: Reservation,
+): ((channel: ChannelRow) => StreamSpendWatch | undefined) | 'unaffordable' | undefined {
+  if (reservation.limit === undefined) return undefined;
+  const { counter, billing } = deps;
+  const { budget, promptTokens } = completionBudget(request, price, reservation.limit, counter);
+  if (budget < 1) return 'unaffordable';
+  limitCompletion(request, budget);
+  if (!request.isStream) return undefined;
+  return (channel) =>
+    new StreamSpendWatch({
+      billing,
+      reservation,
+      price: billing.price(request.model, group, channel.type),
+      promptTokens,
+      model: request.model,
+      counter,
+      step: reservation.amount,
+    });
+}
+
+/** Gives a reservation back; a failure is logged, never thrown over the caller's answer. */
+export async function refund(deps: ReserveDeps, reservation: Reservation): Promise<void> {
+  await deps.billing
+    .refund(reservation)
+    .catch((error: unknown) => deps.logger?.error({ err: error, reservation }, 'refund failed'));
+}

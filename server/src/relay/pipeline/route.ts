@@ -1,0 +1,30 @@
+import { ChannelStatus } from '@switchyard/contract/roles';
+import type { ChannelRow } from '../../db/schema';
+import { RelayError } from '../errors';
+import type { RelayCaller } from './authenticate';
+import type { ChannelRouter } from './channel-router';
+
+/** The channel a call tries first: the one its key pins, else one the router picks for the group and model. */
+export async function firstChannel(
+  router: ChannelRouter,
+  caller: RelayCaller,
+  group: string,
+  model: string,
+): Promise<ChannelRow> {
+  if (caller.pinnedChannelId !== undefined) {
+    const pinned = await router.channel(caller.pinnedChannelId);
+    if (!pinned) throw RelayError.gateway(400, 'Invalid channel id');
+    if (pinned.status !== ChannelStatus.enabled)
+      throw RelayError.gateway(403, 'This channel has been disabled');
+    return pinned;
+  }
+  const channel = await router.select(group, model);
+  if (!channel) {
+    throw RelayError.gateway(
+      503,
+      `No channel is available for model ${model} in group ${group}`,
+      'model_not_available',
+    );
+  }
+  return channel;
+}

@@ -1,0 +1,68 @@
+import type { ChannelRow } from '../../db/schema';
+import type { Billing, Price, Reservation } from '../../domain/billing';
+import type { Outcome } from './attempt';
+import { billedUsage } from './billed-usage';
+import type { IncomingCall } from './call';
+import type { RelayRequest } from './relay-request';
+import type { TokenCounter } from './tokenizer';
+import { unitQuota } from './unit-pricing';
+
+export interface SettleDeps {
+  billing: Billing;
+  counter: TokenCounter;
+}
+
+/**
+ * How long the end of an answer waits for its settlement to be written. Normally it takes one
+ * transaction; when the database is out, the answer goes and the settlement is retried behind it.
+ */
+const SETTLEMENT_WAIT_MS = 2_000;
+
+/** Charges a call that succeeded and waits (a bounded time) for it to be written. */
+export async function settle(
+  deps: SettleDeps,
+  incoming: IncomingCall,
+  request: RelayRequest,
+  group: string,
+  channel: ChannelRow,
+  reservation: Reservation,
+  outcome: Outcome,
+  started: number,
+): Promise<void> {
+  const { billing, counter } = deps;
+  const price = billing.price(request.model, group, channel.type);
+  const usage = billedUsage(request, outcome, counter);
+  const written = billing.settle({
+    reservation,
+    price,
+    fixedQuota: fixedQuota(counter, request, price, outcome.text),
+    model: request.model,
+    channelId: channel.id,
+    promptTokens: usage.prompt_tokens,
+    completionTokens: usage.completion_tokens,
+    requestId: incoming.requestId,
+    isStream: request.isStream,
+    elapsedMs: Math.round(performance.now() - started),
+  });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    written,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SETTLEMENT_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** Per-unit calls are charged their unit price; transcripts by the tokens of the text. */
+function fixedQuota(
+  counter: TokenCounter,
+  request: RelayRequest,
+  price: Price,
+  text: () => string,
+): number | undefined {
+  if (request.mode === 'audio-transcription' || request.mode === 'audio-translation') {
+    return Math.ceil(counter.text(text(), request.model) * price.ratio);
+  }
+  return unitQuota(request, price);
+}
