@@ -1,3 +1,5 @@
+import { isDatabaseUnreachable } from '../db/connect';
+
 type ErrorCode = string | number | null;
 
 /**
@@ -106,3 +108,12 @@ export const upstreamUnreachable = (error: unknown) =>
     `Could not reach the upstream: ${error instanceof Error ? error.message : String(error)}`,
     { code: 'upstream_unreachable' },
   );
+
+/**
+ * What a client is told of any failure: a RelayError as it is, the database being away as 503, and
+ * anything else (our own bug; the caller logs it) as a 500 that reveals nothing.
+ */
+export function asRelayError(error: unknown): RelayError {
+  if (error instanceof RelayError) return error;
+  return isDatabaseUnreachable(error) ? databaseUnavailable() : RelayError.internal();
+}

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DashboardKey } from '../../domain/billing-dashboard';
-import { RelayError } from '../../relay/errors';
+import { asRelayError, RelayError } from '../../relay/errors';
 import { CORS_HEADERS } from '../../relay/front/reply-sink';
 import { newRequestId } from '../../relay/front/request-id';
 import { authenticate } from '../../relay/pipeline/authenticate';
 import type { Services } from '../services';
 
 function sendError(reply: FastifyReply, requestId: string, error: unknown): FastifyReply {
-  const relayError = error instanceof RelayError ? error : RelayError.internal();
+  const relayError = asRelayError(error);
   if (!(error instanceof RelayError)) reply.log.error({ err: error, requestId }, 'billing dashboard failed');
   return reply.code(relayError.status).send(relayError.body(requestId));
 }

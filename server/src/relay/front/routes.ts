@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnreachable } from '../../db/connect';
 import type { RelayMode } from '../adaptors/types';
-import { databaseUnavailable, RelayError } from '../errors';
+import { asRelayError, RelayError } from '../errors';
 import { authenticate } from '../pipeline/authenticate';
 import type { ChannelRouter } from '../pipeline/channel-router';
 import type { IdentityCache } from '../pipeline/identity-cache';
@@ -90,12 +89,7 @@ function sendError(
   log: FastifyRequest['log'],
   format: ErrorFormat = 'openai',
 ): void {
-  const relayError =
-    error instanceof RelayError
-      ? error
-      : isDatabaseUnreachable(error)
-        ? databaseUnavailable()
-        : RelayError.internal();
+  const relayError = asRelayError(error);
   if (!(error instanceof RelayError)) log.error({ err: error, requestId }, 'relay failed');
   if (reply.raw.headersSent || reply.raw.destroyed) {
     reply.raw.end();
