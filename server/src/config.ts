@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { trimBaseUrl } from '@switchyard/contract/base-url';
 
 /** Where the data lives: SQLite by default, PostgreSQL or MySQL/MariaDB when SQL_DSN says so. */
 export type DatabaseTarget =
@@ -286,7 +287,7 @@ function readUrl(env: Env, variable: string, fallback: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     fail(variable, `expected an http:// or https:// URL, got "${raw}"`);
   }
-  return raw.replace(/\/+$/, '');
+  return trimBaseUrl(raw);
 }
 
 function readProviderUrls(env: Env): ProviderUrls {

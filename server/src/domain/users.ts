@@ -1,3 +1,4 @@
+import { listOrder } from '@switchyard/contract/envelope';
 import { isRootRole, LogType, Role, UserStatus } from '@switchyard/contract/roles';
 import {
   type CreateUserInput,
@@ -23,7 +24,6 @@ import {
   listUsers,
   searchUsers,
   type UserChanges,
-  type UserListOrder,
   updateUser,
 } from '../db/repos/users';
 import type { UserRow } from '../db/schema';
@@ -173,8 +173,8 @@ export class UserService {
     }
     let email = '';
     if (options.bool('EmailVerificationEnabled')) {
-      email = input.email?.trim() ?? '';
-      const code = input.verification_code?.trim() ?? '';
+      email = input.email ?? '';
+      const code = input.verification_code ?? '';
       if (!email || !code) {
         throw new DomainError('Email verification is on: enter your email address and the verification code');
       }
@@ -244,10 +244,7 @@ export class UserService {
   }
 
   async list(page: number, order: string | undefined): Promise<User[]> {
-    const sort: UserListOrder = (userListOrders as readonly string[]).includes(order ?? '')
-      ? (order as UserListOrder)
-      : 'id';
-    return (await listUsers(this.db, page, sort)).map(toApiUser);
+    return (await listUsers(this.db, page, listOrder(userListOrders, order))).map(toApiUser);
   }
 
   async search(keyword: string): Promise<User[]> {
@@ -271,7 +268,7 @@ export class UserService {
       changes.username = input.username;
     }
     if (input.display_name !== undefined) changes.display_name = input.display_name;
-    if (input.email !== undefined) changes.email = input.email.trim();
+    if (input.email !== undefined) changes.email = input.email;
     if (input.password) changes.password = await hashPassword(input.password);
     if (input.group !== undefined && input.group !== current.group) {
       if (!this.deps.options.groups().includes(input.group)) {

@@ -1,5 +1,5 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
-import { parseModelMapping } from '@switchyard/contract/channels';
+import { channelBaseUrl, parseModelMapping } from '@switchyard/contract/channels';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelRow } from '../db/schema';
@@ -483,7 +483,7 @@ export function buildRelayCall(
     path: incoming.path,
     query: incoming.query,
     channel,
-    baseUrl: (channel.base_url || channelTypeById(channel.type)?.defaultBaseUrl || '').replace(/\/+$/, ''),
+    baseUrl: channelBaseUrl(channel),
     apiKey: channel.key,
     requestedModel: request.model,
     upstreamModel: mapped || request.model,

@@ -1,11 +1,12 @@
 import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
 import { UserStatus } from '@switchyard/contract/roles';
+import type { userListOrders } from '@switchyard/contract/users';
 import type { Sql } from '../connect';
 import { insertReturningId } from '../insert';
 import { startsWith } from '../like';
 import type { NewUserRow, UserRow, UsersTable } from '../schema';
 
-export type UserListOrder = 'quota' | 'used_quota' | 'request_count' | 'id';
+export type UserListOrder = (typeof userListOrders)[number] | 'id';
 export type UserChanges = Partial<Omit<UsersTable, 'id' | 'held_quota'>>;
 
 export const findUserById = (db: Sql, id: number): Promise<UserRow | undefined> =>
