@@ -14,6 +14,7 @@ describe('base URLs', () => {
     'HTTPS://API.EXAMPLE.COM/v1',
     'http://10.0.0.1:8080/openai/v1',
     'http://[::1]:11434',
+    'https://user:secret@proxy.example.com',
     'https://x.openai.azure.com/path?with=query',
   ])('accepts %s', (url) => expect(isHttpBaseUrl(url)).toBe(true));
 
@@ -23,6 +24,8 @@ describe('base URLs', () => {
     ['no host', 'https://'],
     ['a path where the host goes', 'https:///v1'],
     ['only a port', 'http://:8080'],
+    ['only user info', 'https://user@'],
+    ['empty brackets', 'http://[]:80'],
     ['whitespace in the host', 'https://exa mple.com'],
     ['whitespace in the path', 'https://example.com/v 1'],
     ['a scheme without slashes', 'https:example.com'],

@@ -64,9 +64,9 @@ describe('the channel input', () => {
 
   it('names the check a custom issue broke, for the console', () => {
     const result = createChannelInput.safeParse({ ...form, base_url: 'ftp://x', model_mapping: '[1]' });
-    expect(result.error?.issues.map((issue) => [issue.path[0], issue.code, issue.params])).toEqual([
-      ['base_url', 'custom', { rule: 'url' }],
-      ['model_mapping', 'custom', { rule: 'json' }],
+    expect(result.error?.issues).toMatchObject([
+      { path: ['base_url'], code: 'custom', params: { rule: 'url' } },
+      { path: ['model_mapping'], code: 'custom', params: { rule: 'json' } },
     ]);
   });
 
