@@ -3,6 +3,10 @@ import { isHttpBaseUrl, trimBaseUrl } from './base-url';
 import { channelTypeById } from './channel-types';
 import { splitList } from './tokens';
 
+/**
+ * Column sizes, shared with the table definitions. The schemas measure a value as it will be stored
+ * (trimmed, lists normalised): PostgreSQL and MariaDB refuse a longer one, SQLite would keep it.
+ */
 export const CHANNEL_GROUP_MAX = 32;
 export const CHANNEL_MODEL_MAPPING_MAX = 1024;
 export const CHANNEL_BASE_URL_MAX = 191;

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { parseSubnetList } from './subnet';
 
-export const TOKEN_NAME_MAX = 30;
+const TOKEN_NAME_MAX = 30;
 /** tokens.subnet is varchar(191): the stored list (entries joined by commas) must fit. */
 export const TOKEN_SUBNET_MAX = 191;
 /** tokens.models is text; a generous cap on the stored list. */
-export const TOKEN_MODELS_MAX = 10_000;
+const TOKEN_MODELS_MAX = 10_000;
 export const TOKEN_DEFAULT_REMAIN_QUOTA = 500000;
 export const NEVER_EXPIRES = -1;
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
-/** Limits of user fields, checked on the server and hinted in the console. */
-export const USERNAME_MAX = 12;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 20;
+/** Limits of user fields: the console reads them from the issues of the schemas below. */
+const USERNAME_MAX = 12;
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 20;
 export const DISPLAY_NAME_MAX = 20;
 export const EMAIL_MAX = 50;
 /** users.group is varchar(32). */
