@@ -12,3 +12,7 @@ export const ITEMS_PER_PAGE = 10;
 export function listOrder<T extends string>(allowed: readonly T[], value: string | undefined): T | 'id' {
   return allowed.find((order) => order === value) ?? 'id';
 }
+
+/** An id, count or timestamp typed as text (a query parameter, a search box): digits that stay exact. */
+export const wholeNumberText = (text: string): number | undefined =>
+  /^\d{1,15}$/.test(text) ? Number(text) : undefined;

@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
+import { ITEMS_PER_PAGE, wholeNumberText } from '@switchyard/contract/envelope';
 import { UserStatus } from '@switchyard/contract/roles';
 import type { userListOrders } from '@switchyard/contract/users';
 import type { Sql } from '../connect';
@@ -74,7 +74,7 @@ export function listUsers(db: Sql, page: number, order: UserListOrder): Promise<
 
 /** Prefix match on username, email and display name, or an exact id. */
 export function searchUsers(db: Sql, keyword: string, limit: number): Promise<UserRow[]> {
-  const id = /^\d{1,15}$/.test(keyword) ? Number(keyword) : undefined;
+  const id = wholeNumberText(keyword);
   return db.kysely
     .selectFrom('users')
     .selectAll()
