@@ -153,17 +153,17 @@ export class TokenService {
     if (input.expired_time !== NEVER_EXPIRES && input.expired_time <= nowSeconds()) {
       throw new DomainError('The expiry time must be in the future, or -1 for never');
     }
-    const models = splitList(input.models);
-    if (models.length > 0) {
+    const requested = splitList(input.models);
+    if (requested.length > 0) {
       const user = await this.deps.users.getRow(actor.id);
       const known = new Set([
         ...allModelNames(),
         ...(await modelsForGroup(this.deps.db, user.group || 'default')),
       ]);
-      const unknown = models.find((model) => !known.has(model));
+      const unknown = requested.find((model) => !known.has(model));
       if (unknown) throw new DomainError(`Unknown model "${unknown}"; choose from the models you can use`);
     }
-    const { name, expired_time, remain_quota, unlimited_quota, subnet } = input;
-    return { name, expired_time, remain_quota, unlimited_quota, models: input.models, subnet };
+    const { name, expired_time, remain_quota, unlimited_quota, models, subnet } = input;
+    return { name, expired_time, remain_quota, unlimited_quota, models, subnet };
   }
 }
