@@ -1,6 +1,12 @@
 import { z } from 'zod';
+import { isHttpBaseUrl, trimBaseUrl } from './base-url';
 import { channelTypeById } from './channel-types';
+import { splitList } from './tokens';
 
+/**
+ * Column sizes, shared with the table definitions. The schemas measure a value as it will be stored
+ * (trimmed, lists normalised): PostgreSQL and MariaDB refuse a longer one, SQLite would keep it.
+ */
 export const CHANNEL_GROUP_MAX = 32;
 export const CHANNEL_MODEL_MAPPING_MAX = 1024;
 export const CHANNEL_BASE_URL_MAX = 191;
@@ -63,10 +69,58 @@ const optionalText = (label: string, max: number) =>
     .nullish()
     .transform((value) => value ?? undefined);
 
-const listText = (label: string) =>
+const NAME_AND_KEY_REQUIRED = 'Please fill in the channel name and channel key';
+
+/** The keys of a batch, one per non-empty line, trimmed. */
+export const keyLines = (key: string): string[] =>
+  key
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** A comma list (or an array of names) stored as trimmed, unique names joined by commas. */
+const nameList = (label: string) =>
   z
     .union([z.string(), z.array(z.string())], { error: `${label} must be a comma-separated string` })
-    .transform((value) => (Array.isArray(value) ? value.join(',') : value));
+    .transform((value) => splitList(Array.isArray(value) ? value.join(',') : value).join(','));
+
+const baseUrl = z
+  .string({ error: 'base_url must be a string' })
+  .nullish()
+  .transform((value) => (value == null ? undefined : trimBaseUrl(value)))
+  .pipe(
+    z
+      .string()
+      .max(CHANNEL_BASE_URL_MAX, `The base URL must be at most ${CHANNEL_BASE_URL_MAX} characters`)
+      .refine((url) => url === '' || isHttpBaseUrl(url), {
+        message: 'The base URL must start with http:// or https:// followed by a host name',
+        params: { rule: 'url' },
+      })
+      .optional(),
+  );
+
+/** Stored as typed (trimmed): an object of requested name → upstream name. */
+const modelMapping = z
+  .string({ error: 'model_mapping must be a string' })
+  .nullish()
+  .transform((value, context) => {
+    if (value == null) return undefined;
+    const mapping = parseModelMapping(value);
+    if ('error' in mapping) {
+      context.addIssue({ code: 'custom', message: mapping.error, params: { rule: 'json' } });
+      return z.NEVER;
+    }
+    return value.trim();
+  })
+  .pipe(
+    z
+      .string()
+      .max(
+        CHANNEL_MODEL_MAPPING_MAX,
+        `The model mapping must be at most ${CHANNEL_MODEL_MAPPING_MAX} characters`,
+      )
+      .optional(),
+  );
 
 const channelFields = {
   type: z
@@ -76,13 +130,18 @@ const channelFields = {
   name: z
     .string({ error: 'name must be a string' })
     .trim()
+    .min(1, NAME_AND_KEY_REQUIRED)
     .max(191, 'The channel name must be at most 191 characters'),
-  key: z.string({ error: 'key must be a string' }).max(100_000, 'The key is too long'),
-  base_url: optionalText('base_url', 1000),
-  other: optionalText('other', 1000),
-  models: listText('models'),
-  group: listText('group'),
-  model_mapping: optionalText('model_mapping', 100_000),
+  base_url: baseUrl,
+  other: optionalText('other', 1000).transform((value) => value?.trim()),
+  models: nameList('models').pipe(z.string().min(1, 'Please select at least one model')),
+  group: nameList('group').pipe(
+    z
+      .string()
+      .min(1, 'Please select at least one group')
+      .max(CHANNEL_GROUP_MAX, `The group list must be at most ${CHANNEL_GROUP_MAX} characters`),
+  ),
+  model_mapping: modelMapping,
   system_prompt: optionalText('system_prompt', 100_000),
   config: optionalText('config', 100_000),
   priority: z
@@ -111,19 +170,30 @@ const channelFields = {
     }),
 };
 
-export const createChannelInput = z.object({
-  ...channelFields,
-  name: channelFields.name.optional().default(''),
-  key: channelFields.key.optional().default(''),
-  models: channelFields.models.optional().default(''),
-  group: channelFields.group.optional().default('default'),
-});
+const keyText = z.string({ error: 'key must be a string' }).max(100_000, 'The key is too long');
 
+/** A new channel, or one per key line (batch); an empty `other` takes the type's default. */
+export const createChannelInput = z
+  .object({
+    ...channelFields,
+    name: channelFields.name.prefault(''),
+    key: keyText
+      .prefault('')
+      .transform((key) => keyLines(key).join('\n'))
+      .pipe(z.string().min(1, NAME_AND_KEY_REQUIRED)),
+    models: channelFields.models.prefault(''),
+    group: channelFields.group.prefault('default'),
+  })
+  .transform((input) => ({ ...input, other: input.other || defaultOtherFor(input.type) }));
+
+/** The whole form, or only some fields (status, priority, weight): the fields given are checked. */
 export const updateChannelInput = z
   .object(channelFields)
   .partial()
   .extend({
     id: z.number({ error: 'id is required' }).int('id must be a whole number').positive('id is required'),
+    // Empty keeps the stored key.
+    key: keyText.optional().transform((key) => key?.trim() || undefined),
     status: z
       .union([z.literal(1), z.literal(2)], { error: 'status must be 1 (enabled) or 2 (disabled)' })
       .optional(),
@@ -131,3 +201,7 @@ export const updateChannelInput = z
 
 export type CreateChannelInput = z.infer<typeof createChannelInput>;
 export type UpdateChannelInput = z.infer<typeof updateChannelInput>;
+
+/** Where a channel's requests go: its base URL, else its type's default, without trailing slashes. */
+export const channelBaseUrl = (channel: { base_url?: string | null; type: number }): string =>
+  trimBaseUrl(channel.base_url || channelTypeById(channel.type)?.defaultBaseUrl || '');

@@ -7,3 +7,12 @@ export interface Envelope<T = unknown> {
 
 /** Page size of every paged list (one-api's ItemsPerPage). */
 export const ITEMS_PER_PAGE = 10;
+
+/** A list's `order` parameter: one of the columns the list allows, else the default order (by id). */
+export function listOrder<T extends string>(allowed: readonly T[], value: string | undefined): T | 'id' {
+  return allowed.find((order) => order === value) ?? 'id';
+}
+
+/** An id, count or timestamp typed as text (a query parameter, a search box): digits that stay exact. */
+export const wholeNumberText = (text: string): number | undefined =>
+  /^\d{1,15}$/.test(text) ? Number(text) : undefined;

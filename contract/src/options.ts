@@ -1,4 +1,6 @@
+import { trimBaseUrl } from './base-url';
 import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
+import { splitList } from './tokens';
 
 /**
  * Every system option: its kind (how a value is checked), default (one-api's) and whether it is a secret.
@@ -127,6 +129,17 @@ export function parseRatioJson(
     }
   }
   return { ratios: parsed as Record<string, number> };
+}
+
+/** Addresses are stored without a trailing slash. */
+const ADDRESS_KEYS: readonly OptionKey[] = ['ServerAddress', 'WeChatServerAddress', 'MessagePusherAddress'];
+
+/** The form an option is stored in: what the server saves, and what the settings forms compare. */
+export function normaliseOptionValue(key: OptionKey, value: string): string {
+  if (ADDRESS_KEYS.includes(key)) return trimBaseUrl(value);
+  if (key === 'EmailDomainWhitelist') return splitList(value.toLowerCase()).join(',');
+  const kind = OPTION_SPECS[key].kind;
+  return kind === 'number' || kind === 'integer' ? value.trim() : value;
 }
 
 /** The one check of an option value's form, used by the server and the settings forms. Null when valid. */

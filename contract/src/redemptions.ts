@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const REDEMPTION_NAME_MAX = 20;
+const REDEMPTION_NAME_MAX = 20;
 export const REDEMPTION_MAX_COUNT = 100;
 export const REDEMPTION_DEFAULT_QUOTA = 100000;
 

@@ -41,6 +41,7 @@ describe('subnets', () => {
     });
     expect(parseSubnetList('10.0.0.0/8,nonsense')).toEqual({
       error: '"nonsense" is not a valid CIDR block such as 192.168.1.0/24 or 2001:db8::/32',
+      entry: 'nonsense',
     });
     expect(parseSubnetList('')).toEqual({ cidrs: [] });
   });

@@ -72,7 +72,7 @@ export function ipInCidr(ip: { version: 4 | 6; value: bigint }, cidr: Cidr): boo
 }
 
 /** Splits a comma list of CIDR blocks; the first entry that is not one is the error. */
-export function parseSubnetList(list: string): { cidrs: Cidr[] } | { error: string } {
+export function parseSubnetList(list: string): { cidrs: Cidr[] } | { error: string; entry: string } {
   const entries = list
     .split(',')
     .map((entry) => entry.trim())
@@ -81,7 +81,10 @@ export function parseSubnetList(list: string): { cidrs: Cidr[] } | { error: stri
   for (const entry of entries) {
     const cidr = parseCidr(entry);
     if (!cidr)
-      return { error: `"${entry}" is not a valid CIDR block such as 192.168.1.0/24 or 2001:db8::/32` };
+      return {
+        error: `"${entry}" is not a valid CIDR block such as 192.168.1.0/24 or 2001:db8::/32`,
+        entry,
+      };
     cidrs.push(cidr);
   }
   return { cidrs };

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { parseSubnetList } from './subnet';
 
-export const TOKEN_NAME_MAX = 30;
+const TOKEN_NAME_MAX = 30;
 /** tokens.subnet is varchar(191): the stored list (entries joined by commas) must fit. */
 export const TOKEN_SUBNET_MAX = 191;
 /** tokens.models is text; a generous cap on the stored list. */
-export const TOKEN_MODELS_MAX = 10_000;
+const TOKEN_MODELS_MAX = 10_000;
 export const TOKEN_DEFAULT_REMAIN_QUOTA = 500000;
 export const NEVER_EXPIRES = -1;
 
@@ -39,25 +39,37 @@ const remainQuota = z
   .int('remain_quota must be a whole number')
   .min(0, 'remain_quota cannot be negative')
   .max(Number.MAX_SAFE_INTEGER, 'remain_quota is too large');
+/** Stored as trimmed, unique names joined by commas; empty means every model the owner may use. */
 const modelList = z
   .string({ error: 'models must be a comma-separated string' })
-  .max(TOKEN_MODELS_MAX, `The model list must be at most ${TOKEN_MODELS_MAX} characters`);
-// A cap on the raw text only; the server checks the stored (normalised) list against TOKEN_SUBNET_MAX.
+  .nullish()
+  .transform((value) => splitList(value).join(','))
+  .pipe(z.string().max(TOKEN_MODELS_MAX, `The model list must be at most ${TOKEN_MODELS_MAX} characters`));
+/** CIDR blocks, stored joined by commas in a column of TOKEN_SUBNET_MAX characters. */
 const subnet = z
   .string({ error: 'subnet must be a comma-separated string' })
-  .max(2_000, 'subnet is too long')
-  .superRefine((value, context) => {
-    const parsed = parseSubnetList(value);
-    if ('error' in parsed) context.addIssue({ code: 'custom', message: `Invalid subnet: ${parsed.error}` });
-  });
+  .nullish()
+  .transform((value, context) => {
+    const parsed = parseSubnetList(value ?? '');
+    if ('error' in parsed) {
+      context.addIssue({
+        code: 'custom',
+        message: `Invalid subnet: ${parsed.error}`,
+        params: { rule: 'cidr', entry: parsed.entry },
+      });
+      return z.NEVER;
+    }
+    return splitList(value).join(',');
+  })
+  .pipe(z.string().max(TOKEN_SUBNET_MAX, `The subnet list must be at most ${TOKEN_SUBNET_MAX} characters`));
 
 const tokenFields = {
   name,
   expired_time: expiredTime.default(NEVER_EXPIRES),
   remain_quota: remainQuota.default(0),
   unlimited_quota: z.boolean({ error: 'unlimited_quota must be true or false' }).default(false),
-  models: modelList.nullish().transform((value) => value ?? ''),
-  subnet: subnet.nullish().transform((value) => value ?? ''),
+  models: modelList,
+  subnet,
 };
 
 export const createTokenInput = z.object(tokenFields);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
-/** Limits of user fields, checked on the server and hinted in the console. */
-export const USERNAME_MAX = 12;
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 20;
+/** Limits of user fields: the console reads them from the issues of the schemas below. */
+const USERNAME_MAX = 12;
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 20;
 export const DISPLAY_NAME_MAX = 20;
 export const EMAIL_MAX = 50;
 /** users.group is varchar(32). */
@@ -45,9 +45,11 @@ const password = z
 const optionalPassword = z.union([z.literal(''), password]).optional();
 const displayName = z
   .string({ error: 'display name must be a string' })
+  .trim()
   .max(DISPLAY_NAME_MAX, `display name must be at most ${DISPLAY_NAME_MAX} characters`);
 const email = z
   .string({ error: 'email must be a string' })
+  .trim()
   .max(EMAIL_MAX, `email must be at most ${EMAIL_MAX} characters`);
 const quota = z
   .number({ error: 'quota must be a number' })
@@ -66,7 +68,7 @@ export const registerInput = z.object({
   password2: z.string().optional(),
   display_name: displayName.optional(),
   email: email.optional(),
-  verification_code: z.string().max(64).optional(),
+  verification_code: z.string().trim().max(64).optional(),
   aff_code: z.string().max(32).optional(),
 });
 

@@ -118,6 +118,9 @@ describe('channels', () => {
     [{ group: '' }, 'Please select at least one group'],
     [{ type: 999 }, 'Unknown channel type'],
     [{ base_url: 'ftp://x' }, /must start with http/],
+    [{ base_url: 'https:///v1' }, /followed by a host name/],
+    [{ base_url: `https://example.com/${'a'.repeat(172)}` }, 'The base URL must be at most 191 characters'],
+    [{ group: 'default,vip,svip,default2,default3' }, 'The group list must be at most 32 characters'],
     [{ priority: 'high' }, /priority must be a whole number/],
   ])('refuses %j without writing anything', async (overrides, message) => {
     const before = await t.db.kysely.selectFrom('channels').select('id').execute();

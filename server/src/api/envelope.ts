@@ -1,4 +1,5 @@
 import type { Envelope } from '@switchyard/contract/envelope';
+import { wholeNumberText } from '@switchyard/contract/envelope';
 import type { z } from 'zod';
 import { InputError } from '../domain/errors';
 
@@ -31,8 +32,9 @@ export function parsePage(value: unknown): number {
 
 export function parseId(value: unknown, what = 'id'): number {
   const text = typeof value === 'string' ? value : '';
-  if (!/^\d{1,15}$/.test(text) || Number(text) <= 0) throw new InputError(`Invalid ${what}: "${text}"`);
-  return Number(text);
+  const id = wholeNumberText(text);
+  if (!id) throw new InputError(`Invalid ${what}: "${text}"`);
+  return id;
 }
 
 export function queryText(query: unknown, name: string): string {

@@ -1,3 +1,4 @@
+import { trimBaseUrl } from '@switchyard/contract/base-url';
 import { type Env, fail } from './env';
 
 export interface ProviderUrls {
@@ -21,7 +22,7 @@ function readUrl(env: Env, variable: string, fallback: string): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     fail(variable, `expected an http:// or https:// URL, got "${raw}"`);
   }
-  return raw.replace(/\/+$/, '');
+  return trimBaseUrl(raw);
 }
 
 export function readProviderUrls(env: Env): ProviderUrls {

@@ -1,4 +1,5 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
+import { channelBaseUrl } from '@switchyard/contract/channels';
 import type { ChannelRow } from '../db/schema';
 import type { ChannelService } from './channels';
 import { DomainError } from './errors';
@@ -31,7 +32,7 @@ async function readChannelBalance(channel: ChannelRow): Promise<number> {
   if (!type || !source) {
     throw new DomainError(`Reading the balance is not supported for ${type?.name.en ?? 'this'} channels`);
   }
-  const base = (channel.base_url || type.defaultBaseUrl).replace(/\/+$/, '');
+  const base = channelBaseUrl(channel);
   const url = source.url.replaceAll('{base}', base).replaceAll('{key}', encodeURIComponent(channel.key));
   const auth: Record<string, string> =
     source.kind === 'aiproxy-overview'

@@ -1,11 +1,7 @@
 import {
-  CHANNEL_BASE_URL_MAX,
-  CHANNEL_GROUP_MAX,
-  CHANNEL_MODEL_MAPPING_MAX,
   type Channel,
   type CreateChannelInput,
   defaultOtherFor,
-  parseModelMapping,
   type UpdateChannelInput,
 } from '@switchyard/contract/channels';
 import { ChannelStatus } from '@switchyard/contract/roles';
@@ -28,7 +24,6 @@ import type { ChannelRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
-import { checkedLength } from './text-limits';
 
 const SEARCH_LIMIT = 100;
 
@@ -76,6 +71,13 @@ export function abilitiesOf(
   return rows;
 }
 
+/** The fields that were given: an update writes only those. */
+function definedFields<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}
+
 export interface ChannelServiceDeps {
   db: Sql;
   options: OptionsStore;
@@ -108,35 +110,27 @@ export class ChannelService {
 
   /** One channel per key line (batch creation), each with its abilities, all in one transaction. */
   async create(input: CreateChannelInput): Promise<number[]> {
-    const keys = input.key
-      .split('\n')
-      .map((key) => key.trim())
-      .filter(Boolean);
-    if (!input.name.trim() || keys.length === 0) {
-      throw new DomainError('Please fill in the channel name and channel key');
-    }
-    const fields = this.#checked({ ...input, other: input.other?.trim() || defaultOtherFor(input.type) });
-    if (!fields.models) throw new DomainError('Please select at least one model');
+    this.#checkGroupsExist(input.group);
     const ids = await inTransaction(this.deps.db, async (tx) => {
       const created: number[] = [];
-      for (const key of keys) {
+      for (const key of input.key.split('\n')) {
         const row = {
           type: input.type,
           key,
           status: ChannelStatus.enabled,
-          name: input.name.trim(),
+          name: input.name,
           weight: input.weight ?? 0,
           created_time: nowSeconds(),
           test_time: 0,
           response_time: 0,
-          base_url: fields.base_url ?? '',
-          other: fields.other ?? '',
+          base_url: input.base_url ?? '',
+          other: input.other,
           balance: 0,
           balance_updated_time: 0,
-          models: fields.models ?? '',
-          group: fields.group ?? 'default',
+          models: input.models,
+          group: input.group,
           used_quota: 0,
-          model_mapping: fields.model_mapping ?? '',
+          model_mapping: input.model_mapping ?? '',
           priority: input.priority ?? 0,
           config: input.config ?? '',
           system_prompt: input.system_prompt ?? '',
@@ -151,23 +145,12 @@ export class ChannelService {
     return ids;
   }
 
-  /** The whole form, or only status / priority / weight: the fields given are written. */
+  /** The whole form, or only status / priority / weight: the fields given (already checked) are written. */
   async update(input: UpdateChannelInput): Promise<ChannelRow> {
     const current = await this.getRow(input.id);
-    const changes: ChannelChanges = this.#checked(input);
-    if (input.models !== undefined && !changes.models)
-      throw new DomainError('Please select at least one model');
-    if (input.name !== undefined) {
-      if (!input.name.trim()) throw new DomainError('Please fill in the channel name and channel key');
-      changes.name = input.name.trim();
-    }
-    if (input.key?.trim()) changes.key = input.key.trim();
-    if (input.type !== undefined) changes.type = input.type;
-    if (input.status !== undefined) changes.status = input.status;
-    if (input.priority !== undefined) changes.priority = input.priority;
-    if (input.weight !== undefined) changes.weight = input.weight;
-    if (input.config !== undefined) changes.config = input.config;
-    if (input.system_prompt !== undefined) changes.system_prompt = input.system_prompt;
+    if (input.group !== undefined) this.#checkGroupsExist(input.group);
+    const { id: _id, ...given } = input;
+    const changes: ChannelChanges = definedFields(given);
     // The form's defaults for `other` (Azure's API version, Spark's version) apply on edit as on create.
     if (input.type !== undefined || input.other !== undefined) {
       const other = changes.other ?? current.other ?? '';
@@ -224,39 +207,14 @@ export class ChannelService {
     return updated;
   }
 
-  /** The form rules shared by create and update, for the fields that are given. */
-  #checked(input: Partial<CreateChannelInput>): ChannelChanges {
-    const changes: ChannelChanges = {};
-    if (input.base_url !== undefined) {
-      const baseUrl = input.base_url.trim().replace(/\/+$/, '');
-      if (baseUrl && !/^https?:\/\/[^\s/]+/i.test(baseUrl)) {
-        throw new DomainError('The base URL must start with http:// or https://');
-      }
-      changes.base_url = checkedLength(baseUrl, CHANNEL_BASE_URL_MAX, 'The base URL');
-    }
-    if (input.other !== undefined) changes.other = input.other.trim();
-    if (input.models !== undefined) changes.models = splitList(input.models).join(',');
-    if (input.group !== undefined) {
-      const groups = splitList(input.group);
-      if (groups.length === 0) throw new DomainError('Please select at least one group');
-      const known = this.deps.options.groups();
-      const unknown = groups.find((group) => !known.includes(group));
-      if (unknown) {
-        throw new DomainError(
-          `Group "${unknown}" does not exist; add it to the group ratios in system settings first`,
-        );
-      }
-      changes.group = checkedLength(groups.join(','), CHANNEL_GROUP_MAX, 'The group list');
-    }
-    if (input.model_mapping !== undefined) {
-      const mapping = parseModelMapping(input.model_mapping);
-      if ('error' in mapping) throw new DomainError(mapping.error);
-      changes.model_mapping = checkedLength(
-        input.model_mapping.trim(),
-        CHANNEL_MODEL_MAPPING_MAX,
-        'The model mapping',
+  /** The one channel rule that needs data: every group has a ratio in the system settings. */
+  #checkGroupsExist(groupList: string): void {
+    const known = this.deps.options.groups();
+    const unknown = splitList(groupList).find((group) => !known.includes(group));
+    if (unknown) {
+      throw new DomainError(
+        `Group "${unknown}" does not exist; add it to the group ratios in system settings first`,
       );
     }
-    return changes;
   }
 }

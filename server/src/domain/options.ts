@@ -1,6 +1,7 @@
 import {
   isOptionKey,
   isSecretOption,
+  normaliseOptionValue,
   OPTION_KEYS,
   OPTION_SPECS,
   type OptionEntry,
@@ -38,20 +39,6 @@ function enablingRequirement(key: OptionKey, value: string, current: OptionMap):
       return current.TurnstileSiteKey ? null : 'Fill in the Turnstile site key before enabling the bot check';
     default:
       return null;
-  }
-}
-
-/** Values stored in a canonical form, so every reader sees the same thing. */
-function normalise(key: OptionKey, value: string): string {
-  switch (key) {
-    case 'EmailDomainWhitelist':
-      return [...new Set(value.split(',').map((domain) => domain.trim().toLowerCase()))]
-        .filter(Boolean)
-        .join(',');
-    case 'ServerAddress':
-      return value.trim().replace(/\/+$/, '');
-    default:
-      return value;
   }
 }
 
@@ -111,7 +98,7 @@ export class OptionsStore {
 
   async update(key: string, rawValue: string): Promise<void> {
     if (!isOptionKey(key)) throw new InputError(`Unknown option "${key}"`);
-    const value = normalise(key, rawValue);
+    const value = normaliseOptionValue(key, rawValue);
     const problem = validateOptionValue(key, value) ?? enablingRequirement(key, value, this.#values);
     if (problem) throw new DomainError(problem);
     await saveOption(this.db, key, value);

@@ -1,12 +1,10 @@
 import { allModelNames } from '@switchyard/contract/channel-types';
+import { listOrder } from '@switchyard/contract/envelope';
 import { TokenStatus } from '@switchyard/contract/roles';
 import {
   type CreateTokenInput,
   NEVER_EXPIRES,
   splitList,
-  TOKEN_MODELS_MAX,
-  TOKEN_NAME_MAX,
-  TOKEN_SUBNET_MAX,
   type Token,
   tokenListOrders,
   type UpdateTokenInput,
@@ -20,14 +18,12 @@ import {
   insertToken,
   listOwnTokens,
   searchOwnTokens,
-  type TokenListOrder,
   updateOwnToken,
 } from '../db/repos/tokens';
 import type { TokenRow } from '../db/schema';
 import { DomainError } from './errors';
 import type { Actor } from './permissions';
 import { randomAlphanumeric } from './random';
-import { checkedLength } from './text-limits';
 import type { UserService } from './users';
 
 const SEARCH_LIMIT = 100;
@@ -76,11 +72,10 @@ export class TokenService {
   ) {}
 
   async list(actor: Actor, page: number, order: string): Promise<Token[]> {
-    const sort: TokenListOrder = (tokenListOrders as readonly string[]).includes(order)
-      ? (order as TokenListOrder)
-      : 'id';
     const now = nowSeconds();
-    return (await listOwnTokens(this.deps.db, actor.id, page, sort)).map((row) => toApiToken(row, now));
+    return (await listOwnTokens(this.deps.db, actor.id, page, listOrder(tokenListOrders, order))).map((row) =>
+      toApiToken(row, now),
+    );
   }
 
   async search(actor: Actor, keyword: string): Promise<Token[]> {
@@ -154,30 +149,22 @@ export class TokenService {
     return row;
   }
 
-  /** The rules shared by create and update: a future expiry, known models, text that fits its column. */
+  /** The rules shared by create and update that the schema cannot check: a future expiry, known models. */
   async #checkedFields(actor: Actor, input: CreateTokenInput) {
-    const name = checkedLength(input.name, TOKEN_NAME_MAX, 'The token name');
-    const subnet = checkedLength(splitList(input.subnet).join(','), TOKEN_SUBNET_MAX, 'The subnet list');
     if (input.expired_time !== NEVER_EXPIRES && input.expired_time <= nowSeconds()) {
       throw new DomainError('The expiry time must be in the future, or -1 for never');
     }
-    const models = splitList(input.models);
-    if (models.length > 0) {
+    const requested = splitList(input.models);
+    if (requested.length > 0) {
       const user = await this.deps.users.getRow(actor.id);
       const known = new Set([
         ...allModelNames(),
         ...(await modelsForGroup(this.deps.db, user.group || 'default')),
       ]);
-      const unknown = models.find((model) => !known.has(model));
+      const unknown = requested.find((model) => !known.has(model));
       if (unknown) throw new DomainError(`Unknown model "${unknown}"; choose from the models you can use`);
     }
-    return {
-      name,
-      expired_time: input.expired_time,
-      remain_quota: input.remain_quota,
-      unlimited_quota: input.unlimited_quota,
-      models: checkedLength(models.join(','), TOKEN_MODELS_MAX, 'The model list'),
-      subnet,
-    };
+    const { name, expired_time, remain_quota, unlimited_quota, models, subnet } = input;
+    return { name, expired_time, remain_quota, unlimited_quota, models, subnet };
   }
 }

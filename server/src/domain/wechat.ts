@@ -1,3 +1,4 @@
+import { trimBaseUrl } from '@switchyard/contract/base-url';
 import { z } from 'zod';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
@@ -17,7 +18,7 @@ export async function fetchWeChatId(options: OptionsStore, code: string): Promis
   if (!options.bool('WeChatAuthEnabled')) {
     throw new DomainError('The administrator has not enabled sign-in with WeChat');
   }
-  const address = options.get('WeChatServerAddress').trim().replace(/\/+$/, '');
+  const address = trimBaseUrl(options.get('WeChatServerAddress'));
   if (!address) throw new DomainError('The administrator has not configured the WeChat server address');
   const url = `${address}/api/wechat/user?code=${encodeURIComponent(code)}`;
   const reply = await requestJson('the WeChat server', url, {

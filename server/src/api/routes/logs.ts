@@ -1,3 +1,4 @@
+import { wholeNumberText } from '@switchyard/contract/envelope';
 import type { LogFilter } from '@switchyard/contract/logs';
 import { isAdminRole } from '@switchyard/contract/roles';
 import type { FastifyInstance } from 'fastify';
@@ -8,8 +9,9 @@ import type { Services } from '../services';
 function number(query: unknown, name: string): number {
   const text = queryText(query, name).trim();
   if (text === '') return 0;
-  if (!/^\d{1,15}$/.test(text)) throw new InputError(`${name} must be a whole number`);
-  return Number(text);
+  const value = wholeNumberText(text);
+  if (value === undefined) throw new InputError(`${name} must be a whole number`);
+  return value;
 }
 
 /** The log filters of a query string; `admin` adds username and channel. */

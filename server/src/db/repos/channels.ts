@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
+import { ITEMS_PER_PAGE, wholeNumberText } from '@switchyard/contract/envelope';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import type { Insertable } from 'kysely';
 import type { Sql } from '../connect';
@@ -27,7 +27,7 @@ export const allChannels = (db: Sql): Promise<ChannelRow[]> =>
   db.kysely.selectFrom('channels').selectAll().orderBy('id', 'desc').execute();
 
 export function searchChannels(db: Sql, keyword: string, limit: number): Promise<ChannelRow[]> {
-  const id = /^\d{1,15}$/.test(keyword) ? Number(keyword) : undefined;
+  const id = wholeNumberText(keyword);
   return db.kysely
     .selectFrom('channels')
     .selectAll()

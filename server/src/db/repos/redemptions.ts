@@ -1,4 +1,4 @@
-import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
+import { ITEMS_PER_PAGE, wholeNumberText } from '@switchyard/contract/envelope';
 import { RedemptionStatus } from '@switchyard/contract/roles';
 import type { Insertable } from 'kysely';
 import type { Sql } from '../connect';
@@ -25,7 +25,7 @@ export const listRedemptions = (db: Sql, page: number): Promise<RedemptionRow[]>
     .execute();
 
 export function searchRedemptions(db: Sql, keyword: string, limit: number): Promise<RedemptionRow[]> {
-  const id = /^\d{1,15}$/.test(keyword) ? Number(keyword) : undefined;
+  const id = wholeNumberText(keyword);
   return db.kysely
     .selectFrom('redemptions')
     .selectAll()

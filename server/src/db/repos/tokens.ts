@@ -1,11 +1,12 @@
 import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
+import type { tokenListOrders } from '@switchyard/contract/tokens';
 import type { Insertable } from 'kysely';
 import type { Sql } from '../connect';
 import { insertReturningId } from '../insert';
 import { startsWith } from '../like';
 import type { TokenRow, TokensTable } from '../schema';
 
-export type TokenListOrder = 'remain_quota' | 'used_quota' | 'id';
+export type TokenListOrder = (typeof tokenListOrders)[number] | 'id';
 export type TokenChanges = Partial<Omit<TokensTable, 'id' | 'user_id' | 'key' | 'held_quota'>>;
 
 export const insertToken = (db: Sql, token: Insertable<TokensTable>): Promise<number> =>

@@ -1,11 +1,12 @@
-import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
+import { ITEMS_PER_PAGE, wholeNumberText } from '@switchyard/contract/envelope';
 import { UserStatus } from '@switchyard/contract/roles';
+import type { userListOrders } from '@switchyard/contract/users';
 import type { Sql } from '../connect';
 import { insertReturningId } from '../insert';
 import { startsWith } from '../like';
 import type { NewUserRow, UserRow, UsersTable } from '../schema';
 
-export type UserListOrder = 'quota' | 'used_quota' | 'request_count' | 'id';
+export type UserListOrder = (typeof userListOrders)[number] | 'id';
 export type UserChanges = Partial<Omit<UsersTable, 'id' | 'held_quota'>>;
 
 export const findUserById = (db: Sql, id: number): Promise<UserRow | undefined> =>
@@ -73,7 +74,7 @@ export function listUsers(db: Sql, page: number, order: UserListOrder): Promise<
 
 /** Prefix match on username, email and display name, or an exact id. */
 export function searchUsers(db: Sql, keyword: string, limit: number): Promise<UserRow[]> {
-  const id = /^\d{1,15}$/.test(keyword) ? Number(keyword) : undefined;
+  const id = wholeNumberText(keyword);
   return db.kysely
     .selectFrom('users')
     .selectAll()

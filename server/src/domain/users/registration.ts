@@ -104,8 +104,8 @@ export class Registration {
     }
     let email = '';
     if (options.bool('EmailVerificationEnabled')) {
-      email = input.email?.trim() ?? '';
-      const code = input.verification_code?.trim() ?? '';
+      email = input.email ?? '';
+      const code = input.verification_code ?? '';
       if (!email || !code) {
         throw new DomainError('Email verification is on: enter your email address and the verification code');
       }

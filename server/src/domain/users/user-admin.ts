@@ -1,3 +1,4 @@
+import { listOrder } from '@switchyard/contract/envelope';
 import { isRootRole, LogType, UserStatus } from '@switchyard/contract/roles';
 import {
   type CreateUserInput,
@@ -12,7 +13,6 @@ import {
   listUsers,
   searchUsers,
   type UserChanges,
-  type UserListOrder,
   updateUser,
 } from '../../db/repos/users';
 import { inTransaction } from '../../db/transaction';
@@ -54,10 +54,7 @@ export class UserAdmin {
   }
 
   async list(page: number, order: string | undefined): Promise<User[]> {
-    const sort: UserListOrder = (userListOrders as readonly string[]).includes(order ?? '')
-      ? (order as UserListOrder)
-      : 'id';
-    return (await listUsers(this.deps.records.db, page, sort)).map(toApiUser);
+    return (await listUsers(this.deps.records.db, page, listOrder(userListOrders, order))).map(toApiUser);
   }
 
   async search(keyword: string): Promise<User[]> {
@@ -82,7 +79,7 @@ export class UserAdmin {
       changes.username = input.username;
     }
     if (input.display_name !== undefined) changes.display_name = input.display_name;
-    if (input.email !== undefined) changes.email = input.email.trim();
+    if (input.email !== undefined) changes.email = input.email;
     if (input.password) changes.password = await hashPassword(input.password);
     if (input.group !== undefined && input.group !== current.group) {
       if (!options.groups().includes(input.group)) {

@@ -1,4 +1,4 @@
-import { channelTypeById } from '@switchyard/contract/channel-types';
+import { channelBaseUrl } from '@switchyard/contract/channels';
 import type { ChannelRow } from '../../db/schema';
 import type { RelayCall, RelayMode } from '../adaptors/types';
 import { modelMappingOf } from './model-mapping';
@@ -30,7 +30,7 @@ export function buildRelayCall(
     path: incoming.path,
     query: incoming.query,
     channel,
-    baseUrl: (channel.base_url || channelTypeById(channel.type)?.defaultBaseUrl || '').replace(/\/+$/, ''),
+    baseUrl: channelBaseUrl(channel),
     apiKey: channel.key,
     requestedModel: request.model,
     upstreamModel: mapped || request.model,

@@ -42,7 +42,6 @@ export const enAuth = {
     success: 'Registration successful!',
     codeSent: 'Verification code sent, please check your mailbox!',
     required: 'Please enter a username and a password.',
-    passwordTooShort: 'Password length must not be less than 8',
     passwordMismatch: 'The two passwords entered are inconsistent',
     emailRequired: 'Please enter your email address first.',
     turnstileWait: 'Please retry in a few seconds, the check is running!',
@@ -78,13 +77,29 @@ export const enAuth = {
     missingCode: 'The provider did not send an authorisation code.',
   },
   turnstile: { label: 'Bot check' },
+  /** The message of each rule of the contract schemas (lib/validation.ts), unless a form words its own. */
   validation: {
-    usernameRequired: 'Please enter a username.',
-    usernameTooLong: 'The username must be at most {{max}} characters.',
-    passwordTooShort: 'Password length must not be less than {{min}}',
-    passwordTooLong: 'The password must be at most {{max}} characters.',
-    displayNameTooLong: 'The display name must be at most {{max}} characters.',
-    emailTooLong: 'The email address must be at most {{max}} characters.',
+    required: 'Please fill in this field.',
+    tooShort: 'Please enter at least {{min}} characters.',
+    tooLong: 'Please enter at most {{max}} characters.',
+    tooSmall: 'Please enter a number of at least {{min}}.',
+    tooBig: 'Please enter a number of at most {{max}}.',
     invalid: 'Please check this field.',
+    url: 'Please enter an address starting with http:// or https:// followed by a host name.',
+    json: 'Please enter valid JSON.',
+    cidr: '"{{entry}}" is not a valid CIDR block such as 192.168.1.0/24 or 2001:db8::/32.',
+    /** The user forms: register, add user, edit user and the personal settings. */
+    user: {
+      username: {
+        required: 'Please enter a username.',
+        tooLong: 'The username must be at most {{max}} characters.',
+      },
+      password: {
+        tooShort: 'Password length must not be less than {{min}}',
+        tooLong: 'The password must be at most {{max}} characters.',
+      },
+      display_name: { tooLong: 'The display name must be at most {{max}} characters.' },
+      email: { tooLong: 'The email address must be at most {{max}} characters.' },
+    },
   },
 };

@@ -97,8 +97,6 @@ export const enChannels = {
       },
       baseUrlDefault: 'Empty uses {{url}}. A trailing slash is removed.',
       baseUrlTrailing: 'A trailing slash is removed.',
-      baseUrlRequired: 'Please enter the base URL of this channel!',
-      baseUrlInvalid: 'The base URL must start with http:// or https://',
       other: {
         azureApiVersion: 'Default API version',
         sparkVersion: 'Model version',
@@ -135,16 +133,28 @@ export const enChannels = {
       priorityHint: 'Channels with a higher priority are used first.',
       weight: 'Weight',
       weightHint: 'Channels of the same priority share requests in proportion to their weight.',
-      nameAndKeyRequired: 'Please fill in the channel name and channel key!',
-      nameRequired: 'Please fill in the channel name!',
-      modelsRequired: 'Please select at least one model!',
-      mappingInvalid: 'Model mapping must be valid JSON!',
-      mappingTooLong: 'The model mapping must be at most {{max}} characters.',
-      groupsTooLong: 'The groups together must be at most {{max}} characters.',
-      groupsRequired: 'Please select at least one group!',
-      tooLong: 'This value is too long.',
-      priorityInvalid: 'The priority must be a whole number.',
-      weightInvalid: 'The weight must be a whole number of at least 0.',
+      /** Field → rule → message, where the generic one of \`validation\` is not enough. */
+      errors: {
+        name: { required: 'Please fill in the channel name and channel key!' },
+        key: { required: 'Please fill in the channel name and channel key!' },
+        models: { required: 'Please select at least one model!' },
+        group: {
+          required: 'Please select at least one group!',
+          tooLong: 'The groups together must be at most {{max}} characters.',
+        },
+        model_mapping: {
+          json: 'Model mapping must be valid JSON!',
+          tooLong: 'The model mapping must be at most {{max}} characters.',
+        },
+        base_url: {
+          required: 'Please enter the base URL of this channel!',
+          url: 'The base URL must start with http:// or https:// followed by a host name.',
+        },
+        priority: { invalid: 'The priority must be a whole number.' },
+        weight: { invalid: 'The weight must be a whole number of at least 0.' },
+        /** Editing keeps the stored key: only the name is asked for. */
+        edit: { name: { required: 'Please fill in the channel name!' } },
+      },
       created: 'Channel created!',
       createdMany: '{{total}} channels created!',
       updated: 'Channel updated!',

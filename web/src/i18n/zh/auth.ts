@@ -43,7 +43,6 @@ export const zhAuth: Messages<typeof enAuth> = {
     success: '注册成功！',
     codeSent: '验证码发送成功，请检查你的邮箱！',
     required: '请输入用户名和密码。',
-    passwordTooShort: '密码长度不得小于 8 位！',
     passwordMismatch: '两次输入的密码不一致',
     emailRequired: '请先输入邮箱地址。',
     turnstileWait: '请稍后几秒重试，人机校验正在进行！',
@@ -79,13 +78,23 @@ export const zhAuth: Messages<typeof enAuth> = {
     missingCode: '授权方没有返回授权码。',
   },
   turnstile: { label: '人机校验' },
+  /** The message of each rule of the contract schemas (lib/validation.ts), unless a form words its own. */
   validation: {
-    usernameRequired: '请输入用户名。',
-    usernameTooLong: '用户名最长 {{max}} 位。',
-    passwordTooShort: '密码长度不得小于 {{min}} 位！',
-    passwordTooLong: '密码最长 {{max}} 位。',
-    displayNameTooLong: '显示名称最长 {{max}} 位。',
-    emailTooLong: '邮箱地址最长 {{max}} 位。',
+    required: '请填写此项。',
+    tooShort: '请至少输入 {{min}} 个字符。',
+    tooLong: '最多 {{max}} 个字符。',
+    tooSmall: '请输入不小于 {{min}} 的数。',
+    tooBig: '请输入不大于 {{max}} 的数。',
     invalid: '请检查此项。',
+    url: '请输入以 http:// 或 https:// 开头并带有主机名的地址。',
+    json: '请输入合法的 JSON。',
+    cidr: '“{{entry}}”不是有效的网段，应形如 192.168.1.0/24 或 2001:db8::/32。',
+    /** The user forms: register, add user, edit user and the personal settings. */
+    user: {
+      username: { required: '请输入用户名。', tooLong: '用户名最长 {{max}} 位。' },
+      password: { tooShort: '密码长度不得小于 {{min}} 位！', tooLong: '密码最长 {{max}} 位。' },
+      display_name: { tooLong: '显示名称最长 {{max}} 位。' },
+      email: { tooLong: '邮箱地址最长 {{max}} 位。' },
+    },
   },
 };

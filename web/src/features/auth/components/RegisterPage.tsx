@@ -1,5 +1,5 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { PASSWORD_MIN, registerInput } from '@switchyard/contract/users';
+import { registerInput } from '@switchyard/contract/users';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -7,7 +7,7 @@ import { Turnstile } from '../../../components/Turnstile';
 import { useServerStatus } from '../../../lib/server-status';
 import { readItem, StorageKey, writeItem } from '../../../lib/storage';
 import { showInfo, showSuccess } from '../../../lib/toast';
-import { type FieldErrors, fieldErrors } from '../../../lib/validation';
+import { type FieldErrors, fieldErrors, USER_MESSAGES } from '../../../lib/validation';
 import { useRegister } from '../api/register';
 import { AuthCard } from './AuthCard';
 import { EmailCodeFields } from './EmailCodeFields';
@@ -59,21 +59,22 @@ export function RegisterPage() {
       });
       return;
     }
-    if (form.password.length < PASSWORD_MIN) return reject('password', t('register.passwordTooShort'));
-    if (form.password !== form.password2) return reject('password2', t('register.passwordMismatch'));
     const input = {
       username,
       password: form.password,
       password2: form.password2,
-      email: emailOn ? form.email.trim() : '',
-      verification_code: emailOn ? form.verification_code.trim() : '',
+      email: emailOn ? form.email : '',
+      verification_code: emailOn ? form.verification_code : '',
       aff_code: affCode,
     };
     const parsed = registerInput.safeParse(input);
     if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues, t));
+      const errors = fieldErrors(parsed.error.issues, t, USER_MESSAGES);
+      if (errors.password) return reject('password', errors.password);
+      setErrors(errors);
       return;
     }
+    if (form.password !== form.password2) return reject('password2', t('register.passwordMismatch'));
     if (turnstileOn && !turnstileToken) {
       showInfo(t('register.turnstileWait'));
       return;

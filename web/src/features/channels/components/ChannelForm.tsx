@@ -1,6 +1,6 @@
 import { Alert, Button, Group, MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { ChannelTypeId } from '@switchyard/contract/channel-types';
-import type { Channel } from '@switchyard/contract/channels';
+import { type Channel, keyLines } from '@switchyard/contract/channels';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -16,7 +16,6 @@ import { ChannelTypeSelect } from './ChannelTypeSelect';
 import {
   type ChannelFormValues,
   initialChannelValues,
-  keyLines,
   toChannelChange,
   withType,
 } from './channel-form-values';

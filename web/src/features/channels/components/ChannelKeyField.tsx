@@ -1,7 +1,7 @@
 import { Checkbox, Stack, Textarea, TextInput } from '@mantine/core';
 import { channelTypeById } from '@switchyard/contract/channel-types';
+import { keyLines } from '@switchyard/contract/channels';
 import { useTranslation } from 'react-i18next';
-import { keyLines } from './channel-form-values';
 
 interface ChannelKeyFieldProps {
   type: number;

@@ -1,4 +1,5 @@
 import { Button, Group, MultiSelect, Stack, TextInput } from '@mantine/core';
+import { splitList } from '@switchyard/contract/tokens';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { defaultModelsOf, useAllModels, useTypeModels } from '../api/channel-models';
@@ -20,10 +21,7 @@ export function ChannelModelsField({ type, value, onChange, error }: ChannelMode
   const options = [...new Set([...(allModels.data ?? []), ...defaults, ...value])];
 
   const addCustom = () => {
-    const names = custom
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean);
+    const names = splitList(custom);
     if (names.length === 0) return;
     onChange([...new Set([...value, ...names])]);
     setCustom('');

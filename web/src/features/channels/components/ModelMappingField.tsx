@@ -21,7 +21,7 @@ export function ModelMappingField({ value, onChange, error }: ModelMappingFieldP
         name="model_mapping"
         value={value}
         onChange={onChange}
-        validationError={t('channels.form.mappingInvalid')}
+        validationError={t('channels.form.errors.model_mapping.json')}
         formatOnBlur
         autosize
         minRows={5}

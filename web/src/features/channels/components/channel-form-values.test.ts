@@ -79,7 +79,9 @@ describe('channel form checks (spec section 5)', () => {
     const result = toChannelChange(values({ baseUrl: ' https://proxy.example.com/v1/ ' }), null, t);
     expect(result.ok && result.change.input.base_url).toBe('https://proxy.example.com/v1');
     const bad = toChannelChange(values({ baseUrl: 'proxy.example.com' }), null, t);
-    expect(bad.ok ? null : bad.errors.base_url).toBe('The base URL must start with http:// or https://');
+    expect(bad.ok ? null : bad.errors.base_url).toBe(
+      'The base URL must start with http:// or https:// followed by a host name.',
+    );
   });
 
   it('needs a base URL for Azure and custom channels, and has none for Spark', () => {
@@ -141,7 +143,8 @@ describe('channel form checks (spec section 5)', () => {
       weight: 2,
     });
     const result = toChannelChange(loaded, 9, t);
-    expect(result.ok && result.change).toMatchObject({ id: 9, input: { id: 9, key: '', name: 'azure' } });
+    expect(result.ok && result.change).toMatchObject({ id: 9, input: { id: 9, name: 'azure' } });
+    expect(result.ok && result.change.input.key).toBeUndefined();
     const unnamed = toChannelChange({ ...loaded, name: '' }, 9, t);
     expect(unnamed.ok ? null : unnamed.errors).toEqual({ name: 'Please fill in the channel name!' });
   });

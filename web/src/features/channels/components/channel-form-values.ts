@@ -1,16 +1,16 @@
+import { trimBaseUrl } from '@switchyard/contract/base-url';
 import { type BaseUrlKind, ChannelTypeId, channelTypeById } from '@switchyard/contract/channel-types';
 import {
-  CHANNEL_GROUP_MAX,
-  CHANNEL_MODEL_MAPPING_MAX,
   type Channel,
   createChannelInput,
   defaultOtherFor,
+  keyLines,
   parseModelMapping,
   updateChannelInput,
 } from '@switchyard/contract/channels';
 import { splitList } from '@switchyard/contract/tokens';
 import type { TFunction } from 'i18next';
-import type { FieldErrors, ValidationIssue } from '../../../lib/validation';
+import { type FieldErrors, fieldErrors, type ValidationIssue } from '../../../lib/validation';
 import type { ChannelChange } from '../api/channel-edit';
 
 export interface ChannelFormValues {
@@ -92,13 +92,6 @@ export function withType(
   };
 }
 
-/** The keys of a batch, one per non-empty line. */
-export const keyLines = (key: string): string[] =>
-  key
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-
 export interface BaseUrlField {
   kind: BaseUrlKind;
   required: boolean;
@@ -117,86 +110,52 @@ export function baseUrlField(type: number): BaseUrlField | null {
   };
 }
 
-/** Trimmed, without trailing slashes. */
-export const normalizeBaseUrl = (url: string): string => url.trim().replace(/\/+$/, '');
-
 export type ChannelFormResult = { ok: true; change: ChannelChange } | { ok: false; errors: FieldErrors };
 
-/**
- * The form → the server's input. Checks in the order of spec section 5, each with its own message,
- * then the shared schema the server parses with.
- */
+/** The message tables of the form; editing words the name rule its own way (no key is asked for). */
+const CREATE_MESSAGES = ['channels.form.errors'];
+const EDIT_MESSAGES = ['channels.form.errors.edit', 'channels.form.errors'];
+
+/** The form → the server's input, checked and normalised by the schema the server parses with. */
 export function toChannelChange(
   values: ChannelFormValues,
   id: number | null,
   t: TFunction,
 ): ChannelFormResult {
-  const errors: FieldErrors = {};
-  const name = values.name.trim();
-  const keys = keyLines(values.key);
-  if (id === null) {
-    if (!name) errors.name = t('channels.form.nameAndKeyRequired');
-    if (keys.length === 0) errors.key = t('channels.form.nameAndKeyRequired');
-  } else if (!name) {
-    errors.name = t('channels.form.nameRequired');
-  }
-  if (values.models.length === 0) errors.models = t('channels.form.modelsRequired');
-
-  const mapping = parseModelMapping(values.modelMapping);
-  let modelMapping = '';
-  if ('error' in mapping) errors.model_mapping = t('channels.form.mappingInvalid');
-  else if (Object.keys(mapping.mapping).length > 0) modelMapping = JSON.stringify(mapping.mapping);
-  if (modelMapping.length > CHANNEL_MODEL_MAPPING_MAX)
-    errors.model_mapping = t('channels.form.mappingTooLong', { max: CHANNEL_MODEL_MAPPING_MAX });
-
-  const group = values.groups.join(',');
-  if (values.groups.length === 0) errors.group = t('channels.form.groupsRequired');
-  else if (group.length > CHANNEL_GROUP_MAX)
-    errors.group = t('channels.form.groupsTooLong', { max: CHANNEL_GROUP_MAX });
-
   const urlField = baseUrlField(values.type);
-  const baseUrl = urlField ? normalizeBaseUrl(values.baseUrl) : '';
-  if (urlField?.required && !baseUrl) errors.base_url = t('channels.form.baseUrlRequired');
-  else if (baseUrl && !/^https?:\/\/\S+$/i.test(baseUrl)) errors.base_url = t('channels.form.baseUrlInvalid');
-
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-
-  const hasOther = channelTypeById(values.type)?.other !== undefined;
+  const mapping = parseModelMapping(values.modelMapping);
   const fields = {
     type: values.type,
-    name,
-    base_url: baseUrl,
-    other: hasOther ? values.other.trim() || defaultOtherFor(values.type) : '',
-    models: values.models.join(','),
-    group,
-    model_mapping: modelMapping,
+    name: values.name,
+    base_url: urlField ? values.baseUrl : '',
+    other: channelTypeById(values.type)?.other ? values.other : '',
+    models: values.models,
+    group: values.groups,
+    // Sent compact; a mapping that does not parse is sent as typed, for the schema to refuse.
+    model_mapping:
+      'error' in mapping
+        ? values.modelMapping
+        : Object.keys(mapping.mapping).length > 0
+          ? JSON.stringify(mapping.mapping)
+          : '',
     priority: values.priority,
     weight: values.weight,
   };
+  const baseUrlMissing = urlField?.required === true && !trimBaseUrl(values.baseUrl);
+  const refuse = (issues: readonly ValidationIssue[], scopes: readonly string[]): ChannelFormResult => {
+    const errors = fieldErrors(issues, t, scopes);
+    if (baseUrlMissing) errors.base_url = t('channels.form.errors.base_url.required');
+    return { ok: false, errors };
+  };
   if (id === null) {
-    const parsed = createChannelInput.safeParse({ ...fields, key: values.batch ? keys.join('\n') : keys[0] });
-    return parsed.success
-      ? { ok: true, change: { id: null, input: parsed.data } }
-      : { ok: false, errors: schemaErrors(parsed.error.issues, t) };
+    const key = values.batch ? values.key : (keyLines(values.key)[0] ?? '');
+    const parsed = createChannelInput.safeParse({ ...fields, key });
+    if (parsed.success && !baseUrlMissing) return { ok: true, change: { id, input: parsed.data } };
+    return refuse(parsed.success ? [] : parsed.error.issues, CREATE_MESSAGES);
   }
   // A type this console does not know (a newer one-api's) is left as it is.
   const type = channelTypeById(values.type) ? values.type : undefined;
-  const parsed = updateChannelInput.safeParse({ ...fields, id, type, key: values.key.trim() });
-  return parsed.success
-    ? { ok: true, change: { id, input: parsed.data } }
-    : { ok: false, errors: schemaErrors(parsed.error.issues, t) };
-}
-
-function schemaErrors(issues: readonly ValidationIssue[], t: TFunction): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const field = String(issue.path[0] ?? '');
-    errors[field] ??=
-      field === 'priority'
-        ? t('channels.form.priorityInvalid')
-        : field === 'weight'
-          ? t('channels.form.weightInvalid')
-          : t('channels.form.tooLong');
-  }
-  return errors;
+  const parsed = updateChannelInput.safeParse({ ...fields, id, type, key: values.key });
+  if (parsed.success && !baseUrlMissing) return { ok: true, change: { id, input: parsed.data } };
+  return refuse(parsed.success ? [] : parsed.error.issues, EDIT_MESSAGES);
 }

@@ -1,3 +1,4 @@
+import { wholeNumberText } from '@switchyard/contract/envelope';
 import dayjs from 'dayjs';
 import { parseDateTime } from '../../../lib/date-input';
 import type { LogQuery } from '../api/logs-list';
@@ -45,8 +46,9 @@ export function toLogQuery(
   if (start === null) return { error: 'start' };
   const end = form.end.trim() ? parseDateTime(form.end) : 0;
   if (end === null) return { error: 'end' };
-  const channel = form.channel.trim();
-  if (admin && channel !== '' && !/^\d{1,15}$/.test(channel)) return { error: 'channel' };
+  const channelText = form.channel.trim();
+  const channel = channelText === '' ? 0 : wholeNumberText(channelText);
+  if (admin && channel === undefined) return { error: 'channel' };
   const query: LogQuery = {
     type: form.type,
     token_name: form.tokenName.trim(),
@@ -56,7 +58,7 @@ export function toLogQuery(
   };
   if (admin) {
     query.username = form.username.trim();
-    query.channel = channel === '' ? 0 : Number(channel);
+    query.channel = channel;
   }
   return { query };
 }

@@ -2,14 +2,12 @@ import {
   type CreateRedemptionInput,
   createRedemptionInput,
   REDEMPTION_DEFAULT_QUOTA,
-  REDEMPTION_MAX_COUNT,
-  REDEMPTION_NAME_MAX,
   type Redemption,
   type UpdateRedemptionInput,
   updateRedemptionInput,
 } from '@switchyard/contract/redemptions';
 import type { TFunction } from 'i18next';
-import type { FieldErrors, ValidationIssue } from '../../../lib/validation';
+import { type FieldErrors, fieldErrors } from '../../../lib/validation';
 
 export interface RedemptionFormValues {
   name: string;
@@ -26,6 +24,8 @@ export function initialRedemptionValues(code?: Redemption): RedemptionFormValues
 
 const toInteger = (value: number | string): number => Number.parseInt(String(value), 10);
 
+const MESSAGES = ['redemptions.form.errors'];
+
 type Result<I> = { ok: true; input: I } | { ok: false; errors: FieldErrors };
 
 /** New codes: name, quota and count parsed as integers, checked with the server's schema. */
@@ -37,7 +37,7 @@ export function toCreateInput(values: RedemptionFormValues, t: TFunction): Resul
   });
   return parsed.success
     ? { ok: true, input: parsed.data }
-    : { ok: false, errors: redemptionFieldErrors(parsed.error.issues, t) };
+    : { ok: false, errors: fieldErrors(parsed.error.issues, t, MESSAGES) };
 }
 
 /** An edited code: its name and quota. */
@@ -49,31 +49,7 @@ export function toUpdateInput(
   const parsed = updateRedemptionInput.safeParse({ id, name: values.name, quota: toInteger(values.quota) });
   return parsed.success
     ? { ok: true, input: parsed.data }
-    : { ok: false, errors: redemptionFieldErrors(parsed.error.issues, t) };
-}
-
-function redemptionFieldErrors(issues: readonly ValidationIssue[], t: TFunction): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const field = String(issue.path[0] ?? '');
-    errors[field] ??= issueMessage(field, issue.code, t);
-  }
-  return errors;
-}
-
-function issueMessage(field: string, code: string, t: TFunction): string {
-  switch (field) {
-    case 'name':
-      return code === 'too_big'
-        ? t('redemptions.form.nameTooLong', { max: REDEMPTION_NAME_MAX })
-        : t('redemptions.form.nameRequired');
-    case 'quota':
-      return t('redemptions.form.quotaInvalid');
-    case 'count':
-      return t('redemptions.form.countInvalid', { max: REDEMPTION_MAX_COUNT });
-    default:
-      return t('validation.invalid');
-  }
+    : { ok: false, errors: fieldErrors(parsed.error.issues, t, MESSAGES) };
 }
 
 /** The download of freshly created codes: `<name>.txt`, one code per line. */

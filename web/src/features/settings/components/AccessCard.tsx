@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Paper, Text, TextInput, Title } from '@mantine/core';
+import { trimBaseUrl } from '@switchyard/contract/base-url';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,7 +10,7 @@ import { useAffCode, useGenerateAccessToken } from '../api/personal';
 
 /** The invitation link: the configured server address (else this console's origin) with the code. */
 export function inviteLink(serverAddress: string | undefined, code: string): string {
-  const base = (serverAddress || window.location.origin).replace(/\/+$/, '');
+  const base = trimBaseUrl(serverAddress || window.location.origin);
   return `${base}/register?aff=${encodeURIComponent(code)}`;
 }
 

@@ -1,13 +1,11 @@
 import {
   isSecretOption,
+  normaliseOptionValue,
   OPTION_SPECS,
   type OptionEntry,
   type OptionKey,
   validateOptionValue,
 } from '@switchyard/contract/options';
-
-/** Addresses saved without a trailing slash (spec: the server address is normalised). */
-const ADDRESS_KEYS: OptionKey[] = ['ServerAddress', 'WeChatServerAddress', 'MessagePusherAddress'];
 
 /** How a stored value is shown in its field: ratio JSON pretty-printed, secrets empty. */
 export function displayValue(key: OptionKey, stored: string | undefined): string {
@@ -20,19 +18,6 @@ export function displayValue(key: OptionKey, stored: string | undefined): string
       return value;
     }
   }
-  return value;
-}
-
-/** The value to send for what was typed. */
-export function normaliseValue(key: OptionKey, value: string): string {
-  if (ADDRESS_KEYS.includes(key)) return value.trim().replace(/\/+$/, '');
-  if (key === 'EmailDomainWhitelist') {
-    return [...new Set(value.split(',').map((domain) => domain.trim().toLowerCase()))]
-      .filter(Boolean)
-      .join(',');
-  }
-  const kind = OPTION_SPECS[key].kind;
-  if (kind === 'number' || kind === 'integer') return value.trim();
   return value;
 }
 
@@ -52,8 +37,8 @@ export function changedOptions(
       if (typed.trim() !== '') changes.push({ key, value: typed.trim() });
       continue;
     }
-    const value = normaliseValue(key, typed);
-    if (value !== normaliseValue(key, shown[key] ?? '')) changes.push({ key, value });
+    const value = normaliseOptionValue(key, typed);
+    if (value !== normaliseOptionValue(key, shown[key] ?? '')) changes.push({ key, value });
   }
   return changes;
 }

@@ -1,4 +1,5 @@
 import { Button, Paper } from '@mantine/core';
+import { tokenListOrders } from '@switchyard/contract/tokens';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,7 +12,7 @@ import { type TokenOrder, useTokenPages, useTokenSearch } from '../api/tokens-li
 import { TokenCards } from './TokenCards';
 import { TokensTable } from './TokensTable';
 
-const ORDERS: TokenOrder[] = ['', 'remain_quota', 'used_quota'];
+const ORDERS: TokenOrder[] = ['', ...tokenListOrders];
 
 export function TokensPage() {
   const { t } = useTranslation();

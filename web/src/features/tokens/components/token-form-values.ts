@@ -1,18 +1,15 @@
-import { parseSubnetList } from '@switchyard/contract/subnet';
 import {
   createTokenInput,
   NEVER_EXPIRES,
   splitList,
   TOKEN_DEFAULT_REMAIN_QUOTA,
-  TOKEN_NAME_MAX,
-  TOKEN_SUBNET_MAX,
   type Token,
   updateTokenInput,
 } from '@switchyard/contract/tokens';
 import type { TFunction } from 'i18next';
 import { parseDateTime } from '../../../lib/date-input';
 import { renderTimestamp } from '../../../lib/format';
-import type { FieldErrors, ValidationIssue } from '../../../lib/validation';
+import { type FieldErrors, fieldErrors } from '../../../lib/validation';
 import type { TokenChange } from '../api/token-edit';
 
 /** What the expiry field holds for a token that never expires. */
@@ -72,7 +69,9 @@ export function parseExpiry(text: string): number | null {
 
 export type TokenFormResult = { ok: true; change: TokenChange } | { ok: false; errors: FieldErrors };
 
-/** The form's values → the server's input, checked with the same schema the server uses. */
+const MESSAGES = ['tokens.form.errors'];
+
+/** The form's values → the server's input, checked and normalised by the schema the server uses. */
 export function toTokenChange(values: TokenFormValues, id: number | null, t: TFunction): TokenFormResult {
   const expiredTime = parseExpiry(values.expiry);
   if (expiredTime === null) return { ok: false, errors: { expired_time: t('tokens.form.expiryInvalid') } };
@@ -84,51 +83,14 @@ export function toTokenChange(values: TokenFormValues, id: number | null, t: TFu
     models: values.models.join(','),
     subnet: values.subnet,
   };
-  // The server stores the list joined by commas in a 191-character column: refuse what will not fit.
-  const subnetTooLong = splitList(values.subnet).join(',').length > TOKEN_SUBNET_MAX;
-  const refused = (errors: FieldErrors): TokenFormResult => {
-    if (subnetTooLong) errors.subnet ??= t('tokens.form.subnetTooLong');
-    return { ok: false, errors };
-  };
   if (id === null) {
     const parsed = createTokenInput.safeParse(fields);
-    if (parsed.success && !subnetTooLong) return { ok: true, change: { id: null, input: parsed.data } };
-    return refused(parsed.success ? {} : tokenFieldErrors(parsed.error.issues, values, t));
+    return parsed.success
+      ? { ok: true, change: { id: null, input: parsed.data } }
+      : { ok: false, errors: fieldErrors(parsed.error.issues, t, MESSAGES) };
   }
   const parsed = updateTokenInput.safeParse({ ...fields, id });
-  if (parsed.success && !subnetTooLong) return { ok: true, change: { id, input: parsed.data } };
-  return refused(parsed.success ? {} : tokenFieldErrors(parsed.error.issues, values, t));
-}
-
-function tokenFieldErrors(issues: readonly ValidationIssue[], values: TokenFormValues, t: TFunction) {
-  const errors: FieldErrors = {};
-  for (const issue of issues) {
-    const field = String(issue.path[0] ?? '');
-    errors[field] ??= issueMessage(field, issue.code, values, t);
-  }
-  return errors;
-}
-
-function issueMessage(field: string, code: string, values: TokenFormValues, t: TFunction): string {
-  switch (field) {
-    case 'name':
-      return code === 'too_big'
-        ? t('tokens.form.nameTooLong', { max: TOKEN_NAME_MAX })
-        : t('tokens.form.nameRequired');
-    case 'remain_quota':
-      return t('tokens.form.quotaInvalid');
-    case 'subnet':
-      return subnetError(values.subnet, t);
-    default:
-      return t('validation.invalid');
-  }
-}
-
-/** Names the first entry of the list that is not a CIDR block. */
-function subnetError(subnet: string, t: TFunction): string {
-  const entry = subnet
-    .split(',')
-    .map((item) => item.trim())
-    .find((item) => item !== '' && 'error' in parseSubnetList(item));
-  return entry === undefined ? t('tokens.form.subnetTooLong') : t('tokens.form.subnetInvalid', { entry });
+  return parsed.success
+    ? { ok: true, change: { id, input: parsed.data } }
+    : { ok: false, errors: fieldErrors(parsed.error.issues, t, MESSAGES) };
 }

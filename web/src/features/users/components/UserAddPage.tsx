@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/PageHeader';
 import { showSuccess } from '../../../lib/toast';
-import { type FieldErrors, fieldErrors } from '../../../lib/validation';
+import { type FieldErrors, fieldErrors, USER_MESSAGES } from '../../../lib/validation';
 import { useCreateUser } from '../api/user-edit';
 
 export function UserAddPage() {
@@ -22,18 +22,18 @@ export function UserAddPage() {
     // Both fields are required: with either empty, nothing is sent.
     if (!username.trim() || !password) {
       setErrors({
-        username: username.trim() ? undefined : t('validation.usernameRequired'),
+        username: username.trim() ? undefined : t('validation.user.username.required'),
         password: password ? undefined : t('register.required'),
       });
       return;
     }
     const parsed = createUserInput.safeParse({
       username: username.trim(),
-      display_name: displayName.trim() || undefined,
+      display_name: displayName,
       password,
     });
     if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues, t));
+      setErrors(fieldErrors(parsed.error.issues, t, USER_MESSAGES));
       return;
     }
     setErrors({});

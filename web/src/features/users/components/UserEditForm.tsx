@@ -15,7 +15,7 @@ import { useNavigate } from 'react-router';
 import { renderQuota } from '../../../lib/format';
 import { getSessionUser, saveSession } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
-import { type FieldErrors, fieldErrors } from '../../../lib/validation';
+import { type FieldErrors, fieldErrors, USER_MESSAGES } from '../../../lib/validation';
 import { type UserChange, useGroups, useUpdateUser } from '../api/user-edit';
 
 interface UserEditFormProps {
@@ -38,15 +38,15 @@ export function UserEditForm({ user, self }: UserEditFormProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const common = { username: username.trim(), display_name: displayName.trim(), password };
+    const common = { username: username.trim(), display_name: displayName, password };
     let change: UserChange;
     if (self) {
       const parsed = updateSelfInput.safeParse(common);
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues, t));
+      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues, t, USER_MESSAGES));
       change = { self: true, input: parsed.data };
     } else {
       const parsed = updateUserInput.safeParse({ ...common, id: user.id, group, quota: Math.trunc(quota) });
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues, t));
+      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues, t, USER_MESSAGES));
       change = { self: false, input: parsed.data };
     }
     setErrors({});

@@ -1,4 +1,5 @@
 import { Button, Paper } from '@mantine/core';
+import { userListOrders } from '@switchyard/contract/users';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -12,7 +13,7 @@ import { type UserOrder, useUserPages, useUserSearch } from '../api/users-list';
 import { UserCards } from './UserCards';
 import { UsersTable } from './UsersTable';
 
-const ORDERS: UserOrder[] = ['', 'quota', 'used_quota', 'request_count'];
+const ORDERS: UserOrder[] = ['', ...userListOrders];
 
 export function UsersPage() {
   const { t } = useTranslation();
