@@ -295,6 +295,10 @@ export const ERROR_MESSAGES = {
     zh: '不支持查询该类型渠道的余额',
   },
   balance_provider_refused: { en: 'The provider refused: {reason}', zh: '供应商拒绝了请求：{reason}' },
+  balance_provider_refused_unexplained: {
+    en: 'The provider refused: unknown error',
+    zh: '供应商拒绝了请求：未知错误',
+  },
   balance_missing: { en: 'The balance endpoint answered no balance', zh: '余额接口没有返回余额' },
   balance_missing_because: {
     en: 'The balance endpoint answered no balance: {reason}',

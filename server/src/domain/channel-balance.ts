@@ -55,9 +55,10 @@ async function readChannelBalance(channel: ChannelRow): Promise<number> {
     return Number(subscription.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100;
   }
   if (source.kind === 'aiproxy-overview' && (answer as { success?: boolean }).success === false) {
-    throw new DomainError('balance_provider_refused', {
-      reason: String((answer as { message?: string }).message ?? 'unknown error'),
-    });
+    const reason = (answer as { message?: unknown }).message;
+    throw reason === undefined || reason === null
+      ? new DomainError('balance_provider_refused_unexplained')
+      : new DomainError('balance_provider_refused', { reason: String(reason) });
   }
   const value = Number(dig(answer, source.field));
   if (!Number.isFinite(value)) {
