@@ -1,8 +1,15 @@
-/** Every /api answer has this shape. `data` is left out when a call returns nothing. */
+import type { ErrorParams } from './render-error';
+
+/**
+ * Every /api answer has this shape. `data` is left out when a call returns nothing. A refusal carries
+ * the stable `code` of its message (see error-messages.ts) and, when it has any, the message's `params`.
+ */
 export interface Envelope<T = unknown> {
   success: boolean;
   message: string;
   data?: T;
+  code?: string;
+  params?: ErrorParams;
 }
 
 /** Page size of every paged list (one-api's ItemsPerPage). */

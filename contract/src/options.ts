@@ -1,5 +1,6 @@
 import { trimBaseUrl } from './base-url';
 import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
+import { type ErrorDetail, renderError } from './render-error';
 import { splitList } from './tokens';
 
 /**
@@ -113,19 +114,19 @@ const NON_NEGATIVE_INTEGER = /^(0|[1-9]\d*)$/;
 export function parseRatioJson(
   key: string,
   value: string,
-): { ratios: Record<string, number> } | { error: string } {
+): { ratios: Record<string, number> } | { error: ErrorDetail } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
   } catch {
-    return { error: `${key} is not a valid JSON string` };
+    return { error: { code: 'option_not_json', params: { key } } };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { error: `${key} is not a valid JSON string: expected an object of name → number` };
+    return { error: { code: 'option_not_ratio_object', params: { key } } };
   }
   for (const [name, ratio] of Object.entries(parsed)) {
     if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio < 0) {
-      return { error: `${key}: the ratio of "${name}" must be a number of 0 or more` };
+      return { error: { code: 'option_bad_ratio', params: { key, name } } };
     }
   }
   return { ratios: parsed as Record<string, number> };
@@ -143,19 +144,19 @@ export function normaliseOptionValue(key: OptionKey, value: string): string {
 }
 
 /** The one check of an option value's form, used by the server and the settings forms. Null when valid. */
-export function validateOptionValue(key: OptionKey, value: string): string | null {
+export function optionValueRefusal(key: OptionKey, value: string): ErrorDetail | null {
   const spec: OptionSpec = OPTION_SPECS[key];
   switch (spec.kind) {
     case 'boolean':
-      return value === 'true' || value === 'false' ? null : `${key} must be true or false`;
+      return value === 'true' || value === 'false' ? null : { code: 'option_not_boolean', params: { key } };
     case 'integer':
       return NON_NEGATIVE_INTEGER.test(value) && Number(value) <= Number.MAX_SAFE_INTEGER
         ? null
-        : `${key} must be a whole number of 0 or more`;
+        : { code: 'option_not_integer', params: { key } };
     case 'number':
       return NON_NEGATIVE_NUMBER.test(value) && Number.isFinite(Number(value))
         ? null
-        : `${key} must be a number of 0 or more`;
+        : { code: 'option_not_number', params: { key } };
     case 'ratio-json': {
       const result = parseRatioJson(key, value);
       return 'error' in result ? result.error : null;
@@ -163,8 +164,14 @@ export function validateOptionValue(key: OptionKey, value: string): string | nul
     case 'theme':
       return (THEMES as readonly string[]).includes(value)
         ? null
-        : `Theme must be one of ${THEMES.join(', ')}`;
+        : { code: 'option_bad_theme', params: { themes: THEMES.join(', ') } };
     case 'string':
       return null;
   }
+}
+
+/** The check's refusal in English; null when valid. */
+export function validateOptionValue(key: OptionKey, value: string): string | null {
+  const refusal = optionValueRefusal(key, value);
+  return refusal && renderError(refusal.code, refusal.params);
 }

@@ -9,8 +9,8 @@ let chromium: TestBrowser;
 let admin: AdminApi;
 const contexts: BrowserContext[] = [];
 
-async function visitor(): Promise<BrowserContext> {
-  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' });
+async function visitor(language: 'en' | 'zh' = 'en'): Promise<BrowserContext> {
+  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language });
   contexts.push(context);
   return context;
 }
@@ -74,7 +74,14 @@ describe('route guard and login', () => {
     await page.locator('form button[type="submit"]').click();
     await page.getByText('Please enter your username and password.').first().waitFor();
     await loginThroughForm(page, 'alice', 'not-her-password');
-    await page.locator('.mantine-Notification-root').first().waitFor();
+    await expectToast(page, 'Wrong username or password, or the user has been banned');
+    expect(new URL(page.url()).pathname).toBe('/login');
+  });
+
+  it("words the server's refusal in Chinese in the Chinese console", async () => {
+    const page = await (await visitor('zh')).newPage();
+    await loginThroughForm(page, 'alice', 'not-her-password');
+    await expectToast(page, '用户名或密码错误，或用户已被封禁');
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 

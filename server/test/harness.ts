@@ -18,6 +18,8 @@ export interface EnvelopeBody<T = unknown> {
   success: boolean;
   message: string;
   data?: T;
+  code?: string;
+  params?: Record<string, string | number>;
 }
 
 /** An HTTP client with its own cookie jar, like one browser. */

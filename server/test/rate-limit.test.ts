@@ -33,7 +33,11 @@ describe('critical rate limit in one process', () => {
     expect(await statesFrom(client, ip, 20)).toEqual(Array(20).fill(200));
     const refused = await client.get('/api/oauth/state', from(ip));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, message: 'Too many requests, please try again later' });
+    expect(refused.body).toEqual({
+      success: false,
+      message: 'Too many requests, please try again later',
+      code: 'too_many_requests',
+    });
     // Every critical route shares the count; other routes and other clients are not affected.
     const login = await client.request(
       'POST',
@@ -89,7 +93,11 @@ describe('critical rate limit shared through Redis', () => {
     const refusedByA = await a.client().get('/api/oauth/state', from(ip));
     const refusedByB = await b.client().get('/api/oauth/state', from(ip));
     expect([refusedByA.status, refusedByB.status]).toEqual([429, 429]);
-    expect(refusedByB.body).toEqual({ success: false, message: 'Too many requests, please try again later' });
+    expect(refusedByB.body).toEqual({
+      success: false,
+      message: 'Too many requests, please try again later',
+      code: 'too_many_requests',
+    });
     expect((await b.client().get('/api/oauth/state', from(freshIp()))).status).toBe(200);
   });
 });
@@ -153,7 +161,11 @@ describe('global API and web rate limits in one process', () => {
     ]);
     const refused = await client.get('/api/status', from(ip));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, message: 'Too many requests, please try again later' });
+    expect(refused.body).toEqual({
+      success: false,
+      message: 'Too many requests, please try again later',
+      code: 'too_many_requests',
+    });
     const login = await client.request(
       'POST',
       '/api/user/login',
@@ -256,7 +268,11 @@ describe('global rate limits shared through Redis', () => {
     expect(await statuses(b.client(), ip, ['/dashboard/billing/usage'])).toEqual([401]);
     const refused = await b.client().get('/api/status', from(ip));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ success: false, message: 'Too many requests, please try again later' });
+    expect(refused.body).toEqual({
+      success: false,
+      message: 'Too many requests, please try again later',
+      code: 'too_many_requests',
+    });
     expect((await a.client().get('/api/status', from(ip))).status).toBe(429);
     expect((await b.client().get('/api/status', from(freshIp()))).status).toBe(200);
   });

@@ -180,7 +180,11 @@ describe('redemption codes and top-up', () => {
       ];
       for (const response of await Promise.all(calls)) {
         expect(response.status).toBe(200);
-        expect(response.body).toEqual({ success: false, message: 'Redemption code does not exist' });
+        expect(response.body).toEqual({
+          success: false,
+          message: 'Redemption code does not exist',
+          code: 'redemption_not_found',
+        });
       }
       expect(await t.db.kysely.selectFrom('redemptions').selectAll().orderBy('id').execute()).toEqual(before);
     });
@@ -194,6 +198,8 @@ describe('redemption codes and top-up', () => {
     expect(response.body).toEqual({
       success: false,
       message: 'This top-up code is not valid: codes are 32 characters long',
+      code: 'field_too_long',
+      params: { field: 'key', max: 64 },
     });
     // 33–64 characters is simply not a code.
     expect((await user.post('/api/user/topup', { key: 'a'.repeat(64) })).body.message).toMatch(/not valid/);

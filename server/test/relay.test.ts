@@ -333,6 +333,7 @@ describe('relay: OpenAI-compatible endpoints', () => {
         .create({ model: 'gpt-4', messages: [{ role: 'user', content: 'x' }] })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
+      expect(error).toMatchObject({ code: 'ip_not_allowed' });
       expect(String((error as Error).message)).toMatch(/can only be used from 10\.1\.0\.0\/16/);
       const open = await createCustomer(t, 'localnet', { token: { subnet: '127.0.0.0/8' } });
       fake.use(openAiHandler());

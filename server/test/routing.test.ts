@@ -122,7 +122,7 @@ describe('routing', () => {
     const refused = await openAiFor(t, `sk-${customer.token.key}-${pinned}`)
       .chat.completions.create({ model: 'gpt-4', messages: [{ role: 'user', content: 'hi' }] })
       .catch((e: unknown) => e);
-    expect(refused).toMatchObject({ status: 403 });
+    expect(refused).toMatchObject({ status: 403, code: 'channel_pin_forbidden' });
     expect(String((refused as Error).message)).toMatch(/cannot pin a channel/);
   });
 

@@ -70,6 +70,7 @@ describe('registration', () => {
       expect(refused.body).toEqual({
         success: false,
         message: 'The administrator has turned off login with a password',
+        code: 'password_login_off',
       });
       expect(client.cookie).toBe('');
       expect((await client.get('/api/user/self')).status).toBe(401);

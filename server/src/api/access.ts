@@ -3,8 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../db/connect';
 import { findUserByAccessToken, findUserById } from '../db/repos/users';
 import type { UserRow } from '../db/schema';
+import { DomainError } from '../domain/errors';
 import type { Actor } from '../domain/permissions';
-import { refusal } from './envelope';
+import { languageOf, refusal } from './envelope';
 import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, type SessionCodec, type SessionData } from './session';
 
 export type AccessLevel = 'public' | 'user' | 'admin' | 'root';
@@ -61,6 +62,10 @@ export function accessGuard(db: Sql) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const level = request.routeOptions.config.access ?? 'public';
     if (level === 'public') return;
+    const refuse = (
+      code: 'not_logged_in' | 'access_token_invalid' | 'user_banned' | 'role_too_low',
+      status = 200,
+    ) => reply.code(status).send(refusal(new DomainError(code), languageOf(request)));
     let user: UserRow | undefined;
     if (request.session) {
       user = await findUserById(db, request.session.id);
@@ -72,22 +77,22 @@ export function accessGuard(db: Sql) {
     if (!user) {
       const token = accessTokenOf(request);
       if (!token) {
-        await reply.code(401).send(refusal('Not logged in and no access token provided'));
+        await refuse('not_logged_in', 401);
         return;
       }
       user = token.length <= 64 ? await findUserByAccessToken(db, token) : undefined;
       if (!user || user.status === UserStatus.deleted) {
-        await reply.send(refusal('No permission: the access token is invalid'));
+        await refuse('access_token_invalid');
         return;
       }
     }
     if (user.status !== UserStatus.enabled) {
       clearSession(reply);
-      await reply.send(refusal('This user has been banned'));
+      await refuse('user_banned');
       return;
     }
     if (user.role < MINIMUM_ROLE[level]) {
-      await reply.send(refusal('No permission: your role is too low for this action'));
+      await refuse('role_too_low');
       return;
     }
     request.caller = { id: user.id, username: user.username, role: user.role };

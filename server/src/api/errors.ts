@@ -1,21 +1,23 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors';
-import { refusal } from './envelope';
+import { languageOf, refusal } from './envelope';
 
 /** Fastify's own errors for malformed requests, said in words a person understands. */
-function describeFrameworkError(error: FastifyError): string {
+function describeFrameworkError(error: FastifyError, status: number): DomainError {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'The request body is not valid JSON';
+      return new DomainError('body_not_json', {}, status);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'The request body is too large';
+      return new DomainError('body_too_large', {}, status);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Unsupported content type: send JSON with Content-Type: application/json';
+      return new DomainError('unsupported_media_type', {}, status);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return 'The Content-Length header does not match the body';
+      return new DomainError('content_length_mismatch', {}, status);
     default:
-      return error.message || 'Bad request';
+      return error.message
+        ? new DomainError('bad_request_because', { reason: error.message }, status)
+        : new DomainError('bad_request', {}, status);
   }
 }
 
@@ -27,13 +29,13 @@ export function installErrorHandlers(
   webLimitRefused?: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
 ): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof DomainError) return reply.code(error.httpStatus).send(refusal(error.message));
+    const refused = (answer: DomainError) =>
+      reply.code(answer.httpStatus).send(refusal(answer, languageOf(request)));
+    if (error instanceof DomainError) return refused(error);
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send(refusal(describeFrameworkError(error)));
+    if (status >= 400 && status < 500) return refused(describeFrameworkError(error, status));
     request.log.error({ err: error, url: request.url }, 'unhandled error');
-    return reply
-      .code(500)
-      .send(refusal('Internal server error; the administrator can find details in the server log'));
+    return refused(new DomainError('internal_error', {}, 500));
   });
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -49,7 +51,8 @@ export function installErrorHandlers(
       });
     }
     if (path === '/api' || path.startsWith('/api/')) {
-      return reply.code(404).send(refusal(`No such API route: ${request.method} ${path}`));
+      const notFound = new DomainError('api_route_not_found', { method: request.method, path });
+      return reply.code(404).send(refusal(notFound, languageOf(request)));
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && serveConsole(path)) {
       if (webLimitRefused && (await webLimitRefused(request, reply))) return reply;

@@ -6,9 +6,10 @@ import type {
   RouteOptions,
 } from 'fastify';
 import type { RateLimiter } from '../cluster/rate-limiter';
+import { DomainError } from '../domain/errors';
 import { RelayError } from '../relay/errors';
 import { CORS_HEADERS } from '../relay/front/reply-sink';
-import { refusal } from './envelope';
+import { languageOf, refusal } from './envelope';
 import { addRouteHook } from './route-hooks';
 
 declare module 'fastify' {
@@ -18,7 +19,8 @@ declare module 'fastify' {
   }
 }
 
-export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
+const tooManyRequests = new DomainError('too_many_requests');
+const TOO_MANY_REQUESTS = tooManyRequests.message;
 
 /**
  * one-api's marks, which start every limiter key (`<mark><client IP>`), so keys read the same in a
@@ -30,9 +32,9 @@ type Mark = 'CT' | 'GA' | 'GW';
 /** A refused call is answered 429 in the shape its route speaks. */
 type Shape = 'envelope' | 'openai' | 'text';
 
-function sendRefusal(reply: FastifyReply, shape: Shape): FastifyReply {
+function sendRefusal(request: FastifyRequest, reply: FastifyReply, shape: Shape): FastifyReply {
   reply.code(429);
-  if (shape === 'envelope') return reply.send(refusal(TOO_MANY_REQUESTS));
+  if (shape === 'envelope') return reply.send(refusal(tooManyRequests, languageOf(request)));
   if (shape === 'openai') {
     return reply
       .headers(CORS_HEADERS)
@@ -53,7 +55,7 @@ async function refused(
   reply: FastifyReply,
 ): Promise<boolean> {
   if (await limiter.allow(mark + request.ip)) return false;
-  await sendRefusal(reply, shape);
+  await sendRefusal(request, reply, shape);
   return true;
 }
 

@@ -7,7 +7,6 @@ import { requestJson } from './outbound-json';
 
 /** Providers' billing endpoints can be slow: they get longer than the other outbound calls. */
 const TIMEOUT_MS = 10_000;
-const SERVICE = 'the balance endpoint';
 
 function dig(value: unknown, path: string): unknown {
   return path
@@ -16,10 +15,9 @@ function dig(value: unknown, path: string): unknown {
 }
 
 async function getJson(url: string, headers: Record<string, string>): Promise<unknown> {
-  const answer = await requestJson(SERVICE, url, { method: 'GET', headers, timeoutMs: TIMEOUT_MS });
-  if (answer.status !== 200)
-    throw new DomainError(`The balance endpoint answered status code ${answer.status}`);
-  if (answer.body === undefined) throw new DomainError('The balance endpoint did not answer JSON');
+  const answer = await requestJson('balance', url, { method: 'GET', headers, timeoutMs: TIMEOUT_MS });
+  if (answer.status !== 200) throw new DomainError('balance_status', { status: answer.status });
+  if (answer.body === undefined) throw new DomainError('balance_not_json');
   return answer.body;
 }
 
@@ -30,7 +28,9 @@ async function readChannelBalance(channel: ChannelRow): Promise<number> {
   const type = channelTypeById(channel.type);
   const source = type?.balance?.source;
   if (!type || !source) {
-    throw new DomainError(`Reading the balance is not supported for ${type?.name.en ?? 'this'} channels`);
+    throw type
+      ? new DomainError('balance_unsupported', { type: type.name.en })
+      : new DomainError('balance_unsupported_type');
   }
   const base = channelBaseUrl(channel);
   const url = source.url.replaceAll('{base}', base).replaceAll('{key}', encodeURIComponent(channel.key));
@@ -55,15 +55,18 @@ async function readChannelBalance(channel: ChannelRow): Promise<number> {
     return Number(subscription.hard_limit_usd ?? 0) - Number(usage.total_usage ?? 0) / 100;
   }
   if (source.kind === 'aiproxy-overview' && (answer as { success?: boolean }).success === false) {
-    throw new DomainError(
-      `The provider refused: ${String((answer as { message?: string }).message ?? 'unknown error')}`,
-    );
+    const reason = (answer as { message?: unknown }).message;
+    throw reason === undefined || reason === null
+      ? new DomainError('balance_provider_refused_unexplained')
+      : new DomainError('balance_provider_refused', { reason: String(reason) });
   }
   const value = Number(dig(answer, source.field));
   if (!Number.isFinite(value)) {
     const message =
       (answer as { msg?: string; message?: string }).msg ?? (answer as { message?: string }).message;
-    throw new DomainError(`The balance endpoint answered no balance${message ? `: ${message}` : ''}`);
+    throw message
+      ? new DomainError('balance_missing_because', { reason: message })
+      : new DomainError('balance_missing');
   }
   return value;
 }

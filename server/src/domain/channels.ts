@@ -104,7 +104,7 @@ export class ChannelService {
 
   async getRow(id: number): Promise<ChannelRow> {
     const row = await findChannel(this.deps.db, id);
-    if (!row) throw new DomainError('Channel does not exist');
+    if (!row) throw new DomainError('channel_not_found');
     return row;
   }
 
@@ -180,7 +180,7 @@ export class ChannelService {
       await deleteAbilitiesOf(tx, [id]);
       return deleteChannel(tx, id);
     });
-    if (!deleted) throw new DomainError('Channel does not exist');
+    if (!deleted) throw new DomainError('channel_not_found');
     this.deps.onChanged();
   }
 
@@ -212,9 +212,7 @@ export class ChannelService {
     const known = this.deps.options.groups();
     const unknown = splitList(groupList).find((group) => !known.includes(group));
     if (unknown) {
-      throw new DomainError(
-        `Group "${unknown}" does not exist; add it to the group ratios in system settings first`,
-      );
+      throw new DomainError('channel_group_unknown', { group: unknown });
     }
   }
 }

@@ -18,9 +18,7 @@ function checkDomainAllowed(options: OptionsStore, email: string): void {
     .map((domain) => domain.trim().toLowerCase())
     .some((domain) => domain !== '' && address.endsWith(`@${domain}`));
   if (!allowed) {
-    throw new DomainError(
-      'The administrator only allows email addresses of certain domains, and this address is not one of them',
-    );
+    throw new DomainError('email_domain_not_allowed');
   }
 }
 
@@ -34,7 +32,7 @@ export class EmailVerification {
   async sendCode(email: string): Promise<void> {
     const { db, options, codes, mailer } = this.deps;
     checkDomainAllowed(options, email);
-    if (await findUserByEmail(db, email)) throw new DomainError('This email address is already taken');
+    if (await findUserByEmail(db, email)) throw new DomainError('email_taken');
     mailer.ensureConfigured();
     const code = await codes.issue('email-verification', email, EMAIL_CODE_LENGTH);
     const systemName = options.get('SystemName');
@@ -57,10 +55,10 @@ export class EmailVerification {
   async bind(userId: number, email: string, code: string): Promise<void> {
     const { db, codes } = this.deps;
     if (!(await codes.verify('email-verification', email, code.trim()))) {
-      throw new DomainError('The verification code is wrong or has expired');
+      throw new DomainError('verification_code_invalid');
     }
     const holder = await findUserByEmail(db, email);
-    if (holder && holder.id !== userId) throw new DomainError('This email address is already taken');
+    if (holder && holder.id !== userId) throw new DomainError('email_taken');
     await codes.discard('email-verification', email);
     await setEmail(db, userId, email);
   }

@@ -75,7 +75,7 @@ export class LogService {
   }
 
   async deleteBefore(timestamp: number): Promise<number> {
-    if (!timestamp || timestamp <= 0) throw new DomainError('Choose the date before which logs are deleted');
+    if (!timestamp || timestamp <= 0) throw new DomainError('logs_before_missing');
     return deleteLogsBefore(this.deps.db, timestamp);
   }
 
@@ -86,14 +86,14 @@ export class LogService {
   ): Promise<DashboardRow[]> {
     const end = range.end || nowSeconds();
     const start = range.start || end - DASHBOARD_DEFAULT_DAYS * 86400;
-    if (start > end) throw new DomainError('The start of the range must be before its end');
+    if (start > end) throw new DomainError('range_reversed');
     if (end - start > DASHBOARD_MAX_DAYS * 86400)
-      throw new DomainError(`Choose a range of at most ${DASHBOARD_MAX_DAYS} days`);
+      throw new DomainError('range_too_long', { days: DASHBOARD_MAX_DAYS });
     let userId: number | undefined;
     if ('userId' in who) userId = who.userId;
     else if ('username' in who) {
       const user = await findUserByUsername(this.deps.db, who.username);
-      if (!user) throw new DomainError('User does not exist');
+      if (!user) throw new DomainError('user_not_found');
       userId = user.id;
     }
     return dailyUsage(this.deps.db, start, end, userId);

@@ -59,9 +59,7 @@ export class Mailer {
   /** Refuses up front, before a code is issued, when mail cannot be sent at all. */
   ensureConfigured(): void {
     if (!this.configured()) {
-      throw new DomainError(
-        'Email is not set up: the administrator has to set the SMTP server and the sender address first',
-      );
+      throw new DomainError('mail_not_configured');
     }
   }
 
@@ -92,7 +90,7 @@ export class Mailer {
     } catch (error) {
       // nodemailer's messages name the SMTP step that failed; they never carry the password.
       const reason = error instanceof Error ? error.message : String(error);
-      throw new DomainError(`Failed to send email: ${reason}`);
+      throw new DomainError('mail_failed', { reason });
     } finally {
       transport.close();
     }

@@ -22,9 +22,7 @@ export class Notifier {
     if (pusher) return this.#push(pusher, title, content);
     const root = await findRootUser(this.deps.db);
     if (!root?.email) {
-      throw new DomainError(
-        'Neither a message pusher nor an email address of the super administrator is set',
-      );
+      throw new DomainError('notify_no_target');
     }
     await this.deps.mailer.send({
       to: root.email,
@@ -34,7 +32,7 @@ export class Notifier {
   }
 
   async #push(address: string, title: string, content: string): Promise<void> {
-    const reply = await requestJson('the message pusher', address, {
+    const reply = await requestJson('pusher', address, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -46,8 +44,10 @@ export class Notifier {
     });
     const parsed = pusherAnswer.safeParse(reply.body);
     if (!parsed.success || !parsed.data.success) {
-      const reason = parsed.success && parsed.data.message ? `: ${parsed.data.message}` : '';
-      throw new DomainError(`The message pusher refused the notification${reason}`);
+      const reason = parsed.success ? parsed.data.message : undefined;
+      throw reason
+        ? new DomainError('pusher_refused_because', { reason })
+        : new DomainError('pusher_refused');
     }
   }
 }

@@ -7,9 +7,10 @@ import {
   type OptionEntry,
   type OptionKey,
   type OptionMap,
+  optionValueRefusal,
   parseRatioJson,
-  validateOptionValue,
 } from '@switchyard/contract/options';
+import type { ErrorDetail } from '@switchyard/contract/render-error';
 import type { Sql } from '../db/connect';
 import { loadOptionRows, saveOption } from '../db/repos/options';
 import { DomainError, InputError } from './errors';
@@ -22,21 +23,17 @@ function defaults(): OptionMap {
 }
 
 /** Rules that tie one option to another: a feature can only be switched on once it is configured. */
-function enablingRequirement(key: OptionKey, value: string, current: OptionMap): string | null {
+function enablingRequirement(key: OptionKey, value: string, current: OptionMap): ErrorDetail | null {
   if (value !== 'true') return null;
   switch (key) {
     case 'GitHubOAuthEnabled':
-      return current.GitHubClientId
-        ? null
-        : 'Fill in the GitHub client ID and secret before enabling GitHub login';
+      return current.GitHubClientId ? null : { code: 'github_login_needs_client' };
     case 'EmailDomainRestrictionEnabled':
-      return current.EmailDomainWhitelist ? null : 'Fill in the email domain whitelist before enabling it';
+      return current.EmailDomainWhitelist ? null : { code: 'email_whitelist_needed' };
     case 'WeChatAuthEnabled':
-      return current.WeChatServerAddress
-        ? null
-        : 'Fill in the WeChat server address before enabling WeChat login';
+      return current.WeChatServerAddress ? null : { code: 'wechat_login_needs_address' };
     case 'TurnstileCheckEnabled':
-      return current.TurnstileSiteKey ? null : 'Fill in the Turnstile site key before enabling the bot check';
+      return current.TurnstileSiteKey ? null : { code: 'turnstile_needs_site_key' };
     default:
       return null;
   }
@@ -62,7 +59,7 @@ export class OptionsStore {
     const stored = await loadOptionRows(this.db);
     const values = defaults();
     for (const [key, value] of stored) {
-      if (isOptionKey(key) && validateOptionValue(key, value) === null) values[key] = value;
+      if (isOptionKey(key) && optionValueRefusal(key, value) === null) values[key] = value;
     }
     this.#values = values;
     this.#parseRatios();
@@ -97,10 +94,10 @@ export class OptionsStore {
   }
 
   async update(key: string, rawValue: string): Promise<void> {
-    if (!isOptionKey(key)) throw new InputError(`Unknown option "${key}"`);
+    if (!isOptionKey(key)) throw new InputError('option_unknown', { key });
     const value = normaliseOptionValue(key, rawValue);
-    const problem = validateOptionValue(key, value) ?? enablingRequirement(key, value, this.#values);
-    if (problem) throw new DomainError(problem);
+    const problem = optionValueRefusal(key, value) ?? enablingRequirement(key, value, this.#values);
+    if (problem) throw DomainError.of(problem);
     await saveOption(this.db, key, value);
     this.#values = { ...this.#values, [key]: value };
     if ((RATIO_KEYS as string[]).includes(key)) this.#parseRatios();

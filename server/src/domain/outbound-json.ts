@@ -3,6 +3,9 @@ import { DomainError } from './errors';
 /** Every call to a sign-in provider, the bot check or a message pusher gives up after this long. */
 export const OUTBOUND_TIMEOUT_MS = 5_000;
 
+/** The outside services the server calls, each with its own wording of a timeout and a failed connection. */
+export type OutboundService = 'github' | 'lark' | 'wechat' | 'pusher' | 'turnstile' | 'balance';
+
 export interface OutboundAnswer {
   status: number;
   body: unknown;
@@ -13,7 +16,7 @@ export interface OutboundAnswer {
  * service (never the URL or the credentials sent); an answer that is not JSON reads as `undefined`.
  */
 export async function requestJson(
-  service: string,
+  service: OutboundService,
   url: string,
   { timeoutMs = OUTBOUND_TIMEOUT_MS, ...init }: RequestInit & { timeoutMs?: number } = {},
 ): Promise<OutboundAnswer> {
@@ -26,11 +29,9 @@ export async function requestJson(
     });
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
-    throw new DomainError(
-      timedOut
-        ? `${service} did not answer within ${timeoutMs / 1000} seconds; please try again later`
-        : `Could not reach ${service}; please try again later`,
-    );
+    throw timedOut
+      ? new DomainError(`${service}_timeout`, { seconds: timeoutMs / 1000 })
+      : new DomainError(`${service}_unreachable`);
   }
   const text = await response.text().catch(() => '');
   let body: unknown;

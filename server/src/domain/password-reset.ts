@@ -19,7 +19,7 @@ export class PasswordReset {
 
   async sendLink(email: string): Promise<void> {
     const { db, options, codes, mailer } = this.deps;
-    if (!(await findUserByEmail(db, email))) throw new DomainError('This email address is not registered');
+    if (!(await findUserByEmail(db, email))) throw new DomainError('email_not_registered');
     mailer.ensureConfigured();
     const token = await codes.issue('password-reset', email, RESET_TOKEN_LENGTH);
     const query = new URLSearchParams({ email, token });
@@ -46,11 +46,11 @@ export class PasswordReset {
     const { db, codes } = this.deps;
     // Checked and used up in one step, so two clicks (on any two processes) cannot both reset.
     if (!(await codes.redeem('password-reset', email, token))) {
-      throw new DomainError('The reset link is invalid or has expired');
+      throw new DomainError('reset_link_invalid');
     }
     const password = randomAlphanumeric(RESET_PASSWORD_LENGTH);
     const changed = await setPasswordByEmail(db, email, await hashPassword(password));
-    if (changed === 0) throw new DomainError('This email address is not registered');
+    if (changed === 0) throw new DomainError('email_not_registered');
     return password;
   }
 }

@@ -76,22 +76,20 @@ export class RedemptionService {
 
   async update(input: UpdateRedemptionInput): Promise<Redemption> {
     const row = await this.#row(input.id);
-    if (row.status === RedemptionStatus.used)
-      throw new DomainError('This code has been used and can no longer be changed');
+    if (row.status === RedemptionStatus.used) throw new DomainError('redemption_used_unchangeable');
     await updateRedemption(this.deps.db, row.id, { name: input.name, quota: input.quota });
     return this.get(row.id);
   }
 
   async setStatus(id: number, status: 1 | 2): Promise<Redemption> {
     const row = await this.#row(id);
-    if (row.status === RedemptionStatus.used)
-      throw new DomainError('A used code cannot be enabled or disabled');
+    if (row.status === RedemptionStatus.used) throw new DomainError('redemption_used_no_toggle');
     await updateRedemption(this.deps.db, row.id, { status });
     return this.get(row.id);
   }
 
   async delete(id: number): Promise<void> {
-    if (!(await deleteRedemption(this.deps.db, id))) throw new DomainError('Redemption code does not exist');
+    if (!(await deleteRedemption(this.deps.db, id))) throw new DomainError('redemption_not_found');
   }
 
   /**
@@ -102,13 +100,11 @@ export class RedemptionService {
     const { db, options } = this.deps;
     return inTransaction(db, async (tx) => {
       const code = await findRedemptionByKey(tx, key);
-      if (!code) throw new DomainError('Redemption failed: this code is not valid');
+      if (!code) throw new DomainError('redemption_invalid');
       if (!(await claimRedemption(tx, key, actor.id, nowSeconds()))) {
         const current = await findRedemptionByKey(tx, key);
         throw new DomainError(
-          current?.status === RedemptionStatus.disabled
-            ? 'Redemption failed: this code has been disabled'
-            : 'Redemption failed: this code has already been used',
+          current?.status === RedemptionStatus.disabled ? 'redemption_disabled' : 'redemption_used',
         );
       }
       await addUserQuota(tx, actor.id, code.quota);
@@ -125,7 +121,7 @@ export class RedemptionService {
 
   async #row(id: number): Promise<RedemptionRow> {
     const row = await findRedemption(this.deps.db, id);
-    if (!row) throw new DomainError('Redemption code does not exist');
+    if (!row) throw new DomainError('redemption_not_found');
     return row;
   }
 }

@@ -117,14 +117,10 @@ export class TokenService {
     if (status === TokenStatus.enabled) {
       const now = nowSeconds();
       if (isExpired(row, now)) {
-        throw new DomainError(
-          'This token has expired and cannot be enabled; change its expiry time or set it to never expire first',
-        );
+        throw new DomainError('token_expired_cannot_enable');
       }
       if (isExhausted({ ...row, unlimited_quota: Boolean(row.unlimited_quota) })) {
-        throw new DomainError(
-          'This token has used up its quota and cannot be enabled; raise its remaining quota or make it unlimited first',
-        );
+        throw new DomainError('token_exhausted_cannot_enable');
       }
     }
     await updateOwnToken(this.deps.db, actor.id, id, { status });
@@ -145,14 +141,14 @@ export class TokenService {
 
   async #own(actor: Actor, id: number): Promise<TokenRow> {
     const row = await findOwnToken(this.deps.db, actor.id, id);
-    if (!row) throw new DomainError('Token does not exist');
+    if (!row) throw new DomainError('token_not_found');
     return row;
   }
 
   /** The rules shared by create and update that the schema cannot check: a future expiry, known models. */
   async #checkedFields(actor: Actor, input: CreateTokenInput) {
     if (input.expired_time !== NEVER_EXPIRES && input.expired_time <= nowSeconds()) {
-      throw new DomainError('The expiry time must be in the future, or -1 for never');
+      throw new DomainError('token_expiry_in_past');
     }
     const requested = splitList(input.models);
     if (requested.length > 0) {
@@ -162,7 +158,7 @@ export class TokenService {
         ...(await modelsForGroup(this.deps.db, user.group || 'default')),
       ]);
       const unknown = requested.find((model) => !known.has(model));
-      if (unknown) throw new DomainError(`Unknown model "${unknown}"; choose from the models you can use`);
+      if (unknown) throw new DomainError('token_model_unknown', { model: unknown });
     }
     const { name, expired_time, remain_quota, unlimited_quota, models, subnet } = input;
     return { name, expired_time, remain_quota, unlimited_quota, models, subnet };

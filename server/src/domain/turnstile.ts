@@ -15,20 +15,20 @@ export class TurnstileCheck {
 
   /** Asks Cloudflare whether the token the widget produced is good; refuses when it is not. */
   async verify(token: string, clientIp: string): Promise<void> {
-    if (!token) throw new DomainError('Turnstile token is empty: complete the bot check first');
+    if (!token) throw new DomainError('turnstile_empty');
     const form = new URLSearchParams({
       secret: this.deps.options.get('TurnstileSecretKey'),
       response: token,
       remoteip: clientIp,
     });
-    const reply = await requestJson('the Turnstile bot check', this.deps.verifyUrl, {
+    const reply = await requestJson('turnstile', this.deps.verifyUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: form.toString(),
     });
     const parsed = answer.safeParse(reply.body);
     if (!parsed.success || !parsed.data.success) {
-      throw new DomainError('The Turnstile bot check failed; refresh the page and try again');
+      throw new DomainError('turnstile_failed');
     }
   }
 }

@@ -16,19 +16,21 @@ const answer = z.object({
  */
 export async function fetchWeChatId(options: OptionsStore, code: string): Promise<string> {
   if (!options.bool('WeChatAuthEnabled')) {
-    throw new DomainError('The administrator has not enabled sign-in with WeChat');
+    throw new DomainError('wechat_login_disabled');
   }
   const address = trimBaseUrl(options.get('WeChatServerAddress'));
-  if (!address) throw new DomainError('The administrator has not configured the WeChat server address');
+  if (!address) throw new DomainError('wechat_address_missing');
   const url = `${address}/api/wechat/user?code=${encodeURIComponent(code)}`;
-  const reply = await requestJson('the WeChat server', url, {
+  const reply = await requestJson('wechat', url, {
     headers: { authorization: options.get('WeChatServerToken') },
   });
   const parsed = answer.safeParse(reply.body);
-  if (!parsed.success) throw new DomainError('The WeChat server gave an answer that could not be read');
+  if (!parsed.success) throw new DomainError('wechat_bad_answer');
   if (parsed.data.success === false) {
-    throw new DomainError(parsed.data.message || 'The WeChat server refused the verification code');
+    throw parsed.data.message
+      ? new DomainError('wechat_refused_because', { reason: parsed.data.message })
+      : new DomainError('wechat_refused');
   }
-  if (!parsed.data.data) throw new DomainError('The verification code is wrong or has expired');
+  if (!parsed.data.data) throw new DomainError('verification_code_invalid');
   return parsed.data.data;
 }

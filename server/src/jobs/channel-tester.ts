@@ -116,7 +116,7 @@ export class ChannelTester {
 
   /** Tests channels one at a time in the background, switching health on the results. */
   startAll(scope: 'all' | 'disabled', onError: (error: unknown) => void): void {
-    if (this.#running) throw new DomainError('A channel test is already running; wait until it finishes');
+    if (this.#running) throw new DomainError('channel_test_running');
     this.#running = true;
     this.#runAll(scope)
       .catch(onError)

@@ -4,7 +4,8 @@ type ErrorCode = string | number | null;
 
 /**
  * An error answered in OpenAI's shape: `{error:{message, type, param, code}}` with an HTTP status.
- * Made by name: what the client got wrong, what the gateway refuses, what the provider answered.
+ * Made by name: what the client got wrong, what the gateway refuses, what the provider answered. The
+ * gateway's own errors always carry a stable `code`; the provider's pass on whatever code it sent.
  */
 export class RelayError extends Error {
   private constructor(
@@ -22,19 +23,14 @@ export class RelayError extends Error {
   /** A request the client got wrong: `invalid_request_error`, 400 unless said otherwise. */
   static invalid(
     message: string,
-    code: ErrorCode = null,
+    code: string,
     { status = 400, param = '' }: { status?: number; param?: string } = {},
   ): RelayError {
     return new RelayError(status, message, 'invalid_request_error', code, param, 'gateway');
   }
 
   /** A refusal of the gateway's own (a key, a channel, a limit), `one_api_error` unless said otherwise. */
-  static gateway(
-    status: number,
-    message: string,
-    code: ErrorCode = null,
-    type = 'one_api_error',
-  ): RelayError {
+  static gateway(status: number, message: string, code: ErrorCode, type = 'one_api_error'): RelayError {
     return new RelayError(status, message, type, code, '', 'gateway');
   }
 

@@ -119,4 +119,37 @@ describe('API client', () => {
     await expect(api.get('/api/status')).rejects.toBeInstanceOf(ApiError);
     expect(toasts()[0]?.message).toBe('错误：请求次数过多，请稍后再试！');
   });
+
+  it('words a coded refusal in the console language, from its code and params', async () => {
+    await i18n.changeLanguage('zh');
+    mockFetch(
+      answer(200, {
+        success: false,
+        message: 'Group "vip" does not exist; add it to the group ratios first',
+        code: 'user_group_unknown',
+        params: { group: 'vip' },
+      }),
+    );
+    await expect(api.put('/api/user/', {})).rejects.toMatchObject({
+      kind: 'refused',
+      message: '分组“vip”不存在，请先在分组倍率中添加',
+    });
+    expect(toasts()[0]?.message).toBe('分组“vip”不存在，请先在分组倍率中添加');
+  });
+
+  it('words a coded 400 in the console language after the error prefix', async () => {
+    await i18n.changeLanguage('zh');
+    mockFetch(
+      answer(400, { success: false, message: 'The request body is not valid JSON', code: 'body_not_json' }),
+    );
+    await expect(api.post('/api/user/', {})).rejects.toBeInstanceOf(ApiError);
+    expect(toasts()[0]?.message).toBe('错误：请求体不是合法的 JSON');
+  });
+
+  it("falls back to the server's message for a code it does not know", async () => {
+    await i18n.changeLanguage('zh');
+    mockFetch(answer(200, { success: false, message: '来自新版服务器的说明', code: 'some_future_code' }));
+    await expect(api.get('/api/status')).rejects.toMatchObject({ message: '来自新版服务器的说明' });
+    expect(toasts()[0]?.message).toBe('来自新版服务器的说明');
+  });
 });

@@ -1,4 +1,5 @@
 import type { Envelope } from '@switchyard/contract/envelope';
+import { isErrorCode, renderError } from '@switchyard/contract/render-error';
 import { i18n } from '../i18n/i18n';
 import { clearSession } from './session';
 import { showError, showInfo } from './toast';
@@ -89,6 +90,15 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/**
+ * A refusal's words in the console's language, from its code and params; the server's own message for
+ * a code this console does not know, or none (an older server).
+ */
+export function refusalText(envelope: Pick<Envelope, 'message' | 'code' | 'params'>): string {
+  if (!isErrorCode(envelope.code)) return envelope.message;
+  return renderError(envelope.code, envelope.params, i18n.language === 'zh' ? 'zh' : 'en');
+}
+
 async function readEnvelope<T>(response: Response): Promise<Envelope<T> | null> {
   const text = await response.text();
   if (!text) return null;
@@ -121,7 +131,7 @@ export async function call<T>(method: string, path: string, options: CallOptions
   }
   const envelope = await readEnvelope<T>(response);
   if (!response.ok) {
-    const message = envelope?.message || `${response.status} ${response.statusText}`.trim();
+    const message = (envelope && refusalText(envelope)) || `${response.status} ${response.statusText}`.trim();
     if (!options.silent || response.status === 401) reportHttpFailure(response.status, message);
     throw new ApiError(message, 'http', response.status);
   }
@@ -131,8 +141,9 @@ export async function call<T>(method: string, path: string, options: CallOptions
     throw new ApiError(message, 'http', response.status);
   }
   if (!envelope.success) {
-    if (!options.silent) showError(envelope.message || i18n.t('errors.refused'));
-    throw new ApiError(envelope.message, 'refused', response.status);
+    const message = refusalText(envelope);
+    if (!options.silent) showError(message || i18n.t('errors.refused'));
+    throw new ApiError(message, 'refused', response.status);
   }
   return envelope;
 }

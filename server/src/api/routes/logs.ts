@@ -10,7 +10,7 @@ function number(query: unknown, name: string): number {
   const text = queryText(query, name).trim();
   if (text === '') return 0;
   const value = wholeNumberText(text);
-  if (value === undefined) throw new InputError(`${name} must be a whole number`);
+  if (value === undefined) throw new InputError('query_not_whole_number', { name });
   return value;
 }
 

@@ -1,11 +1,11 @@
 import { OAUTH_BIND_MESSAGE, OAUTH_STATE_LENGTH } from '@switchyard/contract/auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { InputError } from '../../domain/errors';
+import { DomainError, InputError } from '../../domain/errors';
 import type { ExternalProvider } from '../../domain/oauth/accounts';
 import { randomAlphanumeric } from '../../domain/random';
 import { toApiUser } from '../../domain/users/api-user';
 import { sessionFor, writeSession } from '../access';
-import { ok, queryText, refusal } from '../envelope';
+import { ok, queryText } from '../envelope';
 import type { Services } from '../services';
 import { sessionUserId, updateSession } from '../visitor-session';
 
@@ -13,7 +13,7 @@ const critical = { rateLimit: 'critical' as const };
 
 function requireCode(request: FastifyRequest): string {
   const code = queryText(request.query, 'code').trim();
-  if (!code) throw new InputError('The code is missing');
+  if (!code) throw new InputError('oauth_code_missing');
   return code;
 }
 
@@ -35,9 +35,7 @@ export function oauthRoutes(app: FastifyInstance, { sessions, oauth, externalIde
   const callback = (provider: ExternalProvider) => async (request: FastifyRequest, reply: FastifyReply) => {
     const state = queryText(request.query, 'state');
     if (!state || state !== request.session?.oauthState) {
-      return reply
-        .code(403)
-        .send(refusal('The state is empty or does not match; please start signing in again'));
+      throw new DomainError('oauth_state_mismatch', {}, 403);
     }
     const code = requireCode(request);
     const current = await oauth.sessionUser(sessionUserId(request));

@@ -1,14 +1,13 @@
 import { emailAddress, passwordResetInput } from '@switchyard/contract/auth';
 import type { FastifyInstance } from 'fastify';
 import { InputError } from '../../domain/errors';
-import { ok, parseBody, queryText } from '../envelope';
+import { ok, parseBody, queryText, schemaRefusal } from '../envelope';
 import type { Services } from '../services';
 
 /** The email address in the query, checked like every address the server mails to. */
 function queryEmail(query: unknown): string {
   const result = emailAddress.safeParse(queryText(query, 'email'));
-  if (!result.success)
-    throw new InputError(result.error.issues[0]?.message ?? 'email is not a valid address');
+  if (!result.success) throw schemaRefusal(result.error);
   return result.data;
 }
 
@@ -36,7 +35,7 @@ export function verificationRoutes(
 
   app.get('/api/oauth/email/bind', { config: { rateLimit: 'critical', access: 'user' } }, async (request) => {
     const code = queryText(request.query, 'code').trim();
-    if (!code) throw new InputError('The verification code is missing');
+    if (!code) throw new InputError('verification_code_missing');
     await emailVerification.bind(request.caller.id, queryEmail(request.query), code);
     return ok();
   });

@@ -60,7 +60,7 @@ export class OAuthAccounts {
     const user =
       (await findUserByIdentity(this.deps.db, rules.column, identity.id)) ??
       (await this.#register(rules, identity));
-    if (user.status !== UserStatus.enabled) throw new DomainError('This user has been banned');
+    if (user.status !== UserStatus.enabled) throw new DomainError('user_banned');
     return user;
   }
 
@@ -68,7 +68,7 @@ export class OAuthAccounts {
   async sessionUser(userId: number | undefined): Promise<UserRow | undefined> {
     const user = userId === undefined ? undefined : await findUserById(this.deps.db, userId);
     if (!user || user.status === UserStatus.deleted) return undefined;
-    if (user.status !== UserStatus.enabled) throw new DomainError('This user has been banned');
+    if (user.status !== UserStatus.enabled) throw new DomainError('user_banned');
     return user;
   }
 
@@ -77,14 +77,14 @@ export class OAuthAccounts {
     const rules = PROVIDERS[provider];
     const holder = await findUserByIdentity(this.deps.db, rules.column, externalId);
     if (holder && holder.id !== userId) {
-      throw new DomainError(`This ${rules.label} account is already bound to another user`);
+      throw new DomainError('oauth_account_bound', { provider: rules.label });
     }
     if (!holder) await setIdentity(this.deps.db, userId, rules.column, externalId);
   }
 
   async #register(rules: ProviderRules, identity: ExternalIdentity): Promise<UserRow> {
     if (!this.deps.options.bool('RegisterEnabled')) {
-      throw new DomainError('The administrator has closed new registrations');
+      throw new DomainError('registration_closed');
     }
     const displayName = (identity.name.trim() || rules.defaultDisplayName).slice(0, DISPLAY_NAME_MAX);
     const email = identity.email.length <= EMAIL_MAX ? identity.email : '';

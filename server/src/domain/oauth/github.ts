@@ -26,7 +26,7 @@ const userAnswer = z.object({
 
 /** Trades the code GitHub sent back for an access token, then reads who it belongs to (id = login). */
 export async function fetchGitHubIdentity(app: GitHubApp, code: string): Promise<ExternalIdentity> {
-  const token = await requestJson('GitHub', `${app.oauthUrl}/login/oauth/access_token`, {
+  const token = await requestJson('github', `${app.oauthUrl}/login/oauth/access_token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ client_id: app.clientId, client_secret: app.clientSecret, code }),
@@ -35,11 +35,11 @@ export async function fetchGitHubIdentity(app: GitHubApp, code: string): Promise
   const accessToken = granted.success ? granted.data.access_token : undefined;
   if (!accessToken) {
     const reason = granted.success ? granted.data.error_description || granted.data.error : undefined;
-    throw new DomainError(
-      `GitHub did not accept the sign-in code${reason ? `: ${reason}` : ''}; please sign in again`,
-    );
+    throw reason
+      ? new DomainError('oauth_code_refused_because', { provider: 'GitHub', reason })
+      : new DomainError('oauth_code_refused', { provider: 'GitHub' });
   }
-  const user = await requestJson('GitHub', `${app.apiUrl}/user`, {
+  const user = await requestJson('github', `${app.apiUrl}/user`, {
     headers: {
       authorization: `Bearer ${accessToken}`,
       accept: 'application/vnd.github+json',
@@ -49,7 +49,7 @@ export async function fetchGitHubIdentity(app: GitHubApp, code: string): Promise
   const parsed = userAnswer.safeParse(user.body);
   const login = parsed.success ? parsed.data.login : undefined;
   if (user.status !== 200 || !parsed.success || !login) {
-    throw new DomainError('GitHub did not say which account signed in; please try again');
+    throw new DomainError('oauth_no_account', { provider: 'GitHub' });
   }
   return { id: login, name: parsed.data.name ?? '', email: parsed.data.email ?? '' };
 }

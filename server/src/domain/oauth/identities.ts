@@ -25,7 +25,7 @@ export class ExternalIdentities {
   async #github(code: string): Promise<ExternalIdentity> {
     const { options, urls } = this.deps;
     if (!options.bool('GitHubOAuthEnabled')) {
-      throw new DomainError('The administrator has not enabled sign-in with GitHub');
+      throw new DomainError('github_login_disabled');
     }
     return fetchGitHubIdentity(
       {
@@ -41,8 +41,7 @@ export class ExternalIdentities {
   async #lark(code: string): Promise<ExternalIdentity> {
     const { options, urls } = this.deps;
     // one-api has no switch for Lark: it is on once a client id is set.
-    if (!options.get('LarkClientId'))
-      throw new DomainError('The administrator has not set up sign-in with Lark');
+    if (!options.get('LarkClientId')) throw new DomainError('lark_login_not_set_up');
     return fetchLarkIdentity(
       {
         clientId: options.get('LarkClientId'),

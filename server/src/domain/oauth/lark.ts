@@ -25,7 +25,7 @@ const userAnswer = z.object({ open_id: z.string().optional(), name: z.string().n
 
 /** Trades the code Lark sent back for a user access token, then reads who it belongs to (id = open_id). */
 export async function fetchLarkIdentity(app: LarkApp, code: string): Promise<ExternalIdentity> {
-  const token = await requestJson('Lark', `${app.apiUrl}/open-apis/authen/v2/oauth/token`, {
+  const token = await requestJson('lark', `${app.apiUrl}/open-apis/authen/v2/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json; charset=utf-8' },
     body: JSON.stringify({
@@ -40,17 +40,17 @@ export async function fetchLarkIdentity(app: LarkApp, code: string): Promise<Ext
   const accessToken = granted.success ? granted.data.access_token : undefined;
   if (!accessToken) {
     const reason = granted.success ? granted.data.error_description || granted.data.error : undefined;
-    throw new DomainError(
-      `Lark did not accept the sign-in code${reason ? `: ${reason}` : ''}; please sign in again`,
-    );
+    throw reason
+      ? new DomainError('oauth_code_refused_because', { provider: 'Lark', reason })
+      : new DomainError('oauth_code_refused', { provider: 'Lark' });
   }
-  const user = await requestJson('Lark', `${app.passportUrl}/suite/passport/oauth/userinfo`, {
+  const user = await requestJson('lark', `${app.passportUrl}/suite/passport/oauth/userinfo`, {
     headers: { authorization: `Bearer ${accessToken}` },
   });
   const parsed = userAnswer.safeParse(user.body);
   const openId = parsed.success ? parsed.data.open_id : undefined;
   if (user.status !== 200 || !parsed.success || !openId) {
-    throw new DomainError('Lark did not say which account signed in; please try again');
+    throw new DomainError('oauth_no_account', { provider: 'Lark' });
   }
   return { id: openId, name: parsed.data.name ?? '', email: '' };
 }

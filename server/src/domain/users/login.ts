@@ -14,12 +14,12 @@ export async function verifyLogin(
   password: string,
 ): Promise<UserRow> {
   if (!options.bool('PasswordLoginEnabled')) {
-    throw new DomainError('The administrator has turned off login with a password');
+    throw new DomainError('password_login_off');
   }
   const row = await findUserByLogin(db, login.trim());
   const matches = row?.password ? await passwordMatches(password, row.password) : false;
   if (!row || !matches || row.status !== UserStatus.enabled) {
-    throw new DomainError('Wrong username or password, or the user has been banned');
+    throw new DomainError('login_failed');
   }
   return row;
 }

@@ -30,7 +30,7 @@ export class UserRecords {
 
   async getRow(id: number): Promise<UserRow> {
     const row = await findUserById(this.db, id);
-    if (!row || row.status === UserStatus.deleted) throw new DomainError('User does not exist');
+    if (!row || row.status === UserStatus.deleted) throw new DomainError('user_not_found');
     return row;
   }
 
@@ -48,13 +48,13 @@ export class UserRecords {
     try {
       await this.update(id, changes);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new DomainError('This username is already taken');
+      if (isUniqueViolation(error)) throw new DomainError('username_taken');
       throw error;
     }
   }
 
   async ensureUsernameFree(username: string): Promise<void> {
-    if (await findUserByUsername(this.db, username)) throw new DomainError('This username is already taken');
+    if (await findUserByUsername(this.db, username)) throw new DomainError('username_taken');
   }
 
   /** One-api's soft delete: the row stays (logs keep their owner), the username is freed. */
@@ -71,6 +71,6 @@ export class UserRecords {
       const code = randomAlphanumeric(4);
       if (!(await findUserByAffCode(db, code))) return code;
     }
-    throw new DomainError('Could not generate an invitation code; please retry');
+    throw new DomainError('aff_code_exhausted');
   }
 }

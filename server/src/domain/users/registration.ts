@@ -41,8 +41,7 @@ export class Registration {
     const inviterQuota = fields.inviterId ? options.number('QuotaForInviter') : 0;
     try {
       const id = await inTransaction(records.db, async (tx) => {
-        if (await findUserByUsername(tx, fields.username))
-          throw new DomainError('This username is already taken');
+        if (await findUserByUsername(tx, fields.username)) throw new DomainError('username_taken');
         const userId = await insertUser(tx, {
           username: fields.username,
           password: hashed,
@@ -88,29 +87,26 @@ export class Registration {
       });
       return await records.getRow(id);
     } catch (error) {
-      if (isUniqueViolation(error)) throw new DomainError('This username is already taken');
+      if (isUniqueViolation(error)) throw new DomainError('username_taken');
       throw error;
     }
   }
 
   async register(input: RegisterInput): Promise<void> {
     const { options, codes, records } = this.deps;
-    if (!options.bool('RegisterEnabled'))
-      throw new DomainError('The administrator has closed new registrations');
+    if (!options.bool('RegisterEnabled')) throw new DomainError('registration_closed');
     if (!options.bool('PasswordRegisterEnabled')) {
-      throw new DomainError(
-        'The administrator has turned off registration with a password; please sign up with a third-party account',
-      );
+      throw new DomainError('password_registration_off');
     }
     let email = '';
     if (options.bool('EmailVerificationEnabled')) {
       email = input.email ?? '';
       const code = input.verification_code ?? '';
       if (!email || !code) {
-        throw new DomainError('Email verification is on: enter your email address and the verification code');
+        throw new DomainError('email_verification_required');
       }
       if (!(await codes.verify('email-verification', email, code))) {
-        throw new DomainError('The verification code is wrong or has expired');
+        throw new DomainError('verification_code_invalid');
       }
     }
     const inviter = input.aff_code ? await findUserByAffCode(records.db, input.aff_code) : undefined;

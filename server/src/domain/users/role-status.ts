@@ -17,20 +17,20 @@ export function manageTransition(
   const targetIsRoot = isRootRole(target.role);
   switch (action) {
     case 'disable':
-      if (targetIsRoot) throw new DomainError('The super administrator cannot be disabled');
+      if (targetIsRoot) throw new DomainError('root_undisableable');
       return { status: UserStatus.disabled };
     case 'enable':
       return { status: UserStatus.enabled };
     case 'delete':
-      if (targetIsRoot) throw new DomainError('The super administrator cannot be deleted');
+      if (targetIsRoot) throw new DomainError('root_undeletable');
       return 'delete';
     case 'promote':
-      if (!isRootRole(actor.role)) throw new DomainError('Only the super administrator can promote users');
-      if (target.role >= Role.admin) throw new DomainError('This user is already an administrator');
+      if (!isRootRole(actor.role)) throw new DomainError('promote_root_only');
+      if (target.role >= Role.admin) throw new DomainError('user_already_admin');
       return { role: Role.admin };
     case 'demote':
-      if (targetIsRoot) throw new DomainError('The super administrator cannot be demoted');
-      if (target.role === Role.common) throw new DomainError('This user is already a normal user');
+      if (targetIsRoot) throw new DomainError('root_undemotable');
+      if (target.role === Role.common) throw new DomainError('user_already_common');
       return { role: Role.common };
   }
 }

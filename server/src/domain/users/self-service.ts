@@ -25,7 +25,7 @@ export class SelfService {
 
   async deleteSelf(actor: Actor): Promise<void> {
     const row = await this.records.getRow(actor.id);
-    if (isRootRole(row.role)) throw new DomainError('The super administrator account cannot be deleted');
+    if (isRootRole(row.role)) throw new DomainError('root_account_undeletable');
     await this.records.softDelete(row);
   }
 

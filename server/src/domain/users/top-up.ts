@@ -16,7 +16,7 @@ export async function topUp(
   quota: number,
   remark: string | undefined,
 ): Promise<void> {
-  if (quota <= 0) throw new DomainError('The top-up amount must be greater than 0');
+  if (quota <= 0) throw new DomainError('topup_amount_not_positive');
   const target = await deps.records.getRow(userId);
   await inTransaction(deps.records.db, async (tx) => {
     await addUserQuota(tx, target.id, quota);

@@ -36,7 +36,7 @@ export class UserAdmin {
 
   async createByAdmin(actor: Actor, input: CreateUserInput): Promise<void> {
     if (input.role !== undefined && input.role >= actor.role) {
-      throw new DomainError('You cannot create a user with a role equal to or higher than your own');
+      throw new DomainError('user_create_forbidden');
     }
     await this.deps.registration.create({
       username: input.username,
@@ -48,7 +48,7 @@ export class UserAdmin {
   async getForAdmin(actor: Actor, id: number): Promise<User> {
     const row = await this.deps.records.getRow(id);
     if (!canManageUser(actor, row.role)) {
-      throw new DomainError('No permission to read a user of equal or higher role');
+      throw new DomainError('user_read_forbidden');
     }
     return toApiUser(row);
   }
@@ -65,13 +65,13 @@ export class UserAdmin {
     const { records, options } = this.deps;
     const current = await records.getRow(input.id);
     if (!canManageUser(actor, current.role)) {
-      throw new DomainError('No permission to update a user of equal or higher role');
+      throw new DomainError('user_update_forbidden');
     }
     if (
       (input.role !== undefined && input.role !== current.role) ||
       (input.status !== undefined && input.status !== current.status)
     ) {
-      throw new DomainError('Change a role or status with the promote, demote, enable and disable actions');
+      throw new DomainError('user_role_by_actions');
     }
     const changes: UserChanges = {};
     if (input.username && input.username !== current.username) {
@@ -83,7 +83,7 @@ export class UserAdmin {
     if (input.password) changes.password = await hashPassword(input.password);
     if (input.group !== undefined && input.group !== current.group) {
       if (!options.groups().includes(input.group)) {
-        throw new DomainError(`Group "${input.group}" does not exist; add it to the group ratios first`);
+        throw new DomainError('user_group_unknown', { group: input.group });
       }
       changes.group = input.group;
     }
@@ -108,9 +108,9 @@ export class UserAdmin {
   async manage(actor: Actor, username: string, action: ManageAction): Promise<Pick<User, 'role' | 'status'>> {
     const { records } = this.deps;
     const target = await findUserByUsername(records.db, username);
-    if (!target || target.status === UserStatus.deleted) throw new DomainError('User does not exist');
+    if (!target || target.status === UserStatus.deleted) throw new DomainError('user_not_found');
     if (!canManageUser(actor, target.role)) {
-      throw new DomainError('No permission to manage a user of equal or higher role');
+      throw new DomainError('user_manage_forbidden');
     }
     const changes = manageTransition(actor, target, action);
     if (changes === 'delete') {
@@ -124,9 +124,9 @@ export class UserAdmin {
   async deleteByAdmin(actor: Actor, id: number): Promise<void> {
     const target = await this.deps.records.getRow(id);
     if (!canManageUser(actor, target.role)) {
-      throw new DomainError('No permission to delete a user of equal or higher role');
+      throw new DomainError('user_delete_forbidden');
     }
-    if (isRootRole(target.role)) throw new DomainError('The super administrator cannot be deleted');
+    if (isRootRole(target.role)) throw new DomainError('root_undeletable');
     await this.deps.records.softDelete(target);
   }
 }

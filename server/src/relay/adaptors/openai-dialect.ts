@@ -38,7 +38,8 @@ const azure: Pick<OpenAiSettings, 'url' | 'auth'> = {
 const chatOnly =
   (name: string, path: string) =>
   (call: RelayCall): string => {
-    if (call.mode !== 'chat') throw RelayError.invalid(`${name} channels serve chat completions only`);
+    if (call.mode !== 'chat')
+      throw RelayError.invalid(`${name} channels serve chat completions only`, 'unsupported_mode');
     return `${call.baseUrl}${path}${call.query}`;
   };
 

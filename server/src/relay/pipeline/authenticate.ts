@@ -13,7 +13,7 @@ export interface RelayCaller {
 }
 
 const unauthorized = (message: string) => RelayError.gateway(401, message, 'invalid_api_key');
-const forbidden = (message: string, code: string | null = null) => RelayError.gateway(403, message, code);
+const forbidden = (message: string, code: string) => RelayError.gateway(403, message, code);
 
 /** Reads `Authorization: Bearer sk-KEY[-CHANNELID]` (the `Bearer ` and `sk-` prefixes are optional). */
 export function parseApiKey(header: string | undefined): { key: string; channelId: string | undefined } {
@@ -42,15 +42,21 @@ export async function authenticate(
   if (token.subnets.length > 0) {
     const ip = parseIp(clientIp);
     if (!ip || !token.subnets.some((cidr) => ipInCidr(ip, cidr))) {
-      throw forbidden(`This API key can only be used from ${token.row.subnet}; your IP is ${clientIp}`);
+      throw forbidden(
+        `This API key can only be used from ${token.row.subnet}; your IP is ${clientIp}`,
+        'ip_not_allowed',
+      );
     }
   }
   const user = await identities.user(token.row.user_id);
-  if (!user || user.status !== UserStatus.enabled) throw forbidden('This user has been banned');
+  if (!user || user.status !== UserStatus.enabled)
+    throw forbidden('This user has been banned', 'user_banned');
   let pinnedChannelId: number | undefined;
   if (channelId !== undefined) {
-    if (!isAdminRole(user.role)) throw forbidden('Normal users cannot pin a channel');
-    if (!/^\d{1,15}$/.test(channelId)) throw RelayError.gateway(400, 'Invalid channel id');
+    if (!isAdminRole(user.role))
+      throw forbidden('Normal users cannot pin a channel', 'channel_pin_forbidden');
+    if (!/^\d{1,15}$/.test(channelId))
+      throw RelayError.gateway(400, 'Invalid channel id', 'invalid_channel_id');
     pinnedChannelId = Number(channelId);
   }
   return { token, user, pinnedChannelId };

@@ -13,9 +13,9 @@ export async function firstChannel(
 ): Promise<ChannelRow> {
   if (caller.pinnedChannelId !== undefined) {
     const pinned = await router.channel(caller.pinnedChannelId);
-    if (!pinned) throw RelayError.gateway(400, 'Invalid channel id');
+    if (!pinned) throw RelayError.gateway(400, 'Invalid channel id', 'invalid_channel_id');
     if (pinned.status !== ChannelStatus.enabled)
-      throw RelayError.gateway(403, 'This channel has been disabled');
+      throw RelayError.gateway(403, 'This channel has been disabled', 'channel_disabled');
     return pinned;
   }
   const channel = await router.select(group, model);

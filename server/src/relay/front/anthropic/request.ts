@@ -2,7 +2,7 @@ import { RelayError } from '../../errors';
 
 type Json = Record<string, unknown>;
 
-const invalid = (message: string) => RelayError.invalid(message);
+const invalid = (message: string) => RelayError.invalid(message, 'invalid_request');
 const asObject = (value: unknown): Json | undefined =>
   typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 

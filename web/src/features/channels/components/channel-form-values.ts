@@ -8,9 +8,10 @@ import {
   parseModelMapping,
   updateChannelInput,
 } from '@switchyard/contract/channels';
+import type { ValidationIssue } from '@switchyard/contract/issue-rules';
 import { splitList } from '@switchyard/contract/tokens';
 import type { TFunction } from 'i18next';
-import { type FieldErrors, fieldErrors, type ValidationIssue } from '../../../lib/validation';
+import { type FieldErrors, fieldErrors } from '../../../lib/validation';
 import type { ChannelChange } from '../api/channel-edit';
 
 export interface ChannelFormValues {
