@@ -1,4 +1,5 @@
 import { RelayError } from '../../errors';
+import { asObject, type Json, numberOf } from '../../json-value';
 import { configTextOrOther } from '../channel-config';
 import { messageText } from '../openai-format';
 import type { RelayCall, UpstreamRequest } from '../types';
@@ -11,14 +12,6 @@ import {
   GENERATION_PATH,
   SEARCH_SUFFIX,
 } from './wire';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-
-const numberOf = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 const defined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
