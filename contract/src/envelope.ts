@@ -15,6 +15,9 @@ export interface Envelope<T = unknown> {
 /** Page size of every paged list (one-api's ItemsPerPage). */
 export const ITEMS_PER_PAGE = 10;
 
+/** The most rows a search answers (search endpoints do not page). */
+export const SEARCH_LIMIT = 100;
+
 /** A list's `order` parameter: one of the columns the list allows, else the default order (by id). */
 export function listOrder<T extends string>(allowed: readonly T[], value: string | undefined): T | 'id' {
   return allowed.find((order) => order === value) ?? 'id';

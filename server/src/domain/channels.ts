@@ -4,6 +4,7 @@ import {
   defaultOtherFor,
   type UpdateChannelInput,
 } from '@switchyard/contract/channels';
+import { SEARCH_LIMIT } from '@switchyard/contract/envelope';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import { splitList } from '@switchyard/contract/tokens';
 import { nowSeconds } from '../clock';
@@ -24,8 +25,6 @@ import type { ChannelRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
-
-const SEARCH_LIMIT = 100;
 
 export function toApiChannel(row: ChannelRow, revealKey: boolean): Channel {
   return {

@@ -1,3 +1,4 @@
+import { SEARCH_LIMIT } from '@switchyard/contract/envelope';
 import type { DashboardRow, LogEntry, LogFilter } from '@switchyard/contract/logs';
 import { LogType } from '@switchyard/contract/roles';
 import { nowSeconds } from '../clock';
@@ -15,7 +16,6 @@ import { findUserByUsername } from '../db/repos/users';
 import type { LogRow } from '../db/schema';
 import { DomainError } from './errors';
 
-const SEARCH_LIMIT = 100;
 const DASHBOARD_DEFAULT_DAYS = 7;
 const DASHBOARD_MAX_DAYS = 366;
 

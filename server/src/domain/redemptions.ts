@@ -1,3 +1,4 @@
+import { SEARCH_LIMIT } from '@switchyard/contract/envelope';
 import type {
   CreateRedemptionInput,
   Redemption,
@@ -25,8 +26,6 @@ import type { OptionsStore } from './options';
 import type { Actor } from './permissions';
 import { quotaText } from './quota-text';
 import { randomHex } from './random';
-
-const SEARCH_LIMIT = 100;
 
 export const toApiRedemption = (row: RedemptionRow): Redemption => ({
   id: row.id,

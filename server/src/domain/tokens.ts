@@ -1,5 +1,5 @@
 import { allModelNames } from '@switchyard/contract/channel-types';
-import { listOrder } from '@switchyard/contract/envelope';
+import { listOrder, SEARCH_LIMIT } from '@switchyard/contract/envelope';
 import { TokenStatus } from '@switchyard/contract/roles';
 import {
   type CreateTokenInput,
@@ -26,7 +26,6 @@ import type { Actor } from './permissions';
 import { randomAlphanumeric } from './random';
 import type { UserService } from './users';
 
-const SEARCH_LIMIT = 100;
 export const TOKEN_KEY_LENGTH = 48;
 
 export const newTokenKey = (): string => randomAlphanumeric(TOKEN_KEY_LENGTH);

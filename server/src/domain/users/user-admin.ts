@@ -1,4 +1,4 @@
-import { listOrder } from '@switchyard/contract/envelope';
+import { listOrder, SEARCH_LIMIT } from '@switchyard/contract/envelope';
 import { isRootRole, LogType, UserStatus } from '@switchyard/contract/roles';
 import {
   type CreateUserInput,
@@ -25,8 +25,6 @@ import { hashPassword } from './passwords';
 import type { UserRecords } from './records';
 import type { Registration } from './registration';
 import { manageTransition } from './role-status';
-
-const SEARCH_LIMIT = 100;
 
 /** The administrators' user screens: list, search, read, create, edit, manage and delete. */
 export class UserAdmin {

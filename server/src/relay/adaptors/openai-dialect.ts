@@ -1,5 +1,6 @@
 import type { ChannelType } from '@switchyard/contract/channel-types';
 import { RelayError } from '../errors';
+import { configTextOrOther } from './channel-config';
 import type { OpenAiSettings } from './openai';
 import type { RelayCall } from './types';
 
@@ -11,15 +12,8 @@ const APP_HEADERS = {
 
 const AZURE_DEFAULT_API_VERSION = '2024-03-01-preview';
 
-function azureApiVersion(call: RelayCall): string {
-  try {
-    const config = JSON.parse(call.channel.config || '{}') as { api_version?: string };
-    if (config.api_version) return config.api_version;
-  } catch {
-    // a malformed config falls back to `other`
-  }
-  return call.channel.other || AZURE_DEFAULT_API_VERSION;
-}
+const azureApiVersion = (call: RelayCall): string =>
+  configTextOrOther(call, 'api_version') ?? AZURE_DEFAULT_API_VERSION;
 
 /** Azure OpenAI: deployment URLs named after the model (dots removed), `api-key` header. */
 const azure: Pick<OpenAiSettings, 'url' | 'auth'> = {

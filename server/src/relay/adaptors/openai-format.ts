@@ -1,4 +1,4 @@
-import type { RelayCall, StreamTranslator, Usage } from './types';
+import type { ConvertedResponse, RelayCall, StreamTranslator, Usage } from './types';
 
 /**
  * Builders of OpenAI's response shapes, for adaptors that convert a provider's answer.
@@ -87,6 +87,18 @@ export function chatChunk(options: {
     ...(options.usage ? { usage: withTotal(options.usage) } : {}),
   });
 }
+
+/** A converted JSON answer: its usage when the provider reported some, its text for counting otherwise. */
+export const jsonAnswer = (value: unknown, text: string, usage?: Usage): ConvertedResponse => ({
+  body: JSON.stringify(value),
+  contentType: 'application/json',
+  usage,
+  text,
+});
+
+/** An embeddings answer from the provider's vectors (float arrays; the pipeline encodes base64 when asked). */
+export const embeddingsAnswer = (model: string, vectors: number[][], usage?: Usage): ConvertedResponse =>
+  jsonAnswer(embeddingList(model, vectors, usage ?? { prompt_tokens: 0, completion_tokens: 0 }), '', usage);
 
 export function embeddingList(model: string, vectors: number[][], usage: Usage) {
   return {

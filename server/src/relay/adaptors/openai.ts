@@ -1,4 +1,5 @@
 import type { RelayError } from '../errors';
+import { asObject, type Json } from '../json-value';
 import { transcriptText } from '../pipeline/unit-pricing';
 import type {
   Adaptor,
@@ -9,8 +10,6 @@ import type {
   Usage,
 } from './types';
 import { upstreamError } from './upstream-error';
-
-type Json = Record<string, unknown>;
 
 /** Per-type differences of the OpenAI-compatible family. */
 export interface OpenAiSettings {
@@ -48,9 +47,6 @@ function requestBody(call: RelayCall, settings: OpenAiSettings): string | Buffer
   if (wantsUsage) body.stream_options = { ...asObject(call.body.stream_options), include_usage: true };
   return JSON.stringify(body);
 }
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 
 export function readUsage(value: unknown): Usage | undefined {
   const usage = asObject(value);

@@ -1,9 +1,5 @@
 import { RelayError } from '../errors';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+import { asObject, type Json } from '../json-value';
 
 /** Providers put the message in many places; the first one found wins. */
 function findMessage(body: Json): string | undefined {

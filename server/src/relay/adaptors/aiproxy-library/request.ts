@@ -1,18 +1,11 @@
 import { RelayError } from '../../errors';
+import { configTextOrOther } from '../channel-config';
 import { messageText } from '../openai-format';
 import type { RelayCall, UpstreamRequest } from '../types';
 import type { LibraryRequest } from './wire';
 
 /** The library to ask: `library_id` in the channel's config JSON, else the channel's `other` field. */
-export function libraryIdOf(call: RelayCall): string {
-  try {
-    const config = JSON.parse(call.channel.config || '{}') as { library_id?: unknown };
-    if (typeof config.library_id === 'string' && config.library_id) return config.library_id;
-  } catch {
-    // a malformed config falls back to `other`
-  }
-  return call.channel.other ?? '';
-}
+export const libraryIdOf = (call: RelayCall): string => configTextOrOther(call, 'library_id') ?? '';
 
 /** The library answers one question: the last message's text. */
 export function libraryRequest(call: RelayCall): LibraryRequest {

@@ -1,5 +1,5 @@
 import { RelayError } from '../../errors';
-import { chatCompletion } from '../openai-format';
+import { chatCompletion, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall } from '../types';
 import { upstreamError } from '../upstream-error';
 import type { LibraryAnswer, LibraryDocument } from './wire';
@@ -48,5 +48,5 @@ export function convertResponse(call: RelayCall, body: Buffer): ConvertedRespons
     finishReason: 'stop',
   });
   // No usage is reported: the relay counts the tokens itself.
-  return { body: Buffer.from(JSON.stringify(completion)), contentType: 'application/json', text: content };
+  return jsonAnswer(completion, content);
 }

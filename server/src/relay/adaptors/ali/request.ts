@@ -1,4 +1,6 @@
 import { RelayError } from '../../errors';
+import { asObject, type Json, numberOf } from '../../json-value';
+import { configTextOrOther } from '../channel-config';
 import { messageText } from '../openai-format';
 import type { RelayCall, UpstreamRequest } from '../types';
 import {
@@ -11,27 +13,11 @@ import {
   SEARCH_SUFFIX,
 } from './wire';
 
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-
-const numberOf = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
-
 const defined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 
 /** The plugin header's value: `plugin` in the channel's config JSON, else the channel's `other` field. */
-export function pluginOf(call: RelayCall): string | undefined {
-  try {
-    const config = JSON.parse(call.channel.config || '{}') as { plugin?: unknown };
-    if (typeof config.plugin === 'string' && config.plugin) return config.plugin;
-  } catch {
-    // a malformed config falls back to `other`
-  }
-  return call.channel.other?.trim() || undefined;
-}
+export const pluginOf = (call: RelayCall): string | undefined => configTextOrOther(call, 'plugin');
 
 /** `qwen-max-internet` → model `qwen-max` with web search on. */
 export function searchModel(model: string): { model: string; search: boolean } {

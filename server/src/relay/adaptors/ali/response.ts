@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
 import {
   chatCompletion,
-  embeddingList,
+  embeddingsAnswer,
   type FinishReason,
+  jsonAnswer,
   type ToolCall,
   toolCallsText,
 } from '../openai-format';
@@ -56,8 +57,6 @@ function answerOf<T extends { code?: string; output?: unknown }>(body: Buffer): 
   return answer;
 }
 
-const json = (value: unknown) => Buffer.from(JSON.stringify(value));
-
 function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = answerOf<DashScopeChatResponse>(body);
   if (answer instanceof RelayError) return answer;
@@ -75,12 +74,7 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
     usage,
     toolCalls,
   });
-  return {
-    body: json(completion),
-    contentType: 'application/json',
-    usage,
-    text: content + toolCallsText(toolCalls),
-  };
+  return jsonAnswer(completion, content + toolCallsText(toolCalls), usage);
 }
 
 /** Vectors in input order; DashScope reports only total_tokens, all of them prompt. */
@@ -92,12 +86,7 @@ function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | R
     .map((item) => item.embedding ?? []);
   const tokens = answer.usage?.total_tokens ?? answer.usage?.input_tokens;
   const usage = tokens === undefined ? undefined : { prompt_tokens: tokens, completion_tokens: 0 };
-  const list = embeddingList(
-    call.upstreamModel,
-    vectors,
-    usage ?? { prompt_tokens: 0, completion_tokens: 0 },
-  );
-  return { body: json(list), contentType: 'application/json', usage, text: '' };
+  return embeddingsAnswer(call.upstreamModel, vectors, usage);
 }
 
 export const convertResponse = (call: RelayCall, body: Buffer): ConvertedResponse | RelayError =>

@@ -1,3 +1,4 @@
+import { asObject, type Json } from '../../json-value';
 import { messageText } from '../openai-format';
 import type {
   AnthropicBlock,
@@ -7,11 +8,6 @@ import type {
   AnthropicTextBlock,
   AnthropicToolUseBlock,
 } from './wire';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;
 

@@ -1,13 +1,10 @@
 import { RelayError } from '../../errors';
+import { type Json, numberOf } from '../../json-value';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { authHeaders } from './auth';
 import { toAnthropicMessages } from './messages';
 import { toAnthropicToolChoice, toAnthropicTools } from './tools';
 import { type AnthropicRequest, DEFAULT_MAX_TOKENS } from './wire';
-
-type Json = Record<string, unknown>;
-
-const numberOf = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 function stopSequences(stop: unknown): string[] | undefined {
   const list = typeof stop === 'string' ? [stop] : Array.isArray(stop) ? stop : [];

@@ -1,5 +1,11 @@
 import type { RelayError } from '../../errors';
-import { chatCompletion, type FinishReason, type ToolCall, toolCallsText } from '../openai-format';
+import {
+  chatCompletion,
+  type FinishReason,
+  jsonAnswer,
+  type ToolCall,
+  toolCallsText,
+} from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { anthropicError, parseError } from './errors';
 import type { AnthropicErrorBody, AnthropicResponse, AnthropicStopReason, AnthropicUsage } from './wire';
@@ -68,10 +74,5 @@ export function convertResponse(call: RelayCall, body: Buffer): ConvertedRespons
   if (answer.type === 'error') return anthropicError(answer.error);
   if (answer.type !== 'message') return parseError(502, body);
   const completion = toOpenAiCompletion(answer, call.upstreamModel, openAiId(answer.id, call));
-  return {
-    body: JSON.stringify(completion),
-    contentType: 'application/json',
-    usage: usageOf(answer.usage),
-    text: generatedText(completion),
-  };
+  return jsonAnswer(completion, generatedText(completion), usageOf(answer.usage));
 }

@@ -1,9 +1,5 @@
+import { asObject } from '../../json-value';
 import type { AnthropicTool, AnthropicToolChoice } from './wire';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 
 const EMPTY_SCHEMA = { type: 'object', properties: {} };
 

@@ -1,11 +1,10 @@
 import { RelayError } from '../../errors';
+import type { Json } from '../../json-value';
 import { messageText } from '../openai-format';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { accessTokens } from './credentials';
 import { serviceUrl } from './endpoints';
 import type { BaiduChatRequest, BaiduEmbeddingRequest, BaiduMessage } from './wire';
-
-type Json = Record<string, unknown>;
 
 const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;

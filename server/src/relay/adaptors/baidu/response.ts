@@ -1,5 +1,5 @@
 import { RelayError } from '../../errors';
-import { chatCompletion, embeddingList, type FinishReason } from '../openai-format';
+import { chatCompletion, embeddingsAnswer, type FinishReason, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { upstreamError } from '../upstream-error';
 import { baiduError, isBaiduError } from './errors';
@@ -34,8 +34,6 @@ function answerOf<T extends object>(body: Buffer): T | RelayError {
   return parsed as T;
 }
 
-const json = (value: unknown) => Buffer.from(JSON.stringify(value));
-
 function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = answerOf<BaiduChatResponse>(body);
   if (answer instanceof RelayError) return answer;
@@ -48,7 +46,7 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
     finishReason: finishReasonOf(answer),
     usage,
   });
-  return { body: json(completion), contentType: 'application/json', usage, text: content };
+  return jsonAnswer(completion, content, usage);
 }
 
 function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
@@ -60,12 +58,7 @@ function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | R
   // Embeddings have no completion: everything Baidu counts is input.
   const prompt = answer.usage?.prompt_tokens || answer.usage?.total_tokens || 0;
   const usage = prompt ? { prompt_tokens: prompt, completion_tokens: 0 } : undefined;
-  const list = embeddingList(
-    call.upstreamModel,
-    vectors,
-    usage ?? { prompt_tokens: 0, completion_tokens: 0 },
-  );
-  return { body: json(list), contentType: 'application/json', usage, text: '' };
+  return embeddingsAnswer(call.upstreamModel, vectors, usage);
 }
 
 export const convertResponse = (call: RelayCall, body: Buffer): ConvertedResponse | RelayError =>

@@ -1,4 +1,5 @@
 import { RelayError } from '../../errors';
+import { asObject, type Json, numberOf } from '../../json-value';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { authHeaders } from './auth';
 import { toGeminiContents } from './contents';
@@ -10,13 +11,6 @@ import type {
   GeminiGenerationConfig,
   GeminiSafetySetting,
 } from './wire';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-
-const numberOf = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 /** A gateway leaves moderation to the operator: Google's filters are turned off for every category. */
 export const SAFETY_SETTINGS: GeminiSafetySetting[] = [

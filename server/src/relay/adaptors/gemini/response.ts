@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
 import {
   chatCompletion,
-  embeddingList,
+  embeddingsAnswer,
   type FinishReason,
+  jsonAnswer,
   type ToolCall,
   toolCallsText,
 } from '../openai-format';
@@ -81,12 +82,7 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
     usage,
     toolCalls,
   });
-  return {
-    body: JSON.stringify(completion),
-    contentType: 'application/json',
-    usage,
-    text: text + toolCallsText(toolCalls),
-  };
+  return jsonAnswer(completion, text + toolCallsText(toolCalls), usage);
 }
 
 /** Gemini reports no usage for embeddings: the relay counts the input itself. */
@@ -95,8 +91,7 @@ function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | R
   if (answer instanceof RelayError) return answer;
   if (answer.error) return geminiError(answer.error);
   const vectors = (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
-  const list = embeddingList(call.upstreamModel, vectors, { prompt_tokens: 0, completion_tokens: 0 });
-  return { body: JSON.stringify(list), contentType: 'application/json', text: '' };
+  return embeddingsAnswer(call.upstreamModel, vectors);
 }
 
 export const convertResponse = (call: RelayCall, body: Buffer): ConvertedResponse | RelayError =>

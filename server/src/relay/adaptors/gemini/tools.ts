@@ -1,9 +1,5 @@
+import { asObject, type Json } from '../../json-value';
 import type { GeminiFunctionDeclaration, GeminiToolConfig } from './wire';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 
 /** JSON Schema keywords outside the OpenAPI subset Gemini reads; it refuses a request that has them. */
 const UNSUPPORTED_KEYWORDS = new Set(['$schema', 'additionalProperties', 'strict', '$id', '$comment']);

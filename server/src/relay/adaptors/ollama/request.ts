@@ -1,4 +1,5 @@
 import { RelayError } from '../../errors';
+import { asObject, type Json, numberOf } from '../../json-value';
 import { messageText } from '../openai-format';
 import type { RelayCall } from '../types';
 import type {
@@ -8,13 +9,6 @@ import type {
   OllamaOptions,
   OllamaToolCall,
 } from './wire';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-
-const numberOf = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 /** Sampling settings that Ollama takes under `options`; unset ones stay out. */
 function optionsOf(body: Json): OllamaOptions | undefined {

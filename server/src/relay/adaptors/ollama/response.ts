@@ -1,8 +1,9 @@
 import type { RelayError } from '../../errors';
 import {
   chatCompletion,
-  embeddingList,
+  embeddingsAnswer,
   type FinishReason,
+  jsonAnswer,
   type ToolCall,
   toolCallsText,
 } from '../openai-format';
@@ -29,8 +30,6 @@ export function toolCallsOf(call: RelayCall, message: Partial<OllamaMessage> | u
   }));
 }
 
-const json = (value: unknown) => Buffer.from(JSON.stringify(value));
-
 export function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   let answer: OllamaChatResponse;
   try {
@@ -51,17 +50,7 @@ export function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | 
     toolCalls,
   });
   const text = content + toolCallsText(toolCalls);
-  return { body: json(completion), contentType: 'application/json', usage, text };
-}
-
-/** The openai SDKs ask for base64 unless told otherwise, and decode it as little-endian float32. */
-function encoded(call: RelayCall, list: ReturnType<typeof embeddingList>) {
-  if (call.body?.encoding_format !== 'base64') return list;
-  const data = list.data.map((item) => ({
-    ...item,
-    embedding: Buffer.from(new Float32Array(item.embedding).buffer).toString('base64'),
-  }));
-  return { ...list, data };
+  return jsonAnswer(completion, text, usage);
 }
 
 export function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
@@ -76,10 +65,5 @@ export function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedRespo
     typeof answer.prompt_eval_count === 'number'
       ? { prompt_tokens: answer.prompt_eval_count, completion_tokens: 0 }
       : undefined;
-  const list = embeddingList(
-    call.upstreamModel,
-    answer.embeddings,
-    usage ?? { prompt_tokens: 0, completion_tokens: 0 },
-  );
-  return { body: json(encoded(call, list)), contentType: 'application/json', usage, text: '' };
+  return embeddingsAnswer(call.upstreamModel, answer.embeddings, usage);
 }

@@ -1,14 +1,8 @@
 import { RelayError } from '../../errors';
+import { asObject, type Json, numberOf } from '../../json-value';
 import { messageText } from '../openai-format';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { MODEL_AUTHOR, PALM_CHAT_MODEL, type PalmChatRequest, type PalmMessage, USER_AUTHOR } from './wire';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-
-const numberOf = (value: unknown): number | undefined => (typeof value === 'number' ? value : undefined);
 
 const isSystem = (message: Json) => message.role === 'system' || message.role === 'developer';
 

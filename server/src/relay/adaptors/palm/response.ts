@@ -1,6 +1,6 @@
 import { RelayError } from '../../errors';
 import { geminiError, parseError } from '../gemini/errors';
-import { chatCompletion, type FinishReason } from '../openai-format';
+import { chatCompletion, type FinishReason, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall } from '../types';
 import type { PalmChatResponse } from './wire';
 
@@ -35,5 +35,5 @@ export function convertResponse(call: RelayCall, body: Buffer): ConvertedRespons
     content: answer.text,
     finishReason: answer.finishReason,
   });
-  return { body: JSON.stringify(completion), contentType: 'application/json', text: answer.text };
+  return jsonAnswer(completion, answer.text);
 }

@@ -1,4 +1,5 @@
 import { RelayError } from '../../errors';
+import { configText } from '../channel-config';
 import type { RelayCall } from '../types';
 
 export interface TencentCredentials {
@@ -20,11 +21,4 @@ export function credentialsOf(call: RelayCall): TencentCredentials {
 }
 
 /** `region` from the channel's config JSON (sent as X-TC-Region), when set. */
-export function regionOf(call: RelayCall): string | undefined {
-  try {
-    const config = JSON.parse(call.channel.config || '{}') as { region?: unknown };
-    return typeof config.region === 'string' && config.region ? config.region : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const regionOf = (call: RelayCall): string | undefined => configText(call, 'region');

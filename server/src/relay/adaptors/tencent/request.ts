@@ -1,11 +1,10 @@
 import { RelayError } from '../../errors';
+import type { Json } from '../../json-value';
 import { messageText } from '../openai-format';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { credentialsOf, regionOf } from './credentials';
 import { tc3Authorization } from './sign';
 import { API_VERSION, type HunyuanChatRequest, type HunyuanEmbeddingRequest } from './wire';
-
-type Json = Record<string, unknown>;
 
 const CONTENT_TYPE = 'application/json';
 

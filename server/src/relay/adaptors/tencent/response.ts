@@ -1,5 +1,5 @@
 import { RelayError } from '../../errors';
-import { chatCompletion, embeddingList, type FinishReason } from '../openai-format';
+import { chatCompletion, embeddingsAnswer, type FinishReason, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { upstreamError } from '../upstream-error';
 import { tencentError } from './errors';
@@ -30,8 +30,6 @@ function responseOf<T extends { Error?: { Code?: string } }>(body: Buffer): T | 
   return response;
 }
 
-const json = (value: unknown) => Buffer.from(JSON.stringify(value));
-
 function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = responseOf<HunyuanChatResponse>(body);
   if (answer instanceof RelayError) return answer;
@@ -45,17 +43,7 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
     finishReason: finishReasonOf(choice?.FinishReason) ?? 'stop',
     usage,
   });
-  return { body: json(completion), contentType: 'application/json', usage, text: content };
-}
-
-/** The openai SDKs ask for base64 unless told otherwise, and decode it as little-endian float32. */
-function encoded(call: RelayCall, list: ReturnType<typeof embeddingList>) {
-  if (call.body?.encoding_format !== 'base64') return list;
-  const data = list.data.map((item) => ({
-    ...item,
-    embedding: Buffer.from(new Float32Array(item.embedding).buffer).toString('base64'),
-  }));
-  return { ...list, data };
+  return jsonAnswer(completion, content, usage);
 }
 
 function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
@@ -65,12 +53,7 @@ function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | R
     .sort((a, b) => (a.Index ?? 0) - (b.Index ?? 0))
     .map((item) => item.Embedding ?? []);
   const usage = usageOf(answer.Usage);
-  const list = embeddingList(
-    call.upstreamModel,
-    vectors,
-    usage ?? { prompt_tokens: 0, completion_tokens: 0 },
-  );
-  return { body: json(encoded(call, list)), contentType: 'application/json', usage, text: '' };
+  return embeddingsAnswer(call.upstreamModel, vectors, usage);
 }
 
 export const convertResponse = (call: RelayCall, body: Buffer): ConvertedResponse | RelayError =>

@@ -1,14 +1,10 @@
 import { RelayError } from '../../errors';
+import { asObject, type Json } from '../../json-value';
 import { messageText } from '../openai-format';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { credentialsOf, signedUrl } from './auth';
 import { sparkDomain, sparkUrl, sparkVersion } from './version';
 import type { SparkFunction, SparkRequest } from './wire';
-
-type Json = Record<string, unknown>;
-
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 
 function functionsOf(tools: unknown): SparkFunction[] {
   if (!Array.isArray(tools)) return [];

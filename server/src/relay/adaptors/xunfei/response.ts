@@ -1,5 +1,5 @@
 import type { RelayError } from '../../errors';
-import { chatCompletion, type ToolCall, toolCallsText } from '../openai-format';
+import { chatCompletion, jsonAnswer, type ToolCall, toolCallsText } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { parseError } from './errors';
 import type { SparkFrame, SparkTextItem } from './wire';
@@ -47,5 +47,5 @@ export function convertResponse(call: RelayCall, body: Buffer): ConvertedRespons
     toolCalls,
   });
   const text = content + toolCallsText(toolCalls);
-  return { body: Buffer.from(JSON.stringify(completion)), contentType: 'application/json', usage, text };
+  return jsonAnswer(completion, text, usage);
 }

@@ -1,3 +1,4 @@
+import { configTextOrOther } from '../channel-config';
 import type { RelayCall } from '../types';
 
 const DEFAULT_HOST = 'wss://spark-api.xf-yun.com';
@@ -28,21 +29,11 @@ const PATH_BY_VERSION: Readonly<Record<string, string>> = {
   'v3.5-32K': '/chat/max-32k',
 };
 
-function configuredVersion(call: RelayCall): string | undefined {
-  try {
-    const config = JSON.parse(call.channel.config || '{}') as { api_version?: unknown };
-    if (typeof config.api_version === 'string' && config.api_version) return config.api_version;
-  } catch {
-    // a malformed config falls back to `other`
-  }
-  return call.channel.other || undefined;
-}
-
 /** From the model name (Spark-Max, or the older SparkDesk-v3.5), else the channel's setting, else v1.1. */
 export function sparkVersion(call: RelayCall): string {
   const model = call.upstreamModel;
   const named = VERSION_BY_MODEL[model] ?? /^[^-]+-(v\d.*)$/.exec(model)?.[1];
-  return named ?? configuredVersion(call) ?? 'v1.1';
+  return named ?? configTextOrOther(call, 'api_version') ?? 'v1.1';
 }
 
 export const sparkDomain = (version: string) => DOMAIN_BY_VERSION[version] ?? `general${version}`;

@@ -1,10 +1,9 @@
 import { RelayError } from '../../errors';
+import type { Json } from '../../json-value';
 import { messageText } from '../openai-format';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { tokenFor } from './credentials';
 import type { ZhipuEmbeddingRequest, ZhipuImageRequest, ZhipuV3Request } from './wire';
-
-type Json = Record<string, unknown>;
 
 /**
  * The legacy chatglm_* models (chatglm_turbo, _pro, _std, _lite, …) live on the v3 model API; every

@@ -1,6 +1,6 @@
 import { RelayError } from '../../errors';
 import { openAiAdaptor } from '../openai';
-import { chatCompletion, embeddingList } from '../openai-format';
+import { chatCompletion, embeddingsAnswer, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { upstreamError } from '../upstream-error';
 import { errorInBody } from './errors';
@@ -47,8 +47,6 @@ function parsed<T>(body: Buffer): T | RelayError {
   return errorInBody(value) ?? value;
 }
 
-const json = (value: unknown) => Buffer.from(JSON.stringify(value));
-
 function convertV3(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = parsed<ZhipuV3Response>(body);
   if (answer instanceof RelayError) return answer;
@@ -62,7 +60,7 @@ function convertV3(call: RelayCall, body: Buffer): ConvertedResponse | RelayErro
     finishReason: 'stop',
     usage,
   });
-  return { body: json(completion), contentType: 'application/json', usage, text: content };
+  return jsonAnswer(completion, content, usage);
 }
 
 function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
@@ -73,12 +71,7 @@ function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | R
     .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
     .map((item) => item.embedding ?? []);
   const usage = usageOf(answer.usage);
-  const list = embeddingList(
-    answer.model || call.upstreamModel,
-    vectors,
-    usage ?? { prompt_tokens: 0, completion_tokens: 0 },
-  );
-  return { body: json(list), contentType: 'application/json', usage, text: '' };
+  return embeddingsAnswer(answer.model || call.upstreamModel, vectors, usage);
 }
 
 /** v4 chat and images: an error inside a 200 is still an error; anything else goes through as it came. */

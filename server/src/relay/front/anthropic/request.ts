@@ -1,10 +1,7 @@
 import { RelayError } from '../../errors';
-
-type Json = Record<string, unknown>;
+import { asObject, type Json } from '../../json-value';
 
 const invalid = (message: string) => RelayError.invalid(message, 'invalid_request');
-const asObject = (value: unknown): Json | undefined =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
 
 /** Anthropic content (a string or blocks) as OpenAI message parts, tool calls and tool results. */
 function convertContent(role: string, content: unknown) {

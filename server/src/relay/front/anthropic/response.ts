@@ -1,4 +1,4 @@
-type Json = Record<string, unknown>;
+import type { Json } from '../../json-value';
 
 const STOP_REASONS: Record<string, string> = {
   stop: 'end_turn',

@@ -1,6 +1,5 @@
+import type { Json } from '../../json-value';
 import { anthropicErrorType, anthropicMessageId, anthropicStopReason } from './response';
-
-type Json = Record<string, unknown>;
 
 const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
