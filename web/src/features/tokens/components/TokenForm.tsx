@@ -1,8 +1,9 @@
-import { Alert, Button, Group, MultiSelect, NumberInput, Stack, Switch, TextInput } from '@mantine/core';
+import { Alert, MultiSelect, NumberInput, Stack, Switch, TextInput } from '@mantine/core';
 import type { Token } from '@switchyard/contract/tokens';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { FormButtons } from '../../../components/FormButtons';
 import { renderQuota } from '../../../lib/format';
 import { showSuccess } from '../../../lib/toast';
 import { useFormFields } from '../../../lib/use-form-fields';
@@ -117,14 +118,7 @@ export function TokenForm({ token }: { token?: Token }) {
           checked={values.unlimited}
           onChange={(event) => set('unlimited', event.currentTarget.checked)}
         />
-        <Group gap="sm">
-          <Button type="submit" loading={save.isPending}>
-            {t('common.submit')}
-          </Button>
-          <Button variant="default" onClick={() => navigate('/token')}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormButtons saving={save.isPending} onCancel={() => navigate('/token')} />
       </Stack>
     </form>
   );
