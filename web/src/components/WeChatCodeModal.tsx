@@ -1,10 +1,14 @@
 import { Button, Image, Modal, type ModalProps, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 
-interface WeChatCodeModalProps {
+/** What a page gives a WeChat modal: whether it is open, how to close it, the QR code image. */
+export interface WeChatModalProps {
   opened: boolean;
   onClose: () => void;
   qrCode: string;
+}
+
+interface WeChatCodeModalProps extends WeChatModalProps {
   texts: { title: string; qrAlt: string; tip: string; code: string; submit: string };
   /** Called with the trimmed code; `clear` empties the field (after success). */
   onCode: (code: string, clear: () => void) => void;

@@ -1,20 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { WeChatCodeModal } from '../../../components/WeChatCodeModal';
+import { WeChatCodeModal, type WeChatModalProps } from '../../../components/WeChatCodeModal';
 import { saveSession } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
 import { useWeChatLogin } from '../api/oauth';
 
 /** QR code of the official account and the code it sends (valid three minutes). */
-export function WeChatLoginModal({
-  opened,
-  onClose,
-  qrCode,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  qrCode: string;
-}) {
+export function WeChatLoginModal({ opened, onClose, qrCode }: WeChatModalProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const login = useWeChatLogin();

@@ -45,7 +45,7 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
   const save = useSaveChannel();
   const groups = useChannelGroups();
   const typeModels = useTypeModels();
-  const { values, setValues, errors, setErrors, set } = useFormFields(
+  const { values, setValues, errors, setErrors, set, text } = useFormFields(
     () => initialChannelValues(channel),
     ERROR_FIELD,
   );
@@ -88,9 +88,7 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
             placeholder={t('channels.form.namePlaceholder')}
             name="name"
             autoComplete="off"
-            value={values.name}
-            onChange={(event) => set('name', event.currentTarget.value)}
-            error={errors.name}
+            {...text('name')}
             withAsterisk
           />
         </SimpleGrid>

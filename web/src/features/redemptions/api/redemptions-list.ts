@@ -1,6 +1,5 @@
 import type { Redemption } from '@switchyard/contract/redemptions';
-import type { QueryClient } from '@tanstack/react-query';
-import { patchCachedRows, useServerPages, useServerSearch } from '../../../lib/list-queries';
+import { useServerPages, useServerSearch } from '../../../lib/list-queries';
 
 /** A row of the list; `deleted` hides a row right after a successful delete. */
 export type RedemptionRow = Redemption & { deleted?: boolean };
@@ -20,13 +19,4 @@ export function useRedemptionPages() {
 /** GET /api/redemption/search?keyword=: by id or name, not paged. */
 export function useRedemptionSearch(keyword: string) {
   return useServerSearch<RedemptionRow>(redemptionsKeys.search(keyword), '/api/redemption/search', keyword);
-}
-
-/** Apply a change to a redemption row wherever the lists cache it. */
-export function patchCachedRedemption(
-  queryClient: QueryClient,
-  id: number,
-  patch: Partial<RedemptionRow>,
-): void {
-  patchCachedRows<RedemptionRow>(queryClient, 'redemptions', (row) => row.id === id, patch);
 }

@@ -31,7 +31,10 @@ export function RedemptionForm({ code }: { code?: Redemption }) {
   const navigate = useNavigate();
   const create = useCreateRedemptions();
   const update = useUpdateRedemption();
-  const { values, errors, setErrors, set } = useFormFields(() => initialRedemptionValues(code), ERROR_FIELD);
+  const { values, errors, setErrors, set, text } = useFormFields(
+    () => initialRedemptionValues(code),
+    ERROR_FIELD,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -78,9 +81,7 @@ export function RedemptionForm({ code }: { code?: Redemption }) {
           description={code ? undefined : t('redemptions.form.nameHint')}
           name="name"
           autoComplete="off"
-          value={values.name}
-          onChange={(event) => set('name', event.currentTarget.value)}
-          error={errors.name}
+          {...text('name')}
           withAsterisk
         />
         <SimpleGrid cols={{ base: 1, sm: code ? 1 : 2 }} spacing="md">

@@ -1,18 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { WeChatCodeModal } from '../../../components/WeChatCodeModal';
+import { WeChatCodeModal, type WeChatModalProps } from '../../../components/WeChatCodeModal';
 import { showSuccess } from '../../../lib/toast';
 import { useBindWeChat } from '../api/personal';
 
 /** The official account's QR code and the code it sends (valid three minutes). */
-export function WeChatBindModal({
-  opened,
-  onClose,
-  qrCode,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  qrCode: string;
-}) {
+export function WeChatBindModal({ opened, onClose, qrCode }: WeChatModalProps) {
   const { t } = useTranslation();
   const bind = useBindWeChat();
 

@@ -1,6 +1,5 @@
 import type { Token, tokenListOrders } from '@switchyard/contract/tokens';
-import type { QueryClient } from '@tanstack/react-query';
-import { patchCachedRows, useServerPages, useServerSearch } from '../../../lib/list-queries';
+import { useServerPages, useServerSearch } from '../../../lib/list-queries';
 
 export type TokenOrder = '' | (typeof tokenListOrders)[number];
 
@@ -23,9 +22,4 @@ export function useTokenPages(order: TokenOrder) {
 /** GET /api/token/search?keyword=: every match, not paged. */
 export function useTokenSearch(keyword: string) {
   return useServerSearch<TokenRow>(tokensKeys.search(keyword), '/api/token/search', keyword);
-}
-
-/** Apply a change to a token row wherever the lists cache it. */
-export function patchCachedToken(queryClient: QueryClient, id: number, patch: Partial<TokenRow>): void {
-  patchCachedRows<TokenRow>(queryClient, 'tokens', (row) => row.id === id, patch);
 }

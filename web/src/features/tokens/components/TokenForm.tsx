@@ -27,7 +27,10 @@ export function TokenForm({ token }: { token?: Token }) {
   const navigate = useNavigate();
   const save = useSaveToken();
   const models = useAvailableModels();
-  const { values, errors, setErrors, set } = useFormFields(() => initialTokenValues(token), ERROR_FIELD);
+  const { values, errors, setErrors, set, text } = useFormFields(
+    () => initialTokenValues(token),
+    ERROR_FIELD,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -54,9 +57,7 @@ export function TokenForm({ token }: { token?: Token }) {
           placeholder={t('tokens.form.namePlaceholder')}
           name="name"
           autoComplete="off"
-          value={values.name}
-          onChange={(event) => set('name', event.currentTarget.value)}
-          error={errors.name}
+          {...text('name')}
           withAsterisk
         />
         <MultiSelect
@@ -79,9 +80,7 @@ export function TokenForm({ token }: { token?: Token }) {
           description={t('tokens.form.subnetHint')}
           name="subnet"
           autoComplete="off"
-          value={values.subnet}
-          onChange={(event) => set('subnet', event.currentTarget.value)}
-          error={errors.subnet}
+          {...text('subnet')}
         />
         <ExpiryField
           value={values.expiry}
