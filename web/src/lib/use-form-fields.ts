@@ -1,5 +1,8 @@
-import { useState } from 'react';
+import { type ChangeEvent, useState } from 'react';
 import type { FieldErrors } from './validation';
+
+/** The keys of a form's values that hold text. */
+type TextKey<Values> = { [K in keyof Values]: Values[K] extends string ? K : never }[keyof Values];
 
 /**
  * A form's values and its per-field errors. Changing a value clears the error of the server field
@@ -15,5 +18,11 @@ export function useFormFields<Values extends object>(
     setValues((current) => ({ ...current, [key]: value }));
     setErrors((current) => ({ ...current, [errorField[key]]: undefined }));
   };
-  return { values, setValues, errors, setErrors, set };
+  /** A text input's value, change and error, bound to one value. */
+  const text = <K extends TextKey<Values>>(key: K) => ({
+    value: values[key] as string,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(key, event.currentTarget.value as Values[K]),
+    error: errors[errorField[key]],
+  });
+  return { values, setValues, errors, setErrors, set, text };
 }

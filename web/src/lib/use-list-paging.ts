@@ -16,6 +16,9 @@ export interface ListPaging<T> {
   goTo: (page: number) => Promise<void>;
   /** Back to the first page (after a new search or order). */
   reset: () => void;
+  /** Back to the first page and fetch the shown list (pages or search results) again. */
+  refresh: () => void;
+  refreshing: boolean;
 }
 
 /**
@@ -46,5 +49,10 @@ export function useListPaging<T extends ListRow>(
     total: pageCount(rows.length, !searching && pages.hasNextPage),
     goTo,
     reset: () => setPage(1),
+    refresh: () => {
+      setPage(1);
+      void (searching ? search.refetch() : pages.refetch());
+    },
+    refreshing: pages.isRefetching || search.isRefetching,
   };
 }

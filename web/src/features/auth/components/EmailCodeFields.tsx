@@ -1,10 +1,8 @@
-import { Button, Group, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { EmailSendCodeField } from '../../../components/EmailSendCodeField';
 import { showInfo, showSuccess } from '../../../lib/toast';
-import { useCountdown } from '../../../lib/use-countdown';
 import { useSendVerificationCode } from '../api/register';
-
-export const RESEND_SECONDS = 30;
 
 interface EmailCodeFieldsProps {
   email: string;
@@ -19,44 +17,33 @@ interface EmailCodeFieldsProps {
 export function EmailCodeFields({ email, code, onEmail, onCode, turnstile }: EmailCodeFieldsProps) {
   const { t } = useTranslation();
   const send = useSendVerificationCode();
-  const countdown = useCountdown(RESEND_SECONDS);
 
   const sendCode = () => {
     if (!email.trim()) {
       showInfo(t('register.emailRequired'));
-      return;
+      return false;
     }
     if (turnstile === null) {
       showInfo(t('register.turnstileWait'));
-      return;
+      return false;
     }
-    countdown.start();
     send.mutate({ email: email.trim(), turnstile }, { onSuccess: () => showSuccess(t('register.codeSent')) });
+    return true;
   };
 
   return (
     <>
-      <Group align="flex-end" gap="xs" wrap="nowrap">
-        <TextInput
-          style={{ flex: 1 }}
-          type="email"
-          label={t('register.email')}
-          name="email"
-          autoComplete="email"
-          value={email}
-          onChange={(event) => onEmail(event.currentTarget.value)}
-        />
-        <Button
-          variant="default"
-          onClick={sendCode}
-          disabled={countdown.remaining > 0}
-          loading={send.isPending}
-        >
-          {countdown.remaining > 0
-            ? t('register.retry', { countdown: countdown.remaining })
-            : t('register.getCode')}
-        </Button>
-      </Group>
+      <EmailSendCodeField
+        label={t('register.email')}
+        name="email"
+        autoComplete="email"
+        value={email}
+        onChange={onEmail}
+        onSend={sendCode}
+        sending={send.isPending}
+        sendLabel={t('register.getCode')}
+        resendLabel={(countdown) => t('register.retry', { countdown })}
+      />
       <TextInput
         label={t('register.code')}
         name="verification_code"

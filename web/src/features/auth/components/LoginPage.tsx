@@ -1,12 +1,13 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { loginInput } from '@switchyard/contract/users';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { type LoginRedirectState, saveSession } from '../../../lib/session';
 import { showSuccess, showWarning } from '../../../lib/toast';
 import { isDefaultRootLogin, useLogin } from '../api/login';
 import { AuthCard } from './AuthCard';
+import { AuthLink } from './AuthLink';
 import { SocialLogin } from './SocialLogin';
 
 export function LoginPage() {
@@ -76,18 +77,8 @@ export function LoginPage() {
         </Stack>
       </form>
       <Group justify="space-between" gap="xs">
-        <Text size="sm" c="dimmed">
-          {t('login.forgot')}{' '}
-          <Anchor component={Link} to="/reset" size="sm">
-            {t('login.reset')}
-          </Anchor>
-        </Text>
-        <Text size="sm" c="dimmed">
-          {t('login.noAccount')}{' '}
-          <Anchor component={Link} to="/register" size="sm">
-            {t('login.register')}
-          </Anchor>
-        </Text>
+        <AuthLink question={t('login.forgot')} label={t('login.reset')} to="/reset" />
+        <AuthLink question={t('login.noAccount')} label={t('login.register')} to="/register" />
       </Group>
       <SocialLogin />
     </AuthCard>

@@ -1,8 +1,8 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { registerInput } from '@switchyard/contract/users';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { Turnstile } from '../../../components/Turnstile';
 import { useServerStatus } from '../../../lib/server-status';
 import { readItem, StorageKey, writeItem } from '../../../lib/storage';
@@ -10,6 +10,7 @@ import { showInfo, showSuccess } from '../../../lib/toast';
 import { type FieldErrors, fieldErrors, USER_MESSAGES } from '../../../lib/validation';
 import { useRegister } from '../api/register';
 import { AuthCard } from './AuthCard';
+import { AuthLink } from './AuthLink';
 import { EmailCodeFields } from './EmailCodeFields';
 
 interface RegisterForm {
@@ -43,6 +44,14 @@ export function RegisterPage() {
 
   const set = (field: keyof RegisterForm) => (value: string) =>
     setForm((current) => ({ ...current, [field]: value }));
+
+  /** A text field's name, value, change and error. */
+  const bound = (field: keyof RegisterForm) => ({
+    name: field,
+    value: form[field],
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(field)(event.currentTarget.value),
+    error: errors[field],
+  });
 
   const reject = (field: keyof RegisterForm, message: string) => {
     setErrors({ [field]: message });
@@ -103,30 +112,21 @@ export function RegisterPage() {
           <TextInput
             label={t('register.username')}
             description={t('register.usernameHint')}
-            name="username"
             autoComplete="username"
-            value={form.username}
-            onChange={(event) => set('username')(event.currentTarget.value)}
-            error={errors.username}
+            {...bound('username')}
             withAsterisk
           />
           <PasswordInput
             label={t('register.password')}
             description={t('register.passwordHint')}
-            name="password"
             autoComplete="new-password"
-            value={form.password}
-            onChange={(event) => set('password')(event.currentTarget.value)}
-            error={errors.password}
+            {...bound('password')}
             withAsterisk
           />
           <PasswordInput
             label={t('register.password2')}
-            name="password2"
             autoComplete="new-password"
-            value={form.password2}
-            onChange={(event) => set('password2')(event.currentTarget.value)}
-            error={errors.password2}
+            {...bound('password2')}
             withAsterisk
           />
           {emailOn && (
@@ -146,12 +146,7 @@ export function RegisterPage() {
           </Button>
         </Stack>
       </form>
-      <Text size="sm" c="dimmed" ta="center">
-        {t('register.hasAccount')}{' '}
-        <Anchor component={Link} to="/login" size="sm">
-          {t('register.login')}
-        </Anchor>
-      </Text>
+      <AuthLink question={t('register.hasAccount')} label={t('register.login')} to="/login" centered />
     </AuthCard>
   );
 }

@@ -1,30 +1,18 @@
-import { Button, Image, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { WeChatCodeModal, type WeChatModalProps } from '../../../components/WeChatCodeModal';
 import { saveSession } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
 import { useWeChatLogin } from '../api/oauth';
 
 /** QR code of the official account and the code it sends (valid three minutes). */
-export function WeChatLoginModal({
-  opened,
-  onClose,
-  qrCode,
-}: {
-  opened: boolean;
-  onClose: () => void;
-  qrCode: string;
-}) {
+export function WeChatLoginModal({ opened, onClose, qrCode }: WeChatModalProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const login = useWeChatLogin();
-  const [code, setCode] = useState('');
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!code.trim()) return;
-    login.mutate(code.trim(), {
+  const logIn = (code: string) =>
+    login.mutate(code, {
       onSuccess: (user) => {
         saveSession(user);
         onClose();
@@ -32,27 +20,21 @@ export function WeChatLoginModal({
         showSuccess(t('login.success'));
       },
     });
-  };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('wechat.title')} centered>
-      <form onSubmit={submit}>
-        <Stack align="center">
-          {qrCode && <Image src={qrCode} alt={t('wechat.qrAlt')} w={200} h={200} fit="contain" />}
-          <Text size="sm" c="dimmed" ta="center">
-            {t('wechat.scanTip')}
-          </Text>
-          <TextInput
-            w="100%"
-            label={t('wechat.code')}
-            value={code}
-            onChange={(event) => setCode(event.currentTarget.value)}
-          />
-          <Button type="submit" fullWidth loading={login.isPending}>
-            {t('wechat.submit')}
-          </Button>
-        </Stack>
-      </form>
-    </Modal>
+    <WeChatCodeModal
+      opened={opened}
+      onClose={onClose}
+      qrCode={qrCode}
+      texts={{
+        title: t('wechat.title'),
+        qrAlt: t('wechat.qrAlt'),
+        tip: t('wechat.scanTip'),
+        code: t('wechat.code'),
+        submit: t('wechat.submit'),
+      }}
+      onCode={logIn}
+      pending={login.isPending}
+    />
   );
 }

@@ -2,6 +2,7 @@ import type { Channel } from '@switchyard/contract/channels';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../../lib/api-client';
+import { useDeleteRow } from '../../../lib/row-mutations';
 import { showInfo, showSuccess } from '../../../lib/toast';
 import { type ChannelRow, channelsKeys, patchCachedChannel } from './channels-list';
 
@@ -33,17 +34,7 @@ const pickListFields = ({ status, priority, weight }: Channel): Partial<ChannelR
 });
 
 /** DELETE /api/channel/{id}/: the row is hidden at once. */
-export function useDeleteChannel() {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => api.delete(`/api/channel/${id}/`),
-    onSuccess: (_answer, id) => {
-      showSuccess(t('common.operationSuccess'));
-      patchCachedChannel(queryClient, id, { deleted: true });
-    },
-  });
-}
+export const useDeleteChannel = () => useDeleteRow('channels', '/api/channel/');
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -1,9 +1,10 @@
-import { Alert, Button, Group, MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { ChannelTypeId } from '@switchyard/contract/channel-types';
 import { type Channel, keyLines } from '@switchyard/contract/channels';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { FormButtons } from '../../../components/FormButtons';
 import { isRoot, useSessionUser } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
 import { useFormFields } from '../../../lib/use-form-fields';
@@ -44,7 +45,7 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
   const save = useSaveChannel();
   const groups = useChannelGroups();
   const typeModels = useTypeModels();
-  const { values, setValues, errors, setErrors, set } = useFormFields(
+  const { values, setValues, errors, setErrors, set, text } = useFormFields(
     () => initialChannelValues(channel),
     ERROR_FIELD,
   );
@@ -87,9 +88,7 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
             placeholder={t('channels.form.namePlaceholder')}
             name="name"
             autoComplete="off"
-            value={values.name}
-            onChange={(event) => set('name', event.currentTarget.value)}
-            error={errors.name}
+            {...text('name')}
             withAsterisk
           />
         </SimpleGrid>
@@ -165,14 +164,7 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
             error={errors.weight}
           />
         </SimpleGrid>
-        <Group gap="sm">
-          <Button type="submit" loading={save.isPending}>
-            {t('common.submit')}
-          </Button>
-          <Button variant="default" onClick={() => navigate('/channel')}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormButtons saving={save.isPending} onCancel={() => navigate('/channel')} />
       </Stack>
     </form>
   );

@@ -22,17 +22,12 @@ export function ChannelsPage() {
   // The form pre-fills models from this map; loading it here keeps it warm, as one-api does.
   useTypeModels();
 
-  const refresh = () => {
-    list.reset();
-    void (search.searching ? found.refetch() : pages.refetch());
-  };
-
   return (
     <>
       <PageHeader title={t('channels.title')}>
         <ChannelsToolbar
-          onRefresh={refresh}
-          refreshing={pages.isRefetching || found.isRefetching}
+          onRefresh={list.refresh}
+          refreshing={list.refreshing}
           onDisabledDeleted={list.reset}
         />
       </PageHeader>

@@ -1,5 +1,6 @@
-import { ScrollArea, Table, Text } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ListTable } from '../../../components/ListTable';
 import type { ChannelRow } from '../api/channels-list';
 import { ChannelBalance } from './ChannelBalance';
 import { ChannelOrderInput } from './ChannelOrderInput';
@@ -22,52 +23,45 @@ const COLUMNS = [
 export function ChannelsTable({ channels }: { channels: ChannelRow[] }) {
   const { t } = useTranslation();
   return (
-    <ScrollArea type="auto" offsetScrollbars>
-      <Table miw={1180} verticalSpacing="sm" highlightOnHover data-testid="channels-table">
-        <Table.Thead>
-          <Table.Tr>
-            {COLUMNS.map((column) => (
-              <Table.Th key={column}>{t(`channels.columns.${column}`)}</Table.Th>
-            ))}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {channels.map((channel) => (
-            <Table.Tr key={channel.id} data-channel={channel.name} data-id={channel.id}>
-              <Table.Td>{channel.id}</Table.Td>
-              <Table.Td maw={180}>
-                <Text span fw={500} size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {channel.name || t('channels.noName')}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <ChannelGroups group={channel.group} />
-              </Table.Td>
-              <Table.Td>
-                <ChannelTypeBadge type={channel.type} />
-              </Table.Td>
-              <Table.Td>
-                <ChannelStatusBadge status={channel.status} />
-              </Table.Td>
-              <Table.Td>
-                <ResponseTimeBadge responseTime={channel.response_time} testTime={channel.test_time} />
-              </Table.Td>
-              <Table.Td>
-                <ChannelBalance channel={channel} />
-              </Table.Td>
-              <Table.Td>
-                <ChannelOrderInput channel={channel} field="priority" />
-              </Table.Td>
-              <Table.Td>
-                <ChannelOrderInput channel={channel} field="weight" />
-              </Table.Td>
-              <Table.Td>
-                <ChannelRowActions channel={channel} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea>
+    <ListTable
+      miw={1180}
+      testId="channels-table"
+      headers={COLUMNS.map((column) => t(`channels.columns.${column}`))}
+    >
+      {channels.map((channel) => (
+        <Table.Tr key={channel.id} data-channel={channel.name} data-id={channel.id}>
+          <Table.Td>{channel.id}</Table.Td>
+          <Table.Td maw={180}>
+            <Text span fw={500} size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {channel.name || t('channels.noName')}
+            </Text>
+          </Table.Td>
+          <Table.Td>
+            <ChannelGroups group={channel.group} />
+          </Table.Td>
+          <Table.Td>
+            <ChannelTypeBadge type={channel.type} />
+          </Table.Td>
+          <Table.Td>
+            <ChannelStatusBadge status={channel.status} />
+          </Table.Td>
+          <Table.Td>
+            <ResponseTimeBadge responseTime={channel.response_time} testTime={channel.test_time} />
+          </Table.Td>
+          <Table.Td>
+            <ChannelBalance channel={channel} />
+          </Table.Td>
+          <Table.Td>
+            <ChannelOrderInput channel={channel} field="priority" />
+          </Table.Td>
+          <Table.Td>
+            <ChannelOrderInput channel={channel} field="weight" />
+          </Table.Td>
+          <Table.Td>
+            <ChannelRowActions channel={channel} />
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </ListTable>
   );
 }

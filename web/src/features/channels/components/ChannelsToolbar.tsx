@@ -4,6 +4,12 @@ import { Link } from 'react-router';
 import { ConfirmButton } from '../../../components/ConfirmButton';
 import { useDeleteDisabledChannels, useTestChannels } from '../api/channel-bulk';
 
+/** The channel sets "test" runs on, with their button labels. */
+const TEST_SETS = [
+  ['all', 'testAll'],
+  ['disabled', 'testDisabled'],
+] as const;
+
 /** Add, test all, test the disabled ones, delete every disabled channel (confirmed), refresh. */
 interface ChannelsToolbarProps {
   onRefresh: () => void;
@@ -21,20 +27,16 @@ export function ChannelsToolbar({ onRefresh, refreshing, onDisabledDeleted }: Ch
       <Button component={Link} to="/channel/add">
         {t('channels.add')}
       </Button>
-      <Button
-        variant="light"
-        loading={test.isPending && test.variables === 'all'}
-        onClick={() => test.mutate('all')}
-      >
-        {t('channels.toolbar.testAll')}
-      </Button>
-      <Button
-        variant="light"
-        loading={test.isPending && test.variables === 'disabled'}
-        onClick={() => test.mutate('disabled')}
-      >
-        {t('channels.toolbar.testDisabled')}
-      </Button>
+      {TEST_SETS.map(([which, label]) => (
+        <Button
+          key={which}
+          variant="light"
+          loading={test.isPending && test.variables === which}
+          onClick={() => test.mutate(which)}
+        >
+          {t(`channels.toolbar.${label}`)}
+        </Button>
+      ))}
       <ConfirmButton
         variant="light"
         color="red"

@@ -1,5 +1,5 @@
 import { Button, Group, SegmentedControl, Select, TextInput } from '@mantine/core';
-import { type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DashboardScope } from '../api/dashboard';
 import { dayRange, lastDays } from './dashboard-series';
@@ -30,6 +30,16 @@ export function RangeControl({ onChange }: { onChange: (range: DashboardRange) =
     setChoice(next);
     if (next !== 'custom') onChange(lastDays(Number(next)));
   };
+  /** A date box of the custom range (up to today). */
+  const dayInput = (label: string, value: string, set: (value: string) => void) => ({
+    size: 'xs',
+    type: 'date',
+    'aria-label': label,
+    value,
+    max: today,
+    onChange: (event: ChangeEvent<HTMLInputElement>) => set(event.currentTarget.value),
+    error: invalid,
+  });
   const applyDates = (event: FormEvent) => {
     event.preventDefault();
     const range = dayRange(from, to);
@@ -55,24 +65,8 @@ export function RangeControl({ onChange }: { onChange: (range: DashboardRange) =
       {choice === 'custom' && (
         <form onSubmit={applyDates}>
           <Group gap="xs" align="flex-end" wrap="wrap">
-            <TextInput
-              size="xs"
-              type="date"
-              aria-label={t('dashboard.range.from')}
-              value={from}
-              max={today}
-              onChange={(event) => setFrom(event.currentTarget.value)}
-              error={invalid}
-            />
-            <TextInput
-              size="xs"
-              type="date"
-              aria-label={t('dashboard.range.to')}
-              value={to}
-              max={today}
-              onChange={(event) => setTo(event.currentTarget.value)}
-              error={invalid}
-            />
+            <TextInput {...dayInput(t('dashboard.range.from'), from, setFrom)} />
+            <TextInput {...dayInput(t('dashboard.range.to'), to, setTo)} />
             <Button size="xs" type="submit" variant="light">
               {t('dashboard.range.apply')}
             </Button>

@@ -16,6 +16,9 @@ interface LogFiltersProps {
   searching: boolean;
 }
 
+/** The filter fields that hold text (all but the type). */
+type TextField = Exclude<keyof LogFilterForm, 'type'>;
+
 export function LogFilters({
   form,
   admin,
@@ -27,8 +30,24 @@ export function LogFilters({
   searching,
 }: LogFiltersProps) {
   const { t } = useTranslation();
-  const set = (field: keyof LogFilterForm) => (event: { currentTarget: { value: string } }) =>
-    onChange({ ...form, [field]: event.currentTarget.value });
+  /** The props of a text filter bound to one form field. */
+  const bound = (field: TextField, name: string, label: string) => ({
+    label,
+    name,
+    value: form[field],
+    onChange: (event: { currentTarget: { value: string } }) =>
+      onChange({ ...form, [field]: event.currentTarget.value }),
+  });
+  const optional = (field: TextField, name: string, label: string) => ({
+    ...bound(field, name, label),
+    placeholder: t('logs.filters.optional'),
+  });
+  const time = (field: 'start' | 'end', name: string, label: string) => ({
+    ...bound(field, name, label),
+    type: 'datetime-local',
+    step: 1,
+    error: error === field ? t('logs.filters.badTime') : undefined,
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onSearch();
@@ -52,68 +71,30 @@ export function LogFilters({
           />
         </Grid.Col>
         <Grid.Col span={{ base: 6, md: 3 }}>
-          <TextInput
-            label={t('logs.filters.tokenName')}
-            name="token_name"
-            placeholder={t('logs.filters.optional')}
-            value={form.tokenName}
-            onChange={set('tokenName')}
-          />
+          <TextInput {...optional('tokenName', 'token_name', t('logs.filters.tokenName'))} />
         </Grid.Col>
         <Grid.Col span={{ base: 6, md: 3 }}>
-          <TextInput
-            label={t('logs.filters.modelName')}
-            name="model_name"
-            placeholder={t('logs.filters.optional')}
-            value={form.modelName}
-            onChange={set('modelName')}
-          />
+          <TextInput {...optional('modelName', 'model_name', t('logs.filters.modelName'))} />
         </Grid.Col>
         {admin && (
           <Grid.Col span={{ base: 6, md: 3 }}>
-            <TextInput
-              label={t('logs.filters.username')}
-              name="username"
-              placeholder={t('logs.filters.optional')}
-              value={form.username}
-              onChange={set('username')}
-            />
+            <TextInput {...optional('username', 'username', t('logs.filters.username'))} />
           </Grid.Col>
         )}
         {admin && (
           <Grid.Col span={{ base: 6, md: 3 }} order={{ md: 7 }}>
             <TextInput
-              label={t('logs.filters.channel')}
-              name="channel"
+              {...optional('channel', 'channel', t('logs.filters.channel'))}
               inputMode="numeric"
-              placeholder={t('logs.filters.optional')}
-              value={form.channel}
-              onChange={set('channel')}
               error={error === 'channel' ? t('logs.filters.badChannel') : undefined}
             />
           </Grid.Col>
         )}
         <Grid.Col span={{ base: 12, xs: 6, md: 3 }} order={{ md: 5 }}>
-          <TextInput
-            type="datetime-local"
-            step={1}
-            label={t('logs.filters.start')}
-            name="start_timestamp"
-            value={form.start}
-            onChange={set('start')}
-            error={error === 'start' ? t('logs.filters.badTime') : undefined}
-          />
+          <TextInput {...time('start', 'start_timestamp', t('logs.filters.start'))} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, xs: 6, md: 3 }} order={{ md: 6 }}>
-          <TextInput
-            type="datetime-local"
-            step={1}
-            label={t('logs.filters.end')}
-            name="end_timestamp"
-            value={form.end}
-            onChange={set('end')}
-            error={error === 'end' ? t('logs.filters.badTime') : undefined}
-          />
+          <TextInput {...time('end', 'end_timestamp', t('logs.filters.end'))} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: admin ? 3 : 6 }} order={{ md: 8 }}>
           <Group gap="xs" align="flex-end" wrap="nowrap" h="100%">

@@ -1,5 +1,6 @@
-import { Card, Group, Stack, Text } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ListCard } from '../../../components/ListCard';
 import { renderQuota, renderTimestamp } from '../../../lib/format';
 import type { RedemptionRow } from '../api/redemptions-list';
 import { RedemptionRowActions } from './RedemptionRowActions';
@@ -16,26 +17,28 @@ export function RedemptionCards({ codes, onCopyFailed }: RedemptionCardsProps) {
   return (
     <Stack gap="sm" data-testid="redemptions-cards">
       {codes.map((code) => (
-        <Card key={code.id} withBorder padding="sm" data-code-id={code.id}>
-          <Group justify="space-between" wrap="nowrap" gap="xs">
-            <Text fw={600} truncate="end">
+        <ListCard
+          key={code.id}
+          data-code-id={code.id}
+          title={
+            <>
               #{code.id} {redemptionName(code, t)}
-            </Text>
-            <RedemptionStatusBadge status={code.status} />
-          </Group>
-          <Text size="xs" c="dimmed" mt="xs">
-            {t('redemptions.columns.quota')} {renderQuota(code.quota)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('redemptions.columns.created')} {renderTimestamp(code.created_time)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('redemptions.columns.redeemed')} {redeemedText(code, t)}
-          </Text>
-          <Group mt="sm">
-            <RedemptionRowActions code={code} onCopyFailed={onCopyFailed} wrap />
-          </Group>
-        </Card>
+            </>
+          }
+          badge={<RedemptionStatusBadge status={code.status} />}
+          lines={[
+            <>
+              {t('redemptions.columns.quota')} {renderQuota(code.quota)}
+            </>,
+            <>
+              {t('redemptions.columns.created')} {renderTimestamp(code.created_time)}
+            </>,
+            <>
+              {t('redemptions.columns.redeemed')} {redeemedText(code, t)}
+            </>,
+          ]}
+          actions={<RedemptionRowActions code={code} onCopyFailed={onCopyFailed} wrap />}
+        />
       ))}
     </Stack>
   );

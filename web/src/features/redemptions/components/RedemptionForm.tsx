@@ -1,13 +1,14 @@
-import { Alert, Button, Group, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Alert, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { REDEMPTION_MAX_COUNT, type Redemption } from '@switchyard/contract/redemptions';
 import { RedemptionStatus } from '@switchyard/contract/roles';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { FormButtons } from '../../../components/FormButtons';
 import { downloadText } from '../../../lib/download';
 import { renderQuota } from '../../../lib/format';
 import { showSuccess } from '../../../lib/toast';
-import type { FieldErrors } from '../../../lib/validation';
+import { useFormFields } from '../../../lib/use-form-fields';
 import { useCreateRedemptions, useUpdateRedemption } from '../api/redemption-edit';
 import {
   codesFile,
@@ -17,18 +18,23 @@ import {
   toUpdateInput,
 } from './redemption-form-values';
 
+/** The input field whose error a change of each value clears. */
+const ERROR_FIELD: Record<keyof RedemptionFormValues, string> = {
+  name: 'name',
+  quota: 'quota',
+  count: 'count',
+};
+
 /** Create codes (no `code`; they download as `<name>.txt`) or edit one code's name and quota. */
 export function RedemptionForm({ code }: { code?: Redemption }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const create = useCreateRedemptions();
   const update = useUpdateRedemption();
-  const [values, setValues] = useState<RedemptionFormValues>(() => initialRedemptionValues(code));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const set = <K extends keyof RedemptionFormValues>(key: K, value: RedemptionFormValues[K]) => {
-    setValues((current) => ({ ...current, [key]: value }));
-    setErrors((current) => ({ ...current, [key]: undefined }));
-  };
+  const { values, errors, setErrors, set, text } = useFormFields(
+    () => initialRedemptionValues(code),
+    ERROR_FIELD,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -75,9 +81,7 @@ export function RedemptionForm({ code }: { code?: Redemption }) {
           description={code ? undefined : t('redemptions.form.nameHint')}
           name="name"
           autoComplete="off"
-          value={values.name}
-          onChange={(event) => set('name', event.currentTarget.value)}
-          error={errors.name}
+          {...text('name')}
           withAsterisk
         />
         <SimpleGrid cols={{ base: 1, sm: code ? 1 : 2 }} spacing="md">
@@ -114,14 +118,11 @@ export function RedemptionForm({ code }: { code?: Redemption }) {
             />
           )}
         </SimpleGrid>
-        <Group gap="sm">
-          <Button type="submit" loading={create.isPending || update.isPending} disabled={used}>
-            {t('common.submit')}
-          </Button>
-          <Button variant="default" onClick={() => navigate('/redemption')}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormButtons
+          saving={create.isPending || update.isPending}
+          disabled={used}
+          onCancel={() => navigate('/redemption')}
+        />
       </Stack>
     </form>
   );

@@ -2,14 +2,11 @@ import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { emailAddress } from '@switchyard/contract/auth';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmailSendCodeField } from '../../../components/EmailSendCodeField';
 import { Turnstile } from '../../../components/Turnstile';
 import { useServerStatus } from '../../../lib/server-status';
 import { showInfo, showSuccess } from '../../../lib/toast';
-import { useCountdown } from '../../../lib/use-countdown';
 import { useBindEmail, useSendBindCode } from '../api/personal';
-
-/** The email-code resend countdown (spec section 9). */
-export const EMAIL_CODE_RESEND_SECONDS = 30;
 
 /** Email address, a mailed code (resend after 30 s), then the binding. */
 export function EmailBindModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -17,7 +14,6 @@ export function EmailBindModal({ opened, onClose }: { opened: boolean; onClose: 
   const status = useServerStatus();
   const send = useSendBindCode();
   const bind = useBindEmail();
-  const countdown = useCountdown(EMAIL_CODE_RESEND_SECONDS);
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
   const [turnstile, setTurnstile] = useState('');
@@ -34,19 +30,19 @@ export function EmailBindModal({ opened, onClose }: { opened: boolean; onClose: 
   const sendCode = () => {
     if (!email.trim()) {
       showInfo(t('settings.bindings.emailRequired'));
-      return;
+      return false;
     }
     const address = checkedEmail();
-    if (!address) return;
+    if (!address) return false;
     if (turnstileOn && !turnstile) {
       showInfo(t('settings.bindings.turnstileWait'));
-      return;
+      return false;
     }
-    countdown.start();
     send.mutate(
       { email: address, turnstile },
       { onSuccess: () => showSuccess(t('settings.bindings.codeSent')) },
     );
+    return true;
   };
 
   const submit = (event: FormEvent) => {
@@ -69,30 +65,20 @@ export function EmailBindModal({ opened, onClose }: { opened: boolean; onClose: 
     <Modal opened={opened} onClose={onClose} title={t('settings.bindings.emailTitle')} centered>
       <form onSubmit={submit}>
         <Stack>
-          <Group align="flex-end" gap="xs" wrap="nowrap">
-            <TextInput
-              style={{ flex: 1 }}
-              type="email"
-              name="bind_email"
-              label={t('settings.bindings.emailAddress')}
-              value={email}
-              error={emailError || undefined}
-              onChange={(event) => {
-                setEmail(event.currentTarget.value);
-                setEmailError('');
-              }}
-            />
-            <Button
-              variant="default"
-              onClick={sendCode}
-              disabled={countdown.remaining > 0}
-              loading={send.isPending}
-            >
-              {countdown.remaining > 0
-                ? t('settings.bindings.resend', { countdown: countdown.remaining })
-                : t('settings.bindings.getCode')}
-            </Button>
-          </Group>
+          <EmailSendCodeField
+            name="bind_email"
+            label={t('settings.bindings.emailAddress')}
+            value={email}
+            error={emailError || undefined}
+            onChange={(value) => {
+              setEmail(value);
+              setEmailError('');
+            }}
+            onSend={sendCode}
+            sending={send.isPending}
+            sendLabel={t('settings.bindings.getCode')}
+            resendLabel={(countdown) => t('settings.bindings.resend', { countdown })}
+          />
           <TextInput
             name="bind_code"
             label={t('settings.bindings.code')}

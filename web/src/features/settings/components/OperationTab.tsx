@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { OptionValues } from '../api/options';
 import { LogCleanup } from './LogCleanup';
 import { OptionSection } from './OptionSection';
+import { OptionSections, plainFields } from './option-sections';
 import { RatioPriceHint } from './RatioPriceHint';
 import { RootOnlyNotice } from './RootOnlyNotice';
 
@@ -20,56 +21,52 @@ export function OperationTab({ options }: { options: OptionValues | null }) {
     );
   }
   return (
-    <Stack gap="md">
-      <OptionSection
-        title={t('settings.sections.general')}
-        options={options}
-        cols={4}
-        toggles={['DisplayInCurrencyEnabled', 'DisplayTokenStatEnabled', 'ApproximateTokenEnabled']}
-        fields={[
-          { key: 'TopUpLink' },
-          { key: 'ChatLink' },
-          { key: 'QuotaPerUnit', step: 0.01 },
-          { key: 'RetryTimes' },
-        ]}
-        testId="section-general"
-      />
-      <OptionSection title={t('settings.sections.logs')} options={options} toggles={['LogConsumeEnabled']}>
-        <LogCleanup />
-      </OptionSection>
-      <OptionSection
-        title={t('settings.sections.monitor')}
-        description={t('settings.sections.monitorText')}
-        options={options}
-        toggles={['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled']}
-        fields={[{ key: 'ChannelDisableThreshold', step: 0.5 }, { key: 'QuotaRemindThreshold' }]}
-        testId="section-monitor"
-      />
-      <OptionSection
-        title={t('settings.sections.quota')}
-        description={t('settings.sections.quotaText')}
-        options={options}
-        cols={4}
-        fields={[
-          { key: 'QuotaForNewUser' },
-          { key: 'PreConsumedQuota' },
-          { key: 'QuotaForInviter' },
-          { key: 'QuotaForInvitee' },
-        ]}
-        testId="section-quota"
-      />
-      <OptionSection
-        title={t('settings.sections.ratio')}
-        description={t('settings.sections.ratioText')}
-        options={options}
-        cols={1}
-        fields={[
-          { key: 'ModelRatio', extra: <RatioPriceHint quotaPerUnit={Number(options.QuotaPerUnit) || 0} /> },
-          { key: 'CompletionRatio' },
-          { key: 'GroupRatio' },
-        ]}
-        testId="section-ratio"
-      />
-    </Stack>
+    <OptionSections
+      options={options}
+      sections={[
+        {
+          title: t('settings.sections.general'),
+          cols: 4,
+          toggles: ['DisplayInCurrencyEnabled', 'DisplayTokenStatEnabled', 'ApproximateTokenEnabled'],
+          fields: [
+            { key: 'TopUpLink' },
+            { key: 'ChatLink' },
+            { key: 'QuotaPerUnit', step: 0.01 },
+            { key: 'RetryTimes' },
+          ],
+          testId: 'section-general',
+        },
+        {
+          title: t('settings.sections.logs'),
+          toggles: ['LogConsumeEnabled'],
+          children: <LogCleanup />,
+        },
+        {
+          title: t('settings.sections.monitor'),
+          description: t('settings.sections.monitorText'),
+          toggles: ['AutomaticDisableChannelEnabled', 'AutomaticEnableChannelEnabled'],
+          fields: [{ key: 'ChannelDisableThreshold', step: 0.5 }, { key: 'QuotaRemindThreshold' }],
+          testId: 'section-monitor',
+        },
+        {
+          title: t('settings.sections.quota'),
+          description: t('settings.sections.quotaText'),
+          cols: 4,
+          fields: plainFields('QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter', 'QuotaForInvitee'),
+          testId: 'section-quota',
+        },
+        {
+          title: t('settings.sections.ratio'),
+          description: t('settings.sections.ratioText'),
+          cols: 1,
+          fields: [
+            { key: 'ModelRatio', extra: <RatioPriceHint quotaPerUnit={Number(options.QuotaPerUnit) || 0} /> },
+            { key: 'CompletionRatio' },
+            { key: 'GroupRatio' },
+          ],
+          testId: 'section-ratio',
+        },
+      ]}
+    />
   );
 }

@@ -9,7 +9,7 @@ import { OptionToggle } from './OptionToggle';
 import { changedOptions, displayValue, optionProblem } from './option-draft';
 import { useProblemMessage } from './use-problem-message';
 
-interface OptionSectionProps {
+export interface OptionSectionProps {
   title: string;
   description?: ReactNode;
   options: OptionValues;

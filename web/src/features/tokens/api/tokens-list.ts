@@ -1,7 +1,5 @@
-import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
 import type { Token, tokenListOrders } from '@switchyard/contract/tokens';
-import { type InfiniteData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { fetchData } from '../../../lib/api-client';
+import { useServerPages, useServerSearch } from '../../../lib/list-queries';
 
 export type TokenOrder = '' | (typeof tokenListOrders)[number];
 
@@ -18,32 +16,10 @@ export const tokensKeys = {
 
 /** GET /api/token/?p=&order=: the caller's tokens in pages of 10, the next fetched on demand. */
 export function useTokenPages(order: TokenOrder) {
-  return useInfiniteQuery({
-    queryKey: tokensKeys.pages(order),
-    initialPageParam: 0,
-    queryFn: ({ pageParam }) =>
-      fetchData<TokenRow[]>('/api/token/', { query: { p: pageParam, order } }).then((rows) => rows ?? []),
-    getNextPageParam: (lastPage, pages) => (lastPage.length === ITEMS_PER_PAGE ? pages.length : undefined),
-    staleTime: 0,
-  });
+  return useServerPages<TokenRow>(tokensKeys.pages(order), '/api/token/', { order });
 }
 
 /** GET /api/token/search?keyword=: every match, not paged. */
 export function useTokenSearch(keyword: string) {
-  return useQuery({
-    queryKey: tokensKeys.search(keyword),
-    queryFn: () =>
-      fetchData<TokenRow[]>('/api/token/search', { query: { keyword } }).then((rows) => rows ?? []),
-    enabled: keyword !== '',
-    staleTime: 0,
-  });
-}
-
-/** Apply a change to a token row wherever the lists cache it. */
-export function patchCachedToken(queryClient: QueryClient, id: number, patch: Partial<TokenRow>): void {
-  const update = (row: TokenRow) => (row.id === id ? { ...row, ...patch } : row);
-  queryClient.setQueriesData<InfiniteData<TokenRow[]>>({ queryKey: ['tokens', 'pages'] }, (data) =>
-    data ? { ...data, pages: data.pages.map((page) => page.map(update)) } : data,
-  );
-  queryClient.setQueriesData<TokenRow[]>({ queryKey: ['tokens', 'search'] }, (rows) => rows?.map(update));
+  return useServerSearch<TokenRow>(tokensKeys.search(keyword), '/api/token/search', keyword);
 }

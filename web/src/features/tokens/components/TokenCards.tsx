@@ -1,5 +1,6 @@
-import { Card, Group, Stack, Text } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ListCard } from '../../../components/ListCard';
 import { renderTimestamp } from '../../../lib/format';
 import type { TokenRow } from '../api/tokens-list';
 import { TokenRowActions } from './TokenRowActions';
@@ -16,27 +17,25 @@ export function TokenCards({ tokens, onCopyFailed }: TokenCardsProps) {
   return (
     <Stack gap="sm" data-testid="tokens-cards">
       {tokens.map((token) => (
-        <Card key={token.id} withBorder padding="sm" data-token={token.name}>
-          <Group justify="space-between" wrap="nowrap" gap="xs">
-            <Text fw={600} truncate="end">
-              {tokenName(token, t)}
-            </Text>
-            <TokenStatusBadge status={token.status} />
-          </Group>
-          <Text size="xs" c="dimmed" mt="xs">
-            {t('tokens.columns.used')} {usedText(token)} · {t('tokens.columns.remaining')}{' '}
-            {remainingText(token, t)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('tokens.columns.created')} {renderTimestamp(token.created_time)}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('tokens.columns.expires')} {expiryText(token, t)}
-          </Text>
-          <Group mt="sm">
-            <TokenRowActions token={token} onCopyFailed={onCopyFailed} wrap />
-          </Group>
-        </Card>
+        <ListCard
+          key={token.id}
+          data-token={token.name}
+          title={tokenName(token, t)}
+          badge={<TokenStatusBadge status={token.status} />}
+          lines={[
+            <>
+              {t('tokens.columns.used')} {usedText(token)} · {t('tokens.columns.remaining')}{' '}
+              {remainingText(token, t)}
+            </>,
+            <>
+              {t('tokens.columns.created')} {renderTimestamp(token.created_time)}
+            </>,
+            <>
+              {t('tokens.columns.expires')} {expiryText(token, t)}
+            </>,
+          ]}
+          actions={<TokenRowActions token={token} onCopyFailed={onCopyFailed} wrap />}
+        />
       ))}
     </Stack>
   );

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, MultiSelect, NumberInput, Stack, Switch, TextInput } from '@mantine/core';
+import { Alert, MultiSelect, NumberInput, Stack, Switch, TextInput } from '@mantine/core';
 import type { Token } from '@switchyard/contract/tokens';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { FormButtons } from '../../../components/FormButtons';
 import { renderQuota } from '../../../lib/format';
 import { showSuccess } from '../../../lib/toast';
 import { useFormFields } from '../../../lib/use-form-fields';
@@ -26,7 +27,10 @@ export function TokenForm({ token }: { token?: Token }) {
   const navigate = useNavigate();
   const save = useSaveToken();
   const models = useAvailableModels();
-  const { values, errors, setErrors, set } = useFormFields(() => initialTokenValues(token), ERROR_FIELD);
+  const { values, errors, setErrors, set, text } = useFormFields(
+    () => initialTokenValues(token),
+    ERROR_FIELD,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -53,9 +57,7 @@ export function TokenForm({ token }: { token?: Token }) {
           placeholder={t('tokens.form.namePlaceholder')}
           name="name"
           autoComplete="off"
-          value={values.name}
-          onChange={(event) => set('name', event.currentTarget.value)}
-          error={errors.name}
+          {...text('name')}
           withAsterisk
         />
         <MultiSelect
@@ -78,9 +80,7 @@ export function TokenForm({ token }: { token?: Token }) {
           description={t('tokens.form.subnetHint')}
           name="subnet"
           autoComplete="off"
-          value={values.subnet}
-          onChange={(event) => set('subnet', event.currentTarget.value)}
-          error={errors.subnet}
+          {...text('subnet')}
         />
         <ExpiryField
           value={values.expiry}
@@ -117,14 +117,7 @@ export function TokenForm({ token }: { token?: Token }) {
           checked={values.unlimited}
           onChange={(event) => set('unlimited', event.currentTarget.checked)}
         />
-        <Group gap="sm">
-          <Button type="submit" loading={save.isPending}>
-            {t('common.submit')}
-          </Button>
-          <Button variant="default" onClick={() => navigate('/token')}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormButtons saving={save.isPending} onCancel={() => navigate('/token')} />
       </Stack>
     </form>
   );

@@ -22,15 +22,10 @@ export function TokensPage() {
   const found = useTokenSearch(search.keyword);
   const list = useListPaging(pages, found, search.searching);
 
-  const refresh = () => {
-    list.reset();
-    void (search.searching ? found.refetch() : pages.refetch());
-  };
-
   return (
     <>
       <PageHeader title={t('tokens.title')}>
-        <Button variant="default" onClick={refresh}>
+        <Button variant="default" onClick={list.refresh}>
           {t('common.refresh')}
         </Button>
         <Button component={Link} to="/token/add">

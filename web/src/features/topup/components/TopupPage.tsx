@@ -8,6 +8,18 @@ import { useServerStatus } from '../../../lib/server-status';
 import { showError } from '../../../lib/toast';
 import { useOwnQuota, useRedeemCode } from '../api/topup';
 
+/** A card's title with its one-line explanation. */
+function CardHeading({ title, hint }: { title: string; hint: string }) {
+  return (
+    <div>
+      <Title order={4}>{title}</Title>
+      <Text c="dimmed" size="sm" mt={4}>
+        {hint}
+      </Text>
+    </div>
+  );
+}
+
 /** Top-up: the current quota, the configured top-up link and redeeming a code. */
 export function TopupPage() {
   const { t } = useTranslation();
@@ -40,12 +52,7 @@ export function TopupPage() {
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" maw={960}>
         <Card withBorder padding="lg">
           <Stack gap="md" justify="space-between" h="100%">
-            <div>
-              <Title order={4}>{t('topup.balanceTitle')}</Title>
-              <Text c="dimmed" size="sm" mt={4}>
-                {t('topup.balanceHint')}
-              </Text>
-            </div>
+            <CardHeading title={t('topup.balanceTitle')} hint={t('topup.balanceHint')} />
             <Stack gap={0} align="center" py="sm">
               <Text fz={36} fw={700} c="blue" data-testid="topup-quota">
                 {quota.data === undefined ? '…' : renderQuota(quota.data)}
@@ -62,12 +69,7 @@ export function TopupPage() {
         <Card withBorder padding="lg">
           <form onSubmit={submit} noValidate style={{ height: '100%' }}>
             <Stack gap="md" justify="space-between" h="100%">
-              <div>
-                <Title order={4}>{t('topup.redeemTitle')}</Title>
-                <Text c="dimmed" size="sm" mt={4}>
-                  {t('topup.redeemHint')}
-                </Text>
-              </div>
+              <CardHeading title={t('topup.redeemTitle')} hint={t('topup.redeemHint')} />
               <Stack gap="sm">
                 <TextInput
                   placeholder={t('topup.codePlaceholder')}

@@ -1,7 +1,6 @@
-import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
 import type { User, userListOrders } from '@switchyard/contract/users';
-import { type InfiniteData, type QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { fetchData } from '../../../lib/api-client';
+import type { QueryClient } from '@tanstack/react-query';
+import { patchCachedRows, useServerPages, useServerSearch } from '../../../lib/list-queries';
 
 export type UserOrder = '' | (typeof userListOrders)[number];
 
@@ -19,32 +18,15 @@ export const usersKeys = {
 
 /** GET /api/user/?p=&order=: pages of 10, the next fetched when the last cached one is reached. */
 export function useUserPages(order: UserOrder) {
-  return useInfiniteQuery({
-    queryKey: usersKeys.pages(order),
-    initialPageParam: 0,
-    queryFn: ({ pageParam }) =>
-      fetchData<UserRow[]>('/api/user/', { query: { p: pageParam, order } }).then((rows) => rows ?? []),
-    getNextPageParam: (lastPage, pages) => (lastPage.length === ITEMS_PER_PAGE ? pages.length : undefined),
-    staleTime: 0,
-  });
+  return useServerPages<UserRow>(usersKeys.pages(order), '/api/user/', { order });
 }
 
 /** GET /api/user/search?keyword=: every match, not paged. */
 export function useUserSearch(keyword: string) {
-  return useQuery({
-    queryKey: usersKeys.search(keyword),
-    queryFn: () =>
-      fetchData<UserRow[]>('/api/user/search', { query: { keyword } }).then((rows) => rows ?? []),
-    enabled: keyword !== '',
-    staleTime: 0,
-  });
+  return useServerSearch<UserRow>(usersKeys.search(keyword), '/api/user/search', keyword);
 }
 
 /** Apply a change to a user row wherever the lists cache it. */
 export function patchCachedUser(queryClient: QueryClient, username: string, patch: Partial<UserRow>): void {
-  const update = (row: UserRow) => (row.username === username ? { ...row, ...patch } : row);
-  queryClient.setQueriesData<InfiniteData<UserRow[]>>({ queryKey: ['users', 'pages'] }, (data) =>
-    data ? { ...data, pages: data.pages.map((page) => page.map(update)) } : data,
-  );
-  queryClient.setQueriesData<UserRow[]>({ queryKey: ['users', 'search'] }, (rows) => rows?.map(update));
+  patchCachedRows<UserRow>(queryClient, 'users', (row) => row.username === username, patch);
 }

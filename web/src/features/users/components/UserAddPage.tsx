@@ -1,8 +1,9 @@
-import { Button, Group, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { createUserInput } from '@switchyard/contract/users';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { FormButtons } from '../../../components/FormButtons';
 import { PageHeader } from '../../../components/PageHeader';
 import { showSuccess } from '../../../lib/toast';
 import { type FieldErrors, fieldErrors, USER_MESSAGES } from '../../../lib/validation';
@@ -78,14 +79,7 @@ export function UserAddPage() {
               error={errors.password}
               withAsterisk
             />
-            <Group gap="sm">
-              <Button type="submit" loading={create.isPending}>
-                {t('common.submit')}
-              </Button>
-              <Button variant="default" onClick={() => navigate('/user')}>
-                {t('common.cancel')}
-              </Button>
-            </Group>
+            <FormButtons saving={create.isPending} onCancel={() => navigate('/user')} />
           </Stack>
         </form>
       </Paper>

@@ -1,17 +1,9 @@
-import {
-  Button,
-  Group,
-  NumberInput,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  TextInput,
-} from '@mantine/core';
+import { NumberInput, PasswordInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { type User, updateSelfInput, updateUserInput } from '@switchyard/contract/users';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { FormButtons } from '../../../components/FormButtons';
 import { renderQuota } from '../../../lib/format';
 import { getSessionUser, saveSession } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
@@ -143,14 +135,7 @@ export function UserEditForm({ user, self }: UserEditFormProps) {
             variant="filled"
           />
         </SimpleGrid>
-        <Group gap="sm">
-          <Button type="submit" loading={update.isPending}>
-            {t('common.submit')}
-          </Button>
-          <Button variant="default" onClick={() => navigate(-1)}>
-            {t('common.cancel')}
-          </Button>
-        </Group>
+        <FormButtons saving={update.isPending} onCancel={() => navigate(-1)} />
       </Stack>
     </form>
   );

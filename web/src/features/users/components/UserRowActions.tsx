@@ -1,9 +1,7 @@
-import { Button, Group } from '@mantine/core';
 import { isRootRole, UserStatus } from '@switchyard/contract/roles';
 import type { ManageAction } from '@switchyard/contract/users';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { ConfirmButton } from '../../../components/ConfirmButton';
+import { RowActions, RowButton, RowDeleteButton, RowEditButton } from '../../../components/RowActions';
 import { useManageUser } from '../api/manage-user';
 import type { UserRow } from '../api/users-list';
 
@@ -11,51 +9,36 @@ import type { UserRow } from '../api/users-list';
 export function UserRowActions({ user, wrap = false }: { user: UserRow; wrap?: boolean }) {
   const { t } = useTranslation();
   const manage = useManageUser();
-  const locked = isRootRole(user.role);
   const run = (action: ManageAction) => manage.mutate({ username: user.username, action });
-  const pending = manage.isPending;
+  const off = isRootRole(user.role) || manage.isPending;
+  const enabled = user.status === UserStatus.enabled;
 
   return (
-    <Group gap={6} wrap={wrap ? 'wrap' : 'nowrap'}>
-      <Button
-        size="compact-sm"
+    <RowActions wrap={wrap}>
+      <RowButton
         color="green"
-        variant="light"
-        disabled={locked || pending}
+        label={t('users.actions.promote')}
+        disabled={off}
         onClick={() => run('promote')}
-      >
-        {t('users.actions.promote')}
-      </Button>
-      <Button
-        size="compact-sm"
+      />
+      <RowButton
         color="yellow"
-        variant="light"
-        disabled={locked || pending}
+        label={t('users.actions.demote')}
+        disabled={off}
         onClick={() => run('demote')}
-      >
-        {t('users.actions.demote')}
-      </Button>
-      <ConfirmButton
-        size="compact-sm"
-        color="red"
-        variant="light"
-        disabled={locked || pending}
+      />
+      <RowDeleteButton
+        disabled={off}
         label={t('users.actions.delete')}
         confirmLabel={t('users.actions.deleteUser', { username: user.username })}
         onConfirm={() => run('delete')}
       />
-      <Button
-        size="compact-sm"
-        color="gray"
-        variant="light"
-        disabled={locked || pending}
-        onClick={() => run(user.status === UserStatus.enabled ? 'disable' : 'enable')}
-      >
-        {user.status === UserStatus.enabled ? t('users.actions.disable') : t('users.actions.enable')}
-      </Button>
-      <Button size="compact-sm" variant="default" component={Link} to={`/user/edit/${user.id}`}>
-        {t('users.actions.edit')}
-      </Button>
-    </Group>
+      <RowButton
+        label={enabled ? t('users.actions.disable') : t('users.actions.enable')}
+        disabled={off}
+        onClick={() => run(enabled ? 'disable' : 'enable')}
+      />
+      <RowEditButton label={t('users.actions.edit')} to={`/user/edit/${user.id}`} />
+    </RowActions>
   );
 }

@@ -2,50 +2,33 @@ import { Badge, Group } from '@mantine/core';
 import { Role, UserStatus } from '@switchyard/contract/roles';
 import { useTranslation } from 'react-i18next';
 
+const ROLE_LABELS: Record<number, { key: string; color: string }> = {
+  [Role.common]: { key: 'common', color: 'gray' },
+  [Role.admin]: { key: 'admin', color: 'yellow' },
+  [Role.root]: { key: 'root', color: 'orange' },
+};
+
 export function RoleBadge({ role }: { role: number }) {
   const { t } = useTranslation();
-  if (role === Role.common)
-    return (
-      <Badge variant="light" color="gray">
-        {t('users.roles.common')}
-      </Badge>
-    );
-  if (role === Role.admin)
-    return (
-      <Badge variant="light" color="yellow">
-        {t('users.roles.admin')}
-      </Badge>
-    );
-  if (role === Role.root)
-    return (
-      <Badge variant="light" color="orange">
-        {t('users.roles.root')}
-      </Badge>
-    );
+  const label = ROLE_LABELS[role] ?? { key: 'unknown', color: 'red' };
   return (
-    <Badge variant="light" color="red">
-      {t('users.roles.unknown')}
+    <Badge variant="light" color={label.color}>
+      {t(`users.roles.${label.key}`)}
     </Badge>
   );
 }
 
+const STATUS_LABELS: Record<number, { key: string; color: string }> = {
+  [UserStatus.enabled]: { key: 'enabled', color: 'green' },
+  [UserStatus.disabled]: { key: 'disabled', color: 'red' },
+};
+
 export function StatusBadge({ status }: { status: number }) {
   const { t } = useTranslation();
-  if (status === UserStatus.enabled)
-    return (
-      <Badge variant="outline" color="green">
-        {t('users.statuses.enabled')}
-      </Badge>
-    );
-  if (status === UserStatus.disabled)
-    return (
-      <Badge variant="outline" color="red">
-        {t('users.statuses.disabled')}
-      </Badge>
-    );
+  const label = STATUS_LABELS[status] ?? { key: 'unknown', color: 'gray' };
   return (
-    <Badge variant="outline" color="gray">
-      {t('users.statuses.unknown')}
+    <Badge variant="outline" color={label.color}>
+      {t(`users.statuses.${label.key}`)}
     </Badge>
   );
 }
