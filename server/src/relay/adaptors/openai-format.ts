@@ -100,6 +100,19 @@ export const jsonAnswer = (value: unknown, text: string, usage?: Usage): Convert
 export const embeddingsAnswer = (model: string, vectors: number[][], usage?: Usage): ConvertedResponse =>
   jsonAnswer(embeddingList(model, vectors, usage ?? { prompt_tokens: 0, completion_tokens: 0 }), '', usage);
 
+/**
+ * A converted chat answer. `content` is null when the model only called tools (as OpenAI answers);
+ * the text to count when usage is missing includes the calls' names and arguments.
+ */
+export function chatAnswer(
+  options: Omit<Parameters<typeof chatCompletion>[0], 'content'> & { text: string },
+): ConvertedResponse {
+  const { text, ...fields } = options;
+  const toolCalls = fields.toolCalls ?? [];
+  const completion = chatCompletion({ ...fields, content: text || (toolCalls.length > 0 ? null : '') });
+  return jsonAnswer(completion, text + toolCallsText(toolCalls), fields.usage);
+}
+
 export function embeddingList(model: string, vectors: number[][], usage: Usage) {
   return {
     object: 'list',

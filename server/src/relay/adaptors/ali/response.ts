@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
-import {
-  chatCompletion,
-  embeddingsAnswer,
-  type FinishReason,
-  jsonAnswer,
-  type ToolCall,
-  toolCallsText,
-} from '../openai-format';
+import { chatAnswer, embeddingsAnswer, type FinishReason, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { dashScopeError, parseError } from './errors';
 import type {
@@ -66,15 +59,14 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
   const toolCalls = toolCallsOf(choice?.message?.tool_calls);
   const reason = finishReasonOf(choice?.finish_reason ?? answer.output?.finish_reason);
   const usage = usageOf(answer.usage);
-  const completion = chatCompletion({
+  return chatAnswer({
     id: openAiId(answer.request_id, call),
     model: call.upstreamModel,
-    content: content || (toolCalls.length > 0 ? null : ''),
+    text: content,
     finishReason: toolCalls.length > 0 && reason === 'stop' ? 'tool_calls' : (reason ?? 'stop'),
     usage,
     toolCalls,
   });
-  return jsonAnswer(completion, content + toolCallsText(toolCalls), usage);
 }
 
 /** Vectors in input order; DashScope reports only total_tokens, all of them prompt. */

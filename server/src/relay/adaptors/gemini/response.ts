@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
-import {
-  chatCompletion,
-  embeddingsAnswer,
-  type FinishReason,
-  jsonAnswer,
-  type ToolCall,
-  toolCallsText,
-} from '../openai-format';
+import { chatAnswer, embeddingsAnswer, type FinishReason, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { geminiError, parseError } from './errors';
 import type { GeminiCandidate, GeminiChatResponse, GeminiEmbedResponse, GeminiUsageMetadata } from './wire';
@@ -71,10 +64,10 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
   }
   const { text, toolCalls } = candidateOutput(candidate);
   const usage = usageOf(answer.usageMetadata);
-  const completion = chatCompletion({
+  return chatAnswer({
     id: openAiId(answer, call),
     model: call.upstreamModel,
-    content: text || (toolCalls.length > 0 ? null : ''),
+    text,
     // A prompt blocked before any candidate is a filtered answer.
     finishReason: candidate
       ? (finishReasonOf(candidate.finishReason, toolCalls.length > 0) ?? 'stop')
@@ -82,7 +75,6 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
     usage,
     toolCalls,
   });
-  return jsonAnswer(completion, text + toolCallsText(toolCalls), usage);
 }
 
 /** Gemini reports no usage for embeddings: the relay counts the input itself. */

@@ -1,12 +1,5 @@
 import type { RelayError } from '../../errors';
-import {
-  chatCompletion,
-  embeddingsAnswer,
-  type FinishReason,
-  jsonAnswer,
-  type ToolCall,
-  toolCallsText,
-} from '../openai-format';
+import { chatAnswer, embeddingsAnswer, type FinishReason, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { upstreamError } from '../upstream-error';
 import type { OllamaChatResponse, OllamaEmbedResponse, OllamaMessage } from './wire';
@@ -41,16 +34,14 @@ export function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | 
   const content = answer.message?.content ?? '';
   const toolCalls = toolCallsOf(call, answer.message);
   const usage = usageOf(answer);
-  const completion = chatCompletion({
+  return chatAnswer({
     id: `chatcmpl-${call.requestId}`,
     model: call.upstreamModel,
-    content,
+    text: content,
     finishReason: finishReasonOf(answer, toolCalls.length > 0),
     usage,
     toolCalls,
   });
-  const text = content + toolCallsText(toolCalls);
-  return jsonAnswer(completion, text, usage);
 }
 
 export function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {

@@ -1,5 +1,5 @@
 import type { RelayError } from '../../errors';
-import { chatCompletion, jsonAnswer, type ToolCall, toolCallsText } from '../openai-format';
+import { chatAnswer, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { parseError } from './errors';
 import type { SparkFrame, SparkTextItem } from './wire';
@@ -38,14 +38,12 @@ export function convertResponse(call: RelayCall, body: Buffer): ConvertedRespons
   const content = items.map((item) => item.content ?? '').join('');
   const toolCalls = toolCallsOf(call, items);
   const usage = usageOf(frame);
-  const completion = chatCompletion({
+  return chatAnswer({
     id: `chatcmpl-${call.requestId}`,
     model: call.upstreamModel,
-    content,
+    text: content,
     finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
     usage,
     toolCalls,
   });
-  const text = content + toolCallsText(toolCalls);
-  return jsonAnswer(completion, text, usage);
 }
