@@ -23,6 +23,10 @@ export const ERROR_MESSAGES = {
     en: 'Internal server error; the administrator can find details in the server log',
     zh: '服务器内部错误，管理员可在服务器日志中查看详情',
   },
+  cross_site_call: {
+    en: 'Refused: this call changes something and did not come from this site; use the console, or send an access token in the Authorization header',
+    zh: '已拒绝：此调用会更改数据，但并非来自本站；请在控制台中操作，或在 Authorization 请求头中携带访问令牌',
+  },
   too_many_requests: { en: 'Too many requests, please try again later', zh: '请求次数过多，请稍后再试' },
   invalid_id: { en: 'Invalid id: "{value}"', zh: '无效的 ID：“{value}”' },
   query_not_whole_number: { en: '{name} must be a whole number', zh: '{name} 必须是整数' },

@@ -71,7 +71,12 @@ export class AdminApi {
   async call<T>(method: string, path: string, data?: unknown): Promise<T> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
-      headers: { 'Content-Type': 'application/json', Cookie: this.cookie },
+      // The console's header: the server refuses its state-changing GETs without a sign of this site.
+      headers: {
+        'Content-Type': 'application/json',
+        Cookie: this.cookie,
+        'X-Requested-With': 'switchyard-console',
+      },
       body: data === undefined ? undefined : JSON.stringify(data),
     });
     const body = (await response.json()) as { success: boolean; message: string; data: T };

@@ -22,6 +22,8 @@ import { statusRoutes } from './api/routes/status';
 import { tokenRoutes } from './api/routes/tokens';
 import { userRoutes } from './api/routes/users';
 import { verificationRoutes } from './api/routes/verification';
+import { changesState, sameOriginGuard } from './api/same-origin';
+import { apiHeaders } from './api/security-headers';
 import type { Services } from './api/services';
 import { SESSION_COOKIE, SessionCodec } from './api/session';
 import { nowSeconds } from './clock';
@@ -234,6 +236,8 @@ export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<
   // The global API limit first: a refused call costs nothing more.
   installApiRateLimit(server, services.apiRateLimiter);
   const isApiRoute = (route: RouteOptions) => route.url.startsWith('/api');
+  addRouteHook(server, 'onRequest', isApiRoute, apiHeaders);
+  addRouteHook(server, 'onRequest', changesState, sameOriginGuard);
   addRouteHook(server, 'onRequest', isApiRoute, async (request) => {
     request.session = services.sessions.open(request.cookies[SESSION_COOKIE]);
   });

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { CONSOLE_CALL_HEADER, CONSOLE_CALL_VALUE } from '@switchyard/contract/console-call';
 import pino from 'pino';
 import { type App, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
@@ -35,7 +36,8 @@ export class Client {
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<JsonResponse<T>> {
-    const init: RequestInit = { method, headers: { ...headers } };
+    // As the console does: its header marks each call as this site's.
+    const init: RequestInit = { method, headers: { [CONSOLE_CALL_HEADER]: CONSOLE_CALL_VALUE, ...headers } };
     const requestHeaders = init.headers as Record<string, string>;
     if (this.cookie) requestHeaders.cookie = this.cookie;
     if (this.authorization) requestHeaders.authorization = this.authorization;

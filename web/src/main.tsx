@@ -1,3 +1,5 @@
+// Before any schema is built: the console's CSP forbids eval.
+import '@switchyard/contract/jitless-schemas';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app/global.css';

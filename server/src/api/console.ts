@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
 import { addRouteHook } from './route-hooks';
+import { setConsoleHeaders } from './security-headers';
 
 /** Where the built console lives: WEB_DIST, else web/dist beside the server package. */
 export function resolveConsoleDir(configured: string | undefined): string | undefined {
@@ -40,6 +41,7 @@ export async function registerConsole(
     setHeaders: (reply: FastifyReply, filePath: string) => {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      setConsoleHeaders(reply);
     },
   };
   await app.register(fastifyStatic, { ...options, serve: false });

@@ -1,3 +1,4 @@
+import { CONSOLE_CALL_HEADER, CONSOLE_CALL_VALUE } from '@switchyard/contract/console-call';
 import type { Envelope } from '@switchyard/contract/envelope';
 import { isErrorCode, renderError } from '@switchyard/contract/render-error';
 import { i18n } from '../i18n/i18n';
@@ -115,7 +116,12 @@ export async function call<T>(method: string, path: string, options: CallOptions
   const init: RequestInit = {
     method,
     credentials: 'include',
-    headers: { Accept: 'application/json', 'Accept-Language': i18n.language },
+    // The console's header: the server runs its state-changing GETs only for this site's calls.
+    headers: {
+      Accept: 'application/json',
+      'Accept-Language': i18n.language,
+      [CONSOLE_CALL_HEADER]: CONSOLE_CALL_VALUE,
+    },
   };
   if (options.body !== undefined) {
     init.body = JSON.stringify(options.body);

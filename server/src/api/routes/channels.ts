@@ -12,6 +12,7 @@ export function channelRoutes(
   { channels, channelTester, channelBalances }: Services,
 ): void {
   const admin = { config: { access: 'admin' as const } };
+  const adminEffect = { config: { access: 'admin' as const, changesState: true } };
   const revealKeys = (role: number) => isRootRole(role);
 
   app.get('/api/models', { config: { access: 'user' } }, async () => ok(modelsByChannelType()));
@@ -28,12 +29,12 @@ export function channelRoutes(
   app.get('/api/channel/search', admin, async (request) =>
     ok(await channels.search(queryText(request.query, 'keyword'), revealKeys(request.caller.role))),
   );
-  app.get('/api/channel/test', admin, async (request) => {
+  app.get('/api/channel/test', adminEffect, async (request) => {
     const scope = queryText(request.query, 'scope') === 'disabled' ? 'disabled' : 'all';
     channelTester.startAll(scope, (error) => request.log.error({ err: error }, 'channel test run failed'));
     return ok();
   });
-  app.get<{ Params: { id: string } }>('/api/channel/test/:id', admin, async (request) => {
+  app.get<{ Params: { id: string } }>('/api/channel/test/:id', adminEffect, async (request) => {
     const channel = await channels.getRow(parseId(request.params.id));
     const result = await channelTester.test(channel, queryText(request.query, 'model') || undefined);
     const data = { time: result.time, modelName: result.modelName };
@@ -45,7 +46,7 @@ export function channelRoutes(
       data,
     };
   });
-  app.get<{ Params: { id: string } }>('/api/channel/update_balance/:id', admin, async (request) => {
+  app.get<{ Params: { id: string } }>('/api/channel/update_balance/:id', adminEffect, async (request) => {
     const balance = await channelBalances.update(parseId(request.params.id));
     return { success: true, message: '', balance, data: { balance } };
   });

@@ -9,7 +9,8 @@ import { ok, queryText } from '../envelope';
 import type { Services } from '../services';
 import { sessionUserId, updateSession } from '../visitor-session';
 
-const critical = { rateLimit: 'critical' as const };
+/** Each of these GETs signs in, binds or keeps a state: refused from another site. */
+const critical = { rateLimit: 'critical' as const, changesState: true };
 
 function requireCode(request: FastifyRequest): string {
   const code = queryText(request.query, 'code').trim();

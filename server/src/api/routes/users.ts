@@ -26,7 +26,7 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
     return ok(toApiUser(user));
   });
 
-  app.get('/api/user/logout', async (_request, reply) => {
+  app.get('/api/user/logout', { config: { changesState: true } }, async (_request, reply) => {
     clearSession(reply);
     return ok();
   });
@@ -42,7 +42,9 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
     clearSession(reply);
     return ok();
   });
-  app.get('/api/user/token', user, async (request) => ok(await users.regenerateAccessToken(request.caller)));
+  app.get('/api/user/token', { config: { ...user.config, changesState: true } }, async (request) =>
+    ok(await users.regenerateAccessToken(request.caller)),
+  );
   app.get('/api/user/aff', user, async (request) => ok(await users.affCode(request.caller)));
   app.get('/api/user/available_models', user, async (request) =>
     ok(await users.availableModels(request.caller)),

@@ -16,7 +16,7 @@ export function verificationRoutes(
   app: FastifyInstance,
   { emailVerification, passwordReset }: Services,
 ): void {
-  const guarded = { config: { rateLimit: 'critical' as const, botCheck: true } };
+  const guarded = { config: { rateLimit: 'critical' as const, botCheck: true, changesState: true } };
 
   app.get('/api/verification', guarded, async (request) => {
     await emailVerification.sendCode(queryEmail(request.query));
@@ -33,10 +33,14 @@ export function verificationRoutes(
     return ok(await passwordReset.reset(input.email, input.token));
   });
 
-  app.get('/api/oauth/email/bind', { config: { rateLimit: 'critical', access: 'user' } }, async (request) => {
-    const code = queryText(request.query, 'code').trim();
-    if (!code) throw new InputError('verification_code_missing');
-    await emailVerification.bind(request.caller.id, queryEmail(request.query), code);
-    return ok();
-  });
+  app.get(
+    '/api/oauth/email/bind',
+    { config: { rateLimit: 'critical', access: 'user', changesState: true } },
+    async (request) => {
+      const code = queryText(request.query, 'code').trim();
+      if (!code) throw new InputError('verification_code_missing');
+      await emailVerification.bind(request.caller.id, queryEmail(request.query), code);
+      return ok();
+    },
+  );
 }
