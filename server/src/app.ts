@@ -130,7 +130,7 @@ function createServices(
   });
   const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger) });
   const logs = new LogService({ db });
-  const upstream = new UpstreamClient(config.relayTimeoutMs);
+  const upstream = new UpstreamClient(config);
   const relay = new Relay({
     router,
     identities,
@@ -225,7 +225,7 @@ export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 16 * 1024 * 1024,
-    trustProxy: 'loopback,linklocal,uniquelocal',
+    trustProxy: config.trustedProxies,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
   await server.register(fastifyCookie);

@@ -204,7 +204,7 @@ describe('relay: less travelled endpoints and behaviours', () => {
         options: services.options,
         health: new ChannelHealth({ options: services.options, channels: services.channels }),
         counter: createTokenCounter(() => false),
-        upstream: new UpstreamClient(30_000),
+        upstream: new UpstreamClient({ relayTimeoutMs: 30_000, relayConnectTimeoutMs: 5_000 }),
         keepAliveMs: KEEP_ALIVE_MS,
       });
       server = Fastify();

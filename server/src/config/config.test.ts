@@ -123,9 +123,22 @@ describe('loadConfig', () => {
     [{ GLOBAL_API_RATE_LIMIT: '2000000' }, /^GLOBAL_API_RATE_LIMIT: /],
     [{ GLOBAL_WEB_RATE_LIMIT: 'lots' }, /^GLOBAL_WEB_RATE_LIMIT: /],
     [{ GLOBAL_WEB_RATE_LIMIT: '1.5' }, /^GLOBAL_WEB_RATE_LIMIT: /],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8,proxy.local' }, /^TRUSTED_PROXIES: "proxy.local" is not/],
+    [{ TRUSTED_PROXIES: '10.0.0.0/33' }, /^TRUSTED_PROXIES: "10.0.0.0\/33"/],
+    [{ TRUSTED_PROXIES: '300.1.1.1' }, /^TRUSTED_PROXIES: /],
+    [{ RELAY_CONNECT_TIMEOUT: '0' }, /^RELAY_CONNECT_TIMEOUT: /],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('trusts X-Forwarded-For from loopback only unless TRUSTED_PROXIES says otherwise', () => {
+    expect(loadConfig({}).trustedProxies).toEqual(['127.0.0.0/8', '::1']);
+    expect(loadConfig({ TRUSTED_PROXIES: ' 172.16.0.0/12, 10.0.0.7 ,fd00::/8' }).trustedProxies).toEqual([
+      '172.16.0.0/12',
+      '10.0.0.7',
+      'fd00::/8',
+    ]);
   });
 
   it('accepts the optional variables', () => {

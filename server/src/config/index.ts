@@ -4,6 +4,7 @@ import { type DatabaseTarget, launchDirectory, parseDatabaseTarget } from './dat
 import { type Env, fail, readInteger } from './env';
 import { type ProviderUrls, readProviderUrls } from './provider-urls';
 import { type RedisTarget, readRedisTarget } from './redis-target';
+import { readTrustedProxies } from './trusted-proxies';
 
 export interface Config {
   port: number;
@@ -19,8 +20,15 @@ export interface Config {
   syncFrequencySeconds: number;
   webDist: string | undefined;
   version: string;
-  /** Overall limit of one upstream call (RELAY_TIMEOUT seconds; 0 = the default of 10 minutes). */
+  /** Peers whose X-Forwarded-For is believed (TRUSTED_PROXIES: addresses and CIDR blocks; loopback by default). */
+  trustedProxies: string[];
+  /**
+   * What one relay call may wait for its answer to begin, retries included (RELAY_TIMEOUT seconds;
+   * 0 = the default of 10 minutes); also the longest silence within an answer.
+   */
   relayTimeoutMs: number;
+  /** What one attempt may take to connect to its channel (RELAY_CONNECT_TIMEOUT seconds). */
+  relayConnectTimeoutMs: number;
   /** How long a dead process's quota holds outlive it (QUOTA_HOLD_LEASE seconds). */
   quotaLeaseMs: number;
   /** Pause between channels in a test-all run (POLLING_INTERVAL seconds). */
@@ -96,7 +104,9 @@ export function loadConfig(env: Env = process.env): Config {
     syncFrequencySeconds: readInteger(env, 'SYNC_FREQUENCY', 600, 1, 86400),
     webDist: env.WEB_DIST?.trim() || undefined,
     version: env.APP_VERSION?.trim() || 'v0.1.0',
+    trustedProxies: readTrustedProxies(env),
     relayTimeoutMs: (readInteger(env, 'RELAY_TIMEOUT', 0, 0, 86400) || 600) * 1000,
+    relayConnectTimeoutMs: readInteger(env, 'RELAY_CONNECT_TIMEOUT', 5, 1, 3600) * 1000,
     quotaLeaseMs: readInteger(env, 'QUOTA_HOLD_LEASE', 15, 1, 3600) * 1000,
     channelTestPauseMs: readInteger(env, 'POLLING_INTERVAL', 1, 0, 3600) * 1000,
     providerUrls: readProviderUrls(env),

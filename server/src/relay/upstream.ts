@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/types';
-import { clientClosed, upstreamUnreachable } from './errors';
+import { clientClosed, RelayError, upstreamUnreachable } from './errors';
 
 export interface UpstreamResponse {
   status: number;
@@ -14,6 +14,10 @@ export async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> 
   for await (const chunk of body) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
 }
+
+/** The call's budget (RELAY_TIMEOUT) ran out before the channel's answer began. */
+const upstreamTimedOut = () =>
+  RelayError.upstream(504, 'The upstream channel did not answer in time', { code: 'upstream_timeout' });
 
 /** Unread body bytes above which the upstream socket is paused until the relay catches up. */
 const PAUSE_ABOVE_BYTES = 1024 * 1024;
@@ -34,19 +38,34 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   #reader:
     | { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: unknown) => void }
     | undefined;
+  /** Ends the wait for the answer's head (connecting included) when the budget runs out. */
+  #budget: NodeJS.Timeout | undefined;
+  #timedOut = false;
 
-  constructor(private readonly signal: AbortSignal) {
+  constructor(
+    private readonly signal: AbortSignal,
+    budgetMs: number,
+  ) {
     this.response = new Promise((resolve, reject) => {
       this.#answer = { resolve, reject };
     });
     signal.addEventListener('abort', this.#onAbort, { once: true });
+    this.#budget = setTimeout(this.#onBudgetSpent, Math.max(0, budgetMs));
   }
 
   readonly #onAbort = () => this.#controller?.abort(clientClosed());
 
+  readonly #onBudgetSpent = () => {
+    this.#timedOut = true;
+    // The request may still wait for a socket: it is dropped once it gets one (onRequestStart).
+    this.#controller?.abort(upstreamTimedOut());
+    this.#answer.reject(upstreamTimedOut());
+  };
+
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     if (this.signal.aborted) controller.abort(clientClosed());
+    else if (this.#timedOut) controller.abort(upstreamTimedOut());
   }
 
   onResponseStart(
@@ -54,6 +73,8 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
     statusCode: number,
     headers: Record<string, string | string[] | undefined>,
   ): void {
+    // The answer has begun: from here only a silence (bodyTimeout) or the client leaving ends it.
+    clearTimeout(this.#budget);
     const contentType = headers['content-type'];
     this.#answer.resolve({
       status: statusCode,
@@ -84,7 +105,9 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
     this.#error = this.signal.aborted ? clientClosed() : error;
     this.#finish();
-    this.#answer.reject(this.signal.aborted ? clientClosed() : upstreamUnreachable(error));
+    this.#answer.reject(
+      this.signal.aborted ? clientClosed() : this.#timedOut ? upstreamTimedOut() : upstreamUnreachable(error),
+    );
     this.#reader?.reject(this.#error);
     this.#reader = undefined;
   }
@@ -115,33 +138,67 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   }
 
   #finish(): void {
+    clearTimeout(this.#budget);
     this.signal.removeEventListener('abort', this.#onAbort);
   }
 }
 
-/** One keep-alive connection pool for every upstream call, with a connect and an overall time limit. */
+/** RELAY_TIMEOUT and RELAY_CONNECT_TIMEOUT, in milliseconds. */
+export interface UpstreamLimits {
+  relayTimeoutMs: number;
+  relayConnectTimeoutMs: number;
+}
+
+/**
+ * One keep-alive connection pool for every upstream call. A relay call's budget (RELAY_TIMEOUT)
+ * covers every attempt until an answer begins: each attempt gets what is left of it (`forCall`).
+ * Connecting has its own, shorter limit so that an unreachable channel leaves time for the next.
+ * Once an answer has begun, only a silence of RELAY_TIMEOUT ends it: a long stream runs its course.
+ */
 export class UpstreamClient {
   readonly #agent: Agent;
+  readonly #limits: UpstreamLimits;
+  /** performance.now() by which an answer must begin; unset: RELAY_TIMEOUT from each send. */
+  readonly #deadline: number | undefined;
 
-  constructor(timeoutMs: number) {
-    this.#agent = new Agent({
-      keepAliveTimeout: 30_000,
-      connections: 1024,
-      connect: { timeout: 10_000 },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+  constructor(limits: UpstreamLimits, shared?: { agent: Agent; deadline: number }) {
+    this.#limits = limits;
+    this.#deadline = shared?.deadline;
+    this.#agent =
+      shared?.agent ??
+      new Agent({
+        keepAliveTimeout: 30_000,
+        connections: 1024,
+        connect: { timeout: limits.relayConnectTimeoutMs },
+        headersTimeout: limits.relayTimeoutMs,
+        bodyTimeout: limits.relayTimeoutMs,
+      });
+  }
+
+  /** The same pool for one relay call begun at `startedAt`: all its attempts share one budget. */
+  forCall(startedAt: number): UpstreamClient {
+    return new UpstreamClient(this.#limits, {
+      agent: this.#agent,
+      deadline: startedAt + this.#limits.relayTimeoutMs,
     });
+  }
+
+  /** Milliseconds left of the call's budget (a whole budget when this client is not a call's). */
+  remainingMs(): number {
+    return this.#deadline === undefined ? this.#limits.relayTimeoutMs : this.#deadline - performance.now();
   }
 
   send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
     if (signal.aborted) return Promise.reject(clientClosed());
+    const budgetMs = this.remainingMs();
+    if (budgetMs <= 0) return Promise.reject(upstreamTimedOut());
     let url: URL;
     try {
       url = new URL(upstream.url);
     } catch (error) {
       return Promise.reject(upstreamUnreachable(error));
     }
-    const exchange = new UpstreamExchange(signal);
+    const exchange = new UpstreamExchange(signal, budgetMs);
     try {
       this.#agent.dispatch(
         {

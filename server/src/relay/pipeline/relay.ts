@@ -32,7 +32,8 @@ export interface RelayDeps {
 
 /**
  * The hot path, one stage a module: authenticate, route (choose a channel), reserve quota, attempt
- * (call upstream, stream), settle; on a retryable failure the next channel, the reservation kept.
+ * (call upstream, stream), settle; on a retryable failure the next channel, the reservation kept,
+ * while the call's RELAY_TIMEOUT budget lasts.
  */
 export class Relay {
   constructor(private readonly deps: RelayDeps) {}
@@ -58,6 +59,8 @@ export class Relay {
     let channel = await firstChannel(router, caller, group, request.model);
     const { reservation, watch } = await reserveFor(this.deps, caller, request, group, channel);
 
+    // RELAY_TIMEOUT is the whole call's: each attempt waits only for what is left of it.
+    const deps = { ...this.deps, upstream: this.deps.upstream.forCall(started) };
     const tried = new Set<number>();
     let retriesLeft = caller.pinnedChannelId === undefined ? options.number('RetryTimes') : 0;
     for (;;) {
@@ -66,7 +69,7 @@ export class Relay {
         settle(this.deps, incoming, request, group, channel, reservation, outcome, started);
       let result: AttemptResult;
       try {
-        result = await this.attempt(call, sink, { finish, watch: watch?.(channel) });
+        result = await attempt(deps, call, sink, { finish, watch: watch?.(channel) });
       } catch (error) {
         // Our own bug, not the caller's or the provider's: the reservation goes back all the same.
         await refund(this.deps, reservation);
@@ -77,7 +80,7 @@ export class Relay {
         .failed(channel, result.error)
         .catch((error: unknown) => this.deps.logger?.error({ err: error }, 'channel health update failed'));
       const next =
-        !result.started && retriesLeft > 0 && isRetryable(result.error)
+        !result.started && retriesLeft > 0 && isRetryable(result.error) && deps.upstream.remainingMs() > 0
           ? await router.select(group, request.model, tried.add(channel.id))
           : undefined;
       if (!next) {
