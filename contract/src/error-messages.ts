@@ -209,6 +209,10 @@ export const ERROR_MESSAGES = {
     en: 'No permission to manage a user of equal or higher role',
     zh: '无权管理同级或更高角色的用户',
   },
+  user_topup_forbidden: {
+    en: 'No permission to top up a user of equal or higher role, yourself included',
+    zh: '无权为同级或更高角色的用户（包括自己）充值',
+  },
   user_delete_forbidden: {
     en: 'No permission to delete a user of equal or higher role',
     zh: '无权删除同级或更高角色的用户',
