@@ -57,6 +57,31 @@ export function parseModelMapping(
   return { mapping: parsed as Record<string, string> };
 }
 
+/**
+ * Parses a channel's `config` (a JSON object of text settings the adaptors read: region, api_version,
+ * plugin, library_id, ak/sk, user_id…), or says why it is not one. Empty means no settings.
+ */
+export function parseChannelConfig(
+  text: string | null | undefined,
+): { settings: Record<string, string> } | { error: string } {
+  const trimmed = (text ?? '').trim();
+  if (trimmed === '') return { settings: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    return { error: 'The channel config must be valid JSON' };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { error: 'The channel config must be a JSON object such as {"region": "ap-guangzhou"}' };
+  }
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value !== 'string')
+      return { error: `The channel config must be valid JSON: the value of "${name}" must be a string` };
+  }
+  return { settings: parsed as Record<string, string> };
+}
+
 /** `other` defaults by type: Azure's API version and Spark's version. */
 export function defaultOtherFor(type: number): string {
   return channelTypeById(type)?.other?.default ?? '';
@@ -143,7 +168,11 @@ const channelFields = {
   ),
   model_mapping: modelMapping,
   system_prompt: optionalText('system_prompt', 100_000),
-  config: optionalText('config', 100_000),
+  config: optionalText('config', 100_000).superRefine((value, context) => {
+    const config = parseChannelConfig(value);
+    if ('error' in config)
+      context.addIssue({ code: 'custom', message: config.error, params: { rule: 'json' } });
+  }),
   priority: z
     .union([z.number(), z.string(), z.null()], { error: 'priority must be a whole number' })
     .optional()
