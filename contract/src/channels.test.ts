@@ -110,8 +110,8 @@ describe('the channel input', () => {
 describe('the channel config', () => {
   it.each([
     ['not JSON', '{region: ap-guangzhou', /must be valid JSON$/],
-    ['a JSON array', '["ap-guangzhou"]', /must be a JSON object/],
-    ['a JSON string', '"ap-guangzhou"', /must be a JSON object/],
+    ['a JSON array', '["ap-guangzhou"]', /must be valid JSON: an object such as/],
+    ['a JSON string', '"ap-guangzhou"', /must be valid JSON: an object such as/],
     ['a setting that is not text', '{"region": 5}', /value of "region" must be a string/],
   ])('refuses %s with a clear message', (_name, config, message) => {
     for (const input of [
