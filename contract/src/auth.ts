@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EMAIL_MAX } from './users';
+import { EMAIL_MAX, EMAIL_PATTERN } from './users';
 
 /** Mail verification codes and reset tokens: the lengths the server issues. */
 export const EMAIL_CODE_LENGTH = 6;
@@ -11,8 +11,6 @@ export const OAUTH_STATE_LENGTH = 12;
 
 /** The message the OAuth callbacks answer when they linked an account instead of signing in. */
 export const OAUTH_BIND_MESSAGE = 'bind';
-
-const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
 /** A mail address the server will send to: one @, a dotted domain, no spaces, at most 50 characters. */
 export const emailAddress = z

@@ -106,3 +106,33 @@ describe('the channel input', () => {
     expect(noModels.error?.issues[0]?.message).toBe('Please select at least one model');
   });
 });
+
+describe('the channel config', () => {
+  it.each([
+    ['not JSON', '{region: ap-guangzhou', /must be valid JSON$/],
+    ['a JSON array', '["ap-guangzhou"]', /must be valid JSON: an object such as/],
+    ['a JSON string', '"ap-guangzhou"', /must be valid JSON: an object such as/],
+    ['a setting that is not text', '{"region": 5}', /value of "region" must be a string/],
+  ])('refuses %s with a clear message', (_name, config, message) => {
+    for (const input of [
+      { ...form, config },
+      { id: 1, config },
+    ]) {
+      const schema = 'id' in input ? updateChannelInput : createChannelInput;
+      const result = schema.safeParse(input);
+      expect(result.success).toBe(false);
+      const [issue] = result.success ? [] : result.error.issues;
+      expect(issue).toMatchObject({ path: ['config'], code: 'custom', params: { rule: 'json' } });
+      expect(issue?.message).toMatch(message);
+    }
+  });
+
+  it.each([
+    '',
+    '{}',
+    '{"region": "ap-guangzhou"}',
+    '{\n  "ak": "id",\n  "sk": "secret",\n  "user_id": "u"\n}',
+  ])('accepts %j', (config) => {
+    expect(createChannelInput.safeParse({ ...form, config }).success).toBe(true);
+  });
+});

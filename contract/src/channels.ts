@@ -35,27 +35,46 @@ export interface Channel {
   system_prompt: string;
 }
 
-/** Parses a model mapping (a JSON object of requested name → upstream name), or says why it is not one. */
-export function parseModelMapping(
+/** Parses a JSON object of text values (empty text is an empty object), or says why it is not one. */
+function parseTextObject(
   text: string | null | undefined,
-): { mapping: Record<string, string> } | { error: string } {
+  what: string,
+  example: string,
+): { values: Record<string, string> } | { error: string } {
   const trimmed = (text ?? '').trim();
-  if (trimmed === '') return { mapping: {} };
+  if (trimmed === '') return { values: {} };
   let parsed: unknown;
   try {
     parsed = JSON.parse(trimmed);
   } catch {
-    return { error: 'Model mapping must be valid JSON' };
+    return { error: `${what} must be valid JSON` };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return { error: 'Model mapping must be valid JSON: an object such as {"gpt-4-0613": "gpt-4"}' };
+    return { error: `${what} must be valid JSON: an object such as ${example}` };
   }
-  for (const [from, to] of Object.entries(parsed)) {
-    if (typeof to !== 'string')
-      return { error: `Model mapping must be valid JSON: the value of "${from}" must be a string` };
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value !== 'string')
+      return { error: `${what} must be valid JSON: the value of "${name}" must be a string` };
   }
-  return { mapping: parsed as Record<string, string> };
+  return { values: parsed as Record<string, string> };
 }
+
+/** Parses a model mapping (a JSON object of requested name → upstream name), or says why it is not one. */
+export function parseModelMapping(
+  text: string | null | undefined,
+): { mapping: Record<string, string> } | { error: string } {
+  const parsed = parseTextObject(text, 'Model mapping', '{"gpt-4-0613": "gpt-4"}');
+  return 'error' in parsed ? parsed : { mapping: parsed.values };
+}
+
+/**
+ * Checks a channel's `config`: a JSON object of the text settings the adaptors read (region, api_version,
+ * plugin, library_id, ak/sk, user_id…); empty means none. Answers why it is not one, else undefined.
+ */
+export const channelConfigError = (text: string | null | undefined): string | undefined => {
+  const parsed = parseTextObject(text, 'The channel config', '{"region": "ap-guangzhou"}');
+  return 'error' in parsed ? parsed.error : undefined;
+};
 
 /** `other` defaults by type: Azure's API version and Spark's version. */
 export function defaultOtherFor(type: number): string {
@@ -143,7 +162,10 @@ const channelFields = {
   ),
   model_mapping: modelMapping,
   system_prompt: optionalText('system_prompt', 100_000),
-  config: optionalText('config', 100_000),
+  config: optionalText('config', 100_000).superRefine((value, context) => {
+    const error = channelConfigError(value);
+    if (error) context.addIssue({ code: 'custom', message: error, params: { rule: 'json' } });
+  }),
   priority: z
     .union([z.number(), z.string(), z.null()], { error: 'priority must be a whole number' })
     .optional()

@@ -30,6 +30,10 @@ export const ERROR_MESSAGES = {
   too_many_requests: { en: 'Too many requests, please try again later', zh: '请求次数过多，请稍后再试' },
   invalid_id: { en: 'Invalid id: "{value}"', zh: '无效的 ID：“{value}”' },
   query_not_whole_number: { en: '{name} must be a whole number', zh: '{name} 必须是整数' },
+  text_forbidden_character: {
+    en: '{field} contains a control character or broken Unicode text',
+    zh: '{field} 含有控制字符或无效的 Unicode 文本',
+  },
 
   // A field of a contract schema (zod issue: `field` is its path, `min`/`max` its limits)
   field_required: { en: '{field} is required', zh: '请填写 {field}' },
@@ -208,6 +212,10 @@ export const ERROR_MESSAGES = {
   user_manage_forbidden: {
     en: 'No permission to manage a user of equal or higher role',
     zh: '无权管理同级或更高角色的用户',
+  },
+  user_topup_forbidden: {
+    en: 'No permission to top up a user of equal or higher role, yourself included',
+    zh: '无权为同级或更高角色的用户（包括自己）充值',
   },
   user_delete_forbidden: {
     en: 'No permission to delete a user of equal or higher role',

@@ -47,10 +47,18 @@ const displayName = z
   .string({ error: 'display name must be a string' })
   .trim()
   .max(DISPLAY_NAME_MAX, `display name must be at most ${DISPLAY_NAME_MAX} characters`);
+/** One @, a dotted domain, no spaces or address punctuation. */
+export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
+
 const email = z
   .string({ error: 'email must be a string' })
   .trim()
   .max(EMAIL_MAX, `email must be at most ${EMAIL_MAX} characters`);
+/** An address an admin sets: checked like a self-service one, or empty for none. */
+const emailOrNone = email.refine(
+  (value) => value === '' || EMAIL_PATTERN.test(value),
+  'email is not a valid address',
+);
 const quota = z
   .number({ error: 'quota must be a number' })
   .int('quota must be a whole number')
@@ -90,7 +98,7 @@ export const updateUserInput = z.object({
   username: username.optional(),
   display_name: displayName.optional(),
   password: optionalPassword,
-  email: email.optional(),
+  email: emailOrNone.optional(),
   quota: quota.optional(),
   group: z
     .string({ error: 'group must be a string' })

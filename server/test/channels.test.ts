@@ -149,6 +149,22 @@ describe('channels', () => {
     expect((await root.get<One>(`/api/channel/${spark}`)).body.data?.other).toBe('v2.1');
   });
 
+  it('refuses a config that is not a JSON object of text settings, on create and update', async () => {
+    const [id] = await create({ name: 'configured', config: '{"region":"ap-guangzhou"}' });
+    const count = async () => (await t.db.kysely.selectFrom('channels').select('id').execute()).length;
+    const before = await count();
+    for (const config of ['region=ap-guangzhou', '[1]', '{"region": 5}']) {
+      const created = await root.post('/api/channel/', form({ name: 'bad', config }));
+      expect(created.status).toBe(400);
+      expect(created.body).toMatchObject({ success: false, code: 'field_json', params: { field: 'config' } });
+      expect(created.body.message).toMatch(/channel config must be/);
+      const updated = await root.put('/api/channel/', { id, config });
+      expect(updated.body).toMatchObject({ success: false, code: 'field_json' });
+    }
+    expect(await count()).toBe(before);
+    expect((await root.get<One>(`/api/channel/${id}`)).body.data?.config).toBe('{"region":"ap-guangzhou"}');
+  });
+
   it('fills the default other on update too, when the type is Azure or Spark and other is empty', async () => {
     const [id] = await create({ name: 'retyped' });
     const other = async () => (await root.get<One>(`/api/channel/${id}`)).body.data?.other;

@@ -271,6 +271,14 @@ describe('permission matrix', () => {
     const admin = clients.admin;
     const otherAdmin = await t.user('admin2', { role: 'admin' });
     const self = await otherAdmin.get<{ data: { id: number } }>('/api/user/self');
+    const own = await admin.get<{ data: { id: number } }>('/api/user/self');
+    const quotas = () => t.db.kysely.selectFrom('users').select(['id', 'quota']).orderBy('id').execute();
+    const quotasBefore = await quotas();
+    for (const id of [1, self.body.data.id, own.body.data.id]) {
+      const topUp = await admin.post('/api/topup', { user_id: id, quota: 5 });
+      expect(topUp.body).toMatchObject({ success: false, code: 'user_topup_forbidden' });
+    }
+    expect(await quotas()).toEqual(quotasBefore);
     for (const id of [1, self.body.data.id]) {
       expect((await admin.get(`/api/user/${id}`)).body.success).toBe(false);
       expect((await admin.put('/api/user/', { id, quota: 5 })).body.success).toBe(false);

@@ -322,6 +322,28 @@ describe('user administration', () => {
     expect((await root.get<Users>('/api/user/search?keyword=page_')).body.data).toEqual([]);
   });
 
+  it('checks an email an admin sets like a self-service one, and lets it clear the email', async () => {
+    const jack = await findUser(root, 'jack');
+    for (const email of ['not-an-address', 'a@b', 'two words@x.io', 'a@b.c,d@e.f']) {
+      const response = await root.put('/api/user/', { id: jack.id, email });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        success: false,
+        code: 'field_invalid',
+        params: { field: 'email' },
+      });
+      expect(response.body.message).toBe('email is not a valid address');
+    }
+    expect((await findUser(root, 'jack')).email).toBe('');
+    const set = await root.put<EnvelopeBody<User>>('/api/user/', {
+      id: jack.id,
+      email: ' jack@example.com ',
+    });
+    expect(set.body.data?.email).toBe('jack@example.com');
+    const cleared = await root.put<EnvelopeBody<User>>('/api/user/', { id: jack.id, email: '' });
+    expect(cleared.body.data?.email).toBe('');
+  });
+
   it('updates group and quota, writing a manage log for the quota change', async () => {
     const jack = await findUser(root, 'jack');
     const response = await root.put<EnvelopeBody<User>>('/api/user/', {

@@ -1,6 +1,11 @@
 import type { Envelope } from '@switchyard/contract/envelope';
 import { wholeNumberText } from '@switchyard/contract/envelope';
 import { fieldRefusal } from '@switchyard/contract/issue-rules';
+import {
+  forbiddenTextPath,
+  hasForbiddenCharacter,
+  withoutForbiddenCharacters,
+} from '@switchyard/contract/plain-text';
 import { type ErrorLanguage, preferredLanguage, renderError } from '@switchyard/contract/render-error';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -26,6 +31,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
 /** Checks a JSON body against a contract schema; the first problem becomes the message. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (!isPlainObject(body)) throw new InputError('body_not_object');
+  const badField = forbiddenTextPath(body);
+  if (badField !== undefined) throw new InputError('text_forbidden_character', { field: badField });
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   throw schemaRefusal(result.error);
@@ -57,7 +64,16 @@ export function parseId(value: unknown): number {
   return id;
 }
 
+/** A query parameter's text ('' when absent); control characters and broken Unicode are refused. */
 export function queryText(query: unknown, name: string): string {
   const value = isPlainObject(query) ? query[name] : undefined;
-  return typeof value === 'string' ? value : '';
+  const text = typeof value === 'string' ? value : '';
+  if (hasForbiddenCharacter(text)) throw new InputError('text_forbidden_character', { field: name });
+  return text;
+}
+
+/** The `keyword` of a search, with control characters and broken Unicode dropped rather than refused. */
+export function searchKeyword(query: unknown): string {
+  const value = isPlainObject(query) ? query.keyword : undefined;
+  return typeof value === 'string' ? withoutForbiddenCharacters(value) : '';
 }

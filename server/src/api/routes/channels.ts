@@ -4,7 +4,7 @@ import { isRootRole } from '@switchyard/contract/roles';
 import type { FastifyInstance } from 'fastify';
 import { toApiChannel } from '../../domain/channels';
 import { modelObject } from '../../relay/front/models';
-import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
+import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
 
 export function channelRoutes(
@@ -27,7 +27,7 @@ export function channelRoutes(
     ok(await channels.list(parsePage(queryText(request.query, 'p')), revealKeys(request.caller.role))),
   );
   app.get('/api/channel/search', admin, async (request) =>
-    ok(await channels.search(queryText(request.query, 'keyword'), revealKeys(request.caller.role))),
+    ok(await channels.search(searchKeyword(request.query), revealKeys(request.caller.role))),
   );
   app.get('/api/channel/test', adminEffect, async (request) => {
     const scope = queryText(request.query, 'scope') === 'disabled' ? 'disabled' : 'all';

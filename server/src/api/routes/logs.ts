@@ -3,7 +3,7 @@ import type { LogFilter } from '@switchyard/contract/logs';
 import { isAdminRole } from '@switchyard/contract/roles';
 import type { FastifyInstance } from 'fastify';
 import { InputError } from '../../domain/errors';
-import { ok, parsePage, queryText } from '../envelope';
+import { ok, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
 
 function number(query: unknown, name: string): number {
@@ -37,7 +37,7 @@ export function logRoutes(app: FastifyInstance, { logs }: Services): void {
     ok({ quota: await logs.stat(filterOf(request.query, true), {}) }),
   );
   app.get('/api/log/search', admin, async (request) =>
-    ok(await logs.search(queryText(request.query, 'keyword'), {})),
+    ok(await logs.search(searchKeyword(request.query), {})),
   );
   app.delete('/api/log/', admin, async (request) =>
     ok(await logs.deleteBefore(number(request.query, 'target_timestamp'))),
@@ -56,7 +56,7 @@ export function logRoutes(app: FastifyInstance, { logs }: Services): void {
     ok({ quota: await logs.stat(filterOf(request.query, false), { userId: request.caller.id }) }),
   );
   app.get('/api/log/self/search', user, async (request) =>
-    ok(await logs.search(queryText(request.query, 'keyword'), { userId: request.caller.id })),
+    ok(await logs.search(searchKeyword(request.query), { userId: request.caller.id })),
   );
 
   app.get('/api/user/dashboard', user, async (request) => {

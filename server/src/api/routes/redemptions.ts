@@ -5,7 +5,7 @@ import {
   updateRedemptionInput,
 } from '@switchyard/contract/redemptions';
 import type { FastifyInstance } from 'fastify';
-import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
+import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
 
 export function redemptionRoutes(app: FastifyInstance, { redemptions }: Services): void {
@@ -14,7 +14,7 @@ export function redemptionRoutes(app: FastifyInstance, { redemptions }: Services
     ok(await redemptions.list(parsePage(queryText(request.query, 'p')))),
   );
   app.get('/api/redemption/search', admin, async (request) =>
-    ok(await redemptions.search(queryText(request.query, 'keyword'))),
+    ok(await redemptions.search(searchKeyword(request.query))),
   );
   app.get<{ Params: { id: string } }>('/api/redemption/:id', admin, async (request) =>
     ok(await redemptions.get(parseId(request.params.id))),

@@ -1,6 +1,6 @@
 import { createTokenInput, tokenStatusInput, updateTokenInput } from '@switchyard/contract/tokens';
 import type { FastifyInstance } from 'fastify';
-import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
+import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
 
 export function tokenRoutes(app: FastifyInstance, { tokens }: Services): void {
@@ -15,7 +15,7 @@ export function tokenRoutes(app: FastifyInstance, { tokens }: Services): void {
     ),
   );
   app.get('/api/token/search', user, async (request) =>
-    ok(await tokens.search(request.caller, queryText(request.query, 'keyword'))),
+    ok(await tokens.search(request.caller, searchKeyword(request.query))),
   );
   app.get<{ Params: { id: string } }>('/api/token/:id', user, async (request) =>
     ok(await tokens.get(request.caller, parseId(request.params.id))),

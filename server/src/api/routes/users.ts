@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { toApiUser } from '../../domain/users/api-user';
 import { clearSession, sessionFor, writeSession } from '../access';
-import { ok, parseBody, parseId, parsePage, queryText } from '../envelope';
+import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
 
 export function userRoutes(app: FastifyInstance, { users, sessions }: Services): void {
@@ -55,9 +55,7 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
     const query = request.query;
     return ok(await users.list(parsePage(queryText(query, 'p')), queryText(query, 'order')));
   });
-  app.get('/api/user/search', admin, async (request) =>
-    ok(await users.search(queryText(request.query, 'keyword'))),
-  );
+  app.get('/api/user/search', admin, async (request) => ok(await users.search(searchKeyword(request.query))));
   app.get<{ Params: { id: string } }>('/api/user/:id', admin, async (request) =>
     ok(await users.getForAdmin(request.caller, parseId(request.params.id))),
   );

@@ -4,7 +4,7 @@ import { addUserQuota } from '../../db/repos/users';
 import { inTransaction } from '../../db/transaction';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
-import type { Actor } from '../permissions';
+import { type Actor, canManageUser } from '../permissions';
 import { quotaText } from '../quota-text';
 import type { UserRecords } from './records';
 
@@ -18,6 +18,7 @@ export async function topUp(
 ): Promise<void> {
   if (quota <= 0) throw new DomainError('topup_amount_not_positive');
   const target = await deps.records.getRow(userId);
+  if (!canManageUser(actor, target.role)) throw new DomainError('user_topup_forbidden');
   await inTransaction(deps.records.db, async (tx) => {
     await addUserQuota(tx, target.id, quota);
     await insertLog(tx, {

@@ -7,6 +7,9 @@ export const enSettings = {
     saved: 'Settings saved!',
     noChanges: 'Nothing has changed.',
     secretPlaceholder: 'Hidden; leave empty to keep the current value',
+    internalAddress:
+      'This address points into the server’s own network ({{range}}): the server will call it from inside. Fine for a service running next to it; otherwise use a public address.',
+    internalRanges: { loopback: 'loopback', private: 'a private range', 'link-local': 'link-local' },
     errors: {
       json: '{{name}} is not a valid JSON string',
       ratios: '{{name}} must be a JSON object of name → number of 0 or more',

@@ -10,6 +10,9 @@ export const zhSettings: Messages<typeof enSettings> = {
     saved: '设置已保存！',
     noChanges: '没有需要保存的修改。',
     secretPlaceholder: '敏感信息不会发送到前端显示，留空则不修改',
+    internalAddress:
+      '该地址指向服务器自身所在的网络（{{range}}），服务器将从内部访问它。若是与服务器一同部署的服务则无妨，否则请使用公网地址。',
+    internalRanges: { loopback: '本机回环地址', private: '私有网段', 'link-local': '链路本地地址' },
     errors: {
       json: '{{name}}不是合法的 JSON 字符串',
       ratios: '{{name}}必须是「名称 → 不小于 0 的数字」形式的 JSON 对象',

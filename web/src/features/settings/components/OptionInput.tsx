@@ -1,4 +1,5 @@
-import { NumberInput, PasswordInput, Select, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { NumberInput, PasswordInput, Select, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { internalRangeOf } from '@switchyard/contract/internal-host';
 import { isSecretOption, OPTION_SPECS, type OptionKey, THEMES } from '@switchyard/contract/options';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,8 @@ export interface OptionField {
   step?: number;
   /** Shown right under the input (a hint that needs more than text). */
   extra?: ReactNode;
+  /** An address the server calls: warns when it points into the server's own network. */
+  outbound?: boolean;
 }
 
 interface OptionInputProps {
@@ -24,10 +27,21 @@ interface OptionInputProps {
 export function OptionInput({ field, value, error, onChange }: OptionInputProps) {
   const { t } = useTranslation();
   const { key } = field;
+  const hint = t(`settings.options.${key}.hint`, { defaultValue: '' }) || undefined;
+  const internal = field.outbound ? internalRangeOf(value) : undefined;
   const common = {
     name: key,
     label: t(`settings.options.${key}.label`),
-    description: t(`settings.options.${key}.hint`, { defaultValue: '' }) || undefined,
+    description: internal ? (
+      <>
+        {hint}
+        <Text component="span" display="block" size="xs" c="orange" role="note">
+          {t('settings.internalAddress', { range: t(`settings.internalRanges.${internal}`) })}
+        </Text>
+      </>
+    ) : (
+      hint
+    ),
     error,
     // Hints go under the input, so the inputs of a row line up whatever their hints.
     inputWrapperOrder: ['label', 'input', 'description', 'error'] as (

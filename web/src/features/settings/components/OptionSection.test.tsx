@@ -93,6 +93,33 @@ describe('an option section', () => {
   });
 });
 
+describe('an outbound address', () => {
+  it('warns while it points at loopback, a private range or link-local, and still saves', async () => {
+    const puts = server();
+    renderAt(
+      '/',
+      '/',
+      <OptionSection
+        title="WeChat"
+        options={{ WeChatServerAddress: 'https://wechat.example.com' }}
+        fields={[{ key: 'WeChatServerAddress', outbound: true }]}
+      />,
+    );
+    const input = await screen.findByLabelText('WeChat Server address');
+    expect(screen.queryByRole('note')).toBeNull();
+    fireEvent.change(input, { target: { value: 'http://10.0.0.5:3000' } });
+    expect(screen.getByRole('note').textContent).toMatch(/server’s own network \(a private range\)/);
+    fireEvent.change(input, { target: { value: 'http://169.254.169.254' } });
+    expect(screen.getByRole('note').textContent).toMatch(/\(link-local\)/);
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(puts).toEqual([{ key: 'WeChatServerAddress', value: 'http://169.254.169.254' }]),
+    );
+    await i18n.changeLanguage('zh');
+    await waitFor(() => expect(screen.getByRole('note').textContent).toMatch(/链路本地地址/));
+  });
+});
+
 describe('option labels', () => {
   it('exist for every option in both languages', () => {
     for (const language of ['en', 'zh'] as const) {

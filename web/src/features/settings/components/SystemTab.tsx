@@ -2,7 +2,11 @@ import { Code, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useServerStatus } from '../../../lib/server-status';
 import type { OptionValues } from '../api/options';
+import type { OptionField } from './OptionInput';
 import { OptionSections, plainFields } from './option-sections';
+
+/** Addresses the server itself calls out to. */
+const outbound = (key: OptionField['key']): OptionField => ({ key, outbound: true });
 
 /** Where a provider sends people back: the configured server address, else this console's origin. */
 function CallbackHint({ base, path, label }: { base: string; path: string; label: string }) {
@@ -51,7 +55,10 @@ export function SystemTab({ options }: { options: OptionValues }) {
           title: t('settings.sections.smtp'),
           description: t('settings.sections.smtpText'),
           cols: 3,
-          fields: plainFields('SMTPServer', 'SMTPPort', 'SMTPAccount', 'SMTPFrom', 'SMTPToken'),
+          fields: [
+            outbound('SMTPServer'),
+            ...plainFields('SMTPPort', 'SMTPAccount', 'SMTPFrom', 'SMTPToken'),
+          ],
           testId: 'section-smtp',
         },
         {
@@ -76,13 +83,16 @@ export function SystemTab({ options }: { options: OptionValues }) {
           description: t('settings.sections.wechatText'),
           cols: 3,
           toggles: ['WeChatAuthEnabled'],
-          fields: plainFields('WeChatServerAddress', 'WeChatServerToken', 'WeChatAccountQRCodeImageURL'),
+          fields: [
+            outbound('WeChatServerAddress'),
+            ...plainFields('WeChatServerToken', 'WeChatAccountQRCodeImageURL'),
+          ],
           testId: 'section-wechat',
         },
         {
           title: t('settings.sections.pusher'),
           description: t('settings.sections.pusherText'),
-          fields: plainFields('MessagePusherAddress', 'MessagePusherToken'),
+          fields: [outbound('MessagePusherAddress'), ...plainFields('MessagePusherToken')],
           testId: 'section-pusher',
         },
         {
