@@ -1,18 +1,49 @@
 // Runs the server suite once per database: SQLite, PostgreSQL and MariaDB (the servers on this machine).
+// Each run also writes a JSON report, so the failures of every database are listed again at the very end,
+// where a CI log that keeps only its last lines still shows them.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const databases = (process.env.TEST_DBS ?? 'sqlite,postgres,mysql').split(',');
+const reports = mkdtempSync(join(tmpdir(), 'server-tests-'));
 const failed = [];
 for (const database of databases) {
   console.log(`\n=== server tests on ${database} ===`);
-  const run = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], {
-    stdio: 'inherit',
-    env: { ...process.env, TEST_DB: database },
-  });
-  if (run.status !== 0) failed.push(database);
+  const report = join(reports, `${database}.json`);
+  const run = spawnSync(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+    { stdio: 'inherit', env: { ...process.env, TEST_DB: database } },
+  );
+  if (run.status !== 0) failed.push({ database, failures: failuresIn(report) });
 }
 if (failed.length > 0) {
-  console.error(`\nserver tests failed on: ${failed.join(', ')}`);
+  for (const { database, failures } of failed) {
+    console.error(`\nserver tests failed on ${database}:`);
+    for (const line of failures) console.error(`  ${line}`);
+  }
   process.exit(1);
 }
 console.log(`\nserver tests passed on: ${databases.join(', ')}`);
+
+function failuresIn(report) {
+  try {
+    const { testResults } = JSON.parse(readFileSync(report, 'utf8'));
+    const lines = [];
+    for (const file of testResults) {
+      const name = file.name.replace(`${process.cwd()}/`, '');
+      const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
+      if (failedTests.length === 0 && file.status === 'failed') lines.push(`${name}: ${firstLine(file.message)}`);
+      for (const test of failedTests) lines.push(`${name} > ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+    }
+    return lines.length > 0 ? lines : ['(no failed test in the report: the run itself failed)'];
+  } catch {
+    return ['(no report: the run stopped before writing it)'];
+  }
+}
+
+function firstLine(text) {
+  return String(text ?? '').split('\n')[0].slice(0, 300);
+}
