@@ -14,7 +14,14 @@ for (const database of databases) {
   const report = join(reports, `${database}.json`);
   const run = spawnSync(
     'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...process.argv.slice(2),
+    ],
     { stdio: 'inherit', env: { ...process.env, TEST_DB: database } },
   );
   if (run.status !== 0) failed.push({ database, failures: failuresIn(report) });
@@ -35,8 +42,10 @@ function failuresIn(report) {
     for (const file of testResults) {
       const name = file.name.replace(`${process.cwd()}/`, '');
       const failedTests = file.assertionResults.filter((test) => test.status === 'failed');
-      if (failedTests.length === 0 && file.status === 'failed') lines.push(`${name}: ${firstLine(file.message)}`);
-      for (const test of failedTests) lines.push(`${name} > ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
+      if (failedTests.length === 0 && file.status === 'failed')
+        lines.push(`${name}: ${firstLine(file.message)}`);
+      for (const test of failedTests)
+        lines.push(`${name} > ${test.fullName}: ${firstLine(test.failureMessages[0])}`);
     }
     return lines.length > 0 ? lines : ['(no failed test in the report: the run itself failed)'];
   } catch {
@@ -45,5 +54,7 @@ function failuresIn(report) {
 }
 
 function firstLine(text) {
-  return String(text ?? '').split('\n')[0].slice(0, 300);
+  return String(text ?? '')
+    .split('\n')[0]
+    .slice(0, 300);
 }
