@@ -226,19 +226,82 @@ describe('server status and content', () => {
     await page.waitForFunction(() => document.title === 'Gateway Lab');
     await page.locator('[data-testid="footer"] b', { hasText: 'Custom footer' }).waitFor();
     expect(await page.locator('[data-testid="footer"] script').count()).toBe(0);
-    await expectToast(page, 'Maintenance tonight');
+    const notice = page.getByTestId('site-notice');
+    await notice.getByText('tonight').waitFor();
+    expect(await notice.locator('strong').textContent()).toBe('tonight');
     await screenshot(page, 'flows/custom-home');
 
-    // The notice is shown once per text.
+    // The notice stays until it is closed, and then stays closed until its text changes.
+    await page.reload();
+    await notice.getByText('tonight').waitFor();
+    await notice.getByRole('button', { name: 'Close the notice' }).click();
+    await notice.waitFor({ state: 'detached' });
     await page.reload();
     await page.getByRole('heading', { name: 'Hello gateway' }).waitFor();
     await page.waitForTimeout(500);
-    expect(await page.locator('.mantine-Notification-root', { hasText: 'Maintenance' }).count()).toBe(0);
+    expect(await notice.count()).toBe(0);
+    await admin.call('PUT', '/api/option/', { key: 'Notice', value: 'Maintenance **again**' });
+    await page.reload();
+    await notice.getByText('again').waitFor();
 
     await page.locator('header [data-nav="chat"]:visible').click();
     await page.locator('main iframe[src="https://chat.example.com"]').waitFor();
 
     await page.locator('header [data-nav="about"]:visible').click();
     await page.locator('main iframe[src="https://example.com/about"]').waitFor();
+  });
+});
+
+describe('toasts', () => {
+  const overlaps = (a: Box, b: Box) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  type Box = { x: number; y: number; width: number; height: number };
+
+  async function showTwoToasts(page: Page) {
+    await page.goto('/channel');
+    await page.getByRole('button', { name: 'Test all channels' }).click();
+    await page.getByRole('button', { name: 'Test disabled channels' }).click();
+    await page.locator('.mantine-Notification-root').nth(1).waitFor();
+  }
+
+  it('cover neither the header nor the page buttons at 1280 px, and let clicks through their margins', async () => {
+    await admin.call('PUT', '/api/option/', { key: 'Notice', value: 'Read me' });
+    const page = await open({ user: [ROOT.username, ROOT.password] });
+    await showTwoToasts(page);
+    await page.getByTestId('site-notice').waitFor();
+    await screenshot(page, 'flows/toasts-desktop', { fullPage: false });
+    const header = await page.locator('header').boundingBox();
+    const buttons = page.locator('main button:visible');
+    for (const toast of await page.locator('.mantine-Notification-root').all()) {
+      const box = await toast.boundingBox();
+      if (!box || !header) throw new Error('no box');
+      expect(overlaps(box, header)).toBe(false);
+      for (const button of await buttons.all()) {
+        const target = await button.boundingBox();
+        if (target)
+          expect(overlaps(box, target), await button.evaluate((b) => b.outerHTML.slice(0, 120))).toBe(false);
+      }
+    }
+    // Every control stays reachable while the toasts and the notice are up.
+    await page
+      .getByRole('button', { name: 'Delete disabled channels' })
+      .click({ trial: true, timeout: 2000 });
+    await page
+      .locator('header')
+      .getByRole('button', { name: 'Language' })
+      .first()
+      .click({ trial: true, timeout: 2000 });
+    await admin.call('PUT', '/api/option/', { key: 'Notice', value: '' });
+  });
+
+  it('sit below the header on a phone', async () => {
+    const page = await open({ user: [ROOT.username, ROOT.password], viewport: PHONE });
+    await showTwoToasts(page);
+    const header = await page.locator('header').boundingBox();
+    const toast = await page.locator('.mantine-Notification-root').first().boundingBox();
+    if (!header || !toast) throw new Error('no box');
+    expect(toast.y).toBeGreaterThanOrEqual(header.y + header.height);
+    await page.getByRole('button', { name: 'Toggle menu' }).click({ trial: true, timeout: 2000 });
+    await screenshot(page, 'flows/toasts-phone', { fullPage: false });
   });
 });

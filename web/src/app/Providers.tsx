@@ -11,7 +11,12 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <MantineProvider theme={theme} defaultColorScheme="light">
-        <Notifications position="top-right" limit={5} zIndex={1000} />
+        <Notifications
+          position="bottom-right"
+          limit={5}
+          zIndex={1000}
+          classNames={{ root: 'toast-layer', notification: 'toast' }}
+        />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </MantineProvider>
     </I18nextProvider>

@@ -1,11 +1,10 @@
 import type { ServerStatus } from '@switchyard/contract/status';
 import { i18n } from '../i18n/i18n';
 import { api, configureApiClient } from '../lib/api-client';
-import { renderMarkdown } from '../lib/markdown';
 import { applyBranding, restoreServerStatus, saveServerStatus } from '../lib/server-status';
 import { restoreSession } from '../lib/session';
-import { readItem, StorageKey, writeItem } from '../lib/storage';
-import { showError, showNotice } from '../lib/toast';
+import { offerNotice } from '../lib/site-notice';
+import { showError } from '../lib/toast';
 
 /** GET /api/status into memory and local storage; title and icon follow it. */
 export async function loadServerStatus(): Promise<ServerStatus | null> {
@@ -21,13 +20,11 @@ export async function loadServerStatus(): Promise<ServerStatus | null> {
   }
 }
 
-/** The administrator's notice, shown once per new text as a notice toast. */
-export async function showNoticeOnce(): Promise<void> {
+/** The administrator's notice, offered as a banner until this browser dismisses that text. */
+export async function loadNotice(): Promise<void> {
   try {
     const { data } = await api.get<string>('/api/notice', { silent: true });
-    if (!data || data === readItem(StorageKey.notice)) return;
-    showNotice(renderMarkdown(data), { html: true, title: i18n.t('common.noticeTitle') });
-    writeItem(StorageKey.notice, data);
+    offerNotice(data ?? '');
   } catch {
     // The notice is optional; a missing endpoint must not disturb start-up.
   }
@@ -40,6 +37,6 @@ export function startConsole(): void {
   restoreServerStatus();
   applyBranding();
   void loadServerStatus().then((status) => {
-    if (status) void showNoticeOnce();
+    if (status) void loadNotice();
   });
 }

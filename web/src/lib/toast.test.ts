@@ -29,10 +29,10 @@ describe('toasts', () => {
     expect(last()?.autoClose).toBe(false);
   });
 
-  it('go to the top right on wide screens and the top centre at 600 px or less', () => {
+  it('go to the bottom right on wide screens and the top centre at 600 px or less', () => {
     setWidth(1280);
     showInfo('wide');
-    expect(last()?.position).toBe('top-right');
+    expect(last()?.position).toBe('bottom-right');
     setWidth(600);
     showInfo('narrow');
     expect(last()?.position).toBe('top-center');

@@ -80,6 +80,7 @@ export const enShell = {
     back: 'Back',
     operationSuccess: 'Operation completed successfully!',
     noticeTitle: 'Notice',
+    closeNotice: 'Close the notice',
     loadFailed: 'Could not load the data.',
     retry: 'Try again',
     previous: 'Previous page',

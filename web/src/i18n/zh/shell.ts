@@ -82,6 +82,7 @@ export const zhShell: Messages<typeof enShell> = {
     back: '返回',
     operationSuccess: '操作成功完成！',
     noticeTitle: '公告',
+    closeNotice: '关闭公告',
     loadFailed: '数据加载失败。',
     retry: '重试',
     previous: '上一页',
