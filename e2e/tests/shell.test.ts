@@ -157,7 +157,7 @@ describe('shell pages', () => {
     const page = await open();
     await page.route('**/assets/AboutPage-*.js', (route) => route.abort());
     await page.goto('/about');
-    await page.getByRole('heading', { name: 'Loading chunk failed' }).waitFor();
+    await page.getByRole('heading', { name: 'This page could not be downloaded' }).waitFor();
     await page.getByRole('button', { name: 'Reload' }).waitFor();
     // The shell stays usable around the error.
     await page.locator('header [data-nav="home"]:visible').waitFor();

@@ -115,12 +115,13 @@ describe('critical rate limit switched off', () => {
   });
 });
 
-/** A built console of our own: an index.html and a hashed asset. */
+/** A built console of our own: an index.html, a hashed asset and an image. */
 function consoleDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'switchyard-console-'));
   mkdirSync(path.join(dir, 'assets'));
   writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>console</title>');
   writeFileSync(path.join(dir, 'assets', 'app-1a2b.js'), 'console.log(1)');
+  writeFileSync(path.join(dir, 'logo.png'), 'png');
   return dir;
 }
 
@@ -216,17 +217,23 @@ describe('global API and web rate limits in one process', () => {
     ]);
   });
 
-  it("answers a client's 4th console file in the window with 429", async () => {
+  it("answers a client's 4th page load in the window with 429, never its scripts and images", async () => {
     const ip = freshIp();
     const client = t.client();
-    expect(await statuses(client, ip, ['/assets/app-1a2b.js', '/index.html', '/'])).toEqual([200, 200, 200]);
-    const refused = await client.get('/assets/app-1a2b.js', from(ip));
+    // A first visit fetches many files: only index.html counts, so a few fresh browsers fit in the limit.
+    const assets = Array.from({ length: 12 }, () => '/assets/app-1a2b.js');
+    expect(await statuses(client, ip, ['/index.html', ...assets, '/logo.png', '/'])).toEqual(
+      Array(15).fill(200),
+    );
+    expect((await client.get('/token/edit/3', from(ip))).status).toBe(200);
+    const refused = await client.get('/', from(ip));
     expect(refused.status).toBe(429);
     expect(refused.text).toBe('Too many requests, please try again later');
-    // The index.html fallback of deep links shares the count; /api and other clients do not.
-    expect((await client.get('/token/edit/3', from(ip))).status).toBe(429);
+    // The page's files still load; /api and other clients are not affected.
+    expect((await client.get('/assets/app-1a2b.js', from(ip))).status).toBe(200);
+    expect((await client.get('/index.html', from(ip))).status).toBe(429);
     expect((await client.get('/api/status', from(ip))).status).toBe(200);
-    expect((await client.get('/assets/app-1a2b.js', from(freshIp()))).status).toBe(200);
+    expect((await client.get('/', from(freshIp()))).status).toBe(200);
   });
 
   it("answers a client's 4th index.html fallback (a deep link) in the window with 429", async () => {
@@ -239,7 +246,8 @@ describe('global API and web rate limits in one process', () => {
     const refused = await client.get('/topup', from(ip));
     expect(refused.status).toBe(429);
     expect(refused.text).toBe('Too many requests, please try again later');
-    expect((await client.get('/assets/app-1a2b.js', from(ip))).status).toBe(429);
+    expect((await client.get('/', from(ip))).status).toBe(429);
+    expect((await client.get('/assets/app-1a2b.js', from(ip))).status).toBe(200);
     // A missing file is no console page: a plain 404, not limited. Other clients are not affected.
     expect((await client.get('/missing.js', from(ip))).status).toBe(404);
     expect((await client.get('/topup', from(freshIp()))).status).toBe(200);
@@ -277,12 +285,15 @@ describe('global rate limits shared through Redis', () => {
     expect((await b.client().get('/api/status', from(freshIp()))).status).toBe(200);
   });
 
-  it('counts console files and the index.html fallback in both processes together', async () => {
+  it('counts page loads and the index.html fallback in both processes together', async () => {
     const ip = freshIp();
-    expect(await statuses(a.client(), ip, ['/assets/app-1a2b.js', '/token'])).toEqual([200, 200]);
+    expect(await statuses(a.client(), ip, ['/assets/app-1a2b.js', '/index.html', '/token'])).toEqual([
+      200, 200, 200,
+    ]);
     expect(await statuses(b.client(), ip, ['/'])).toEqual([200]);
     expect((await b.client().get('/channel', from(ip))).status).toBe(429);
-    expect((await a.client().get('/assets/app-1a2b.js', from(ip))).status).toBe(429);
+    expect((await a.client().get('/index.html', from(ip))).status).toBe(429);
+    expect((await a.client().get('/assets/app-1a2b.js', from(ip))).status).toBe(200);
   });
 });
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, onRequestHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, onRequestHookHandler, RouteOptions } from 'fastify';
 import { addRouteHook } from './route-hooks';
 import { setConsoleHeaders } from './security-headers';
 
@@ -26,9 +26,16 @@ export function consoleFallback(dir: string | undefined): (url: string) => boole
 }
 
 /**
+ * Whether a console file is a page load (index.html): what GLOBAL_WEB_RATE_LIMIT counts. A first visit
+ * fetches some 25 scripts, styles and images; counting those would refuse a few fresh browsers behind
+ * one office address.
+ */
+const isPageLoad = (route: RouteOptions): boolean => route.url.endsWith('/') || route.url.endsWith('.html');
+
+/**
  * Serves the built console: hashed assets cached for a year, everything else revalidated. The
- * files' routes live in a scope of their own so that `limit` (GLOBAL_WEB_RATE_LIMIT) reaches them
- * and no other route; reply.sendFile, for the index.html fallback, is for the whole app.
+ * files' routes live in a scope of their own so that `limit` (GLOBAL_WEB_RATE_LIMIT) reaches its page
+ * loads and no other route; reply.sendFile, for the index.html fallback, is for the whole app.
  */
 export async function registerConsole(
   app: FastifyInstance,
@@ -46,7 +53,7 @@ export async function registerConsole(
   };
   await app.register(fastifyStatic, { ...options, serve: false });
   await app.register(async (files) => {
-    if (limit) addRouteHook(files, 'onRequest', () => true, limit);
+    if (limit) addRouteHook(files, 'onRequest', isPageLoad, limit);
     await files.register(fastifyStatic, {
       ...options,
       wildcard: false,

@@ -49,8 +49,9 @@ export const enShell = {
   },
   routeError: {
     title: 'Unexpected Application Error!',
-    chunk: 'Loading chunk failed',
-    chunkHint: 'A part of the console could not be downloaded. Check the connection and reload.',
+    chunk: 'This page could not be downloaded',
+    chunkHint:
+      'A part of the console did not arrive: the connection dropped, or the server turned the download away for a moment. Reload to try again.',
     reload: 'Reload',
   },
   errors: {

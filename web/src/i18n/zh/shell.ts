@@ -51,8 +51,8 @@ export const zhShell: Messages<typeof enShell> = {
   },
   routeError: {
     title: 'Unexpected Application Error!',
-    chunk: 'Loading chunk failed',
-    chunkHint: '控制台的部分内容下载失败，请检查网络后重新加载。',
+    chunk: '页面下载失败',
+    chunkHint: '控制台的部分内容没有下载下来：可能是网络中断，或服务器暂时拒绝了下载。请重新加载再试。',
     reload: '重新加载',
   },
   errors: {
