@@ -23,3 +23,6 @@ export interface ServerStatus {
 
 export const PRODUCT_NAME = 'Switchyard';
 export const SOURCE_URL = 'https://github.com/switchyard-gateway/switchyard';
+
+/** The server address one-api reports while the ServerAddress option is unset. */
+export const DEFAULT_SERVER_ADDRESS = 'http://localhost:3000';

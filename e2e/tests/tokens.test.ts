@@ -9,7 +9,7 @@ import {
   screenshot,
   type TestBrowser,
 } from '../src/browser';
-import { AdminApi, expectToast, signInContext, waitForPath } from '../src/console';
+import { AdminApi, expectToast, settle, signInContext, waitForPath } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 interface ApiToken {
@@ -138,6 +138,51 @@ describe('a user manages a token', () => {
     await rowButton('ci-key', 'Copy').click();
     await expectToast(page, 'Copied to clipboard!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`sk-${token.key}`);
+  });
+
+  it('copies a link that hands the key to a chat app, and opens ChatGPT Next Web with it', async () => {
+    const token = await ownToken('ci-key');
+    const origin = new URL(server.baseUrl).origin;
+    const encoded = encodeURIComponent(origin);
+    const copyLink = async (app: string) => {
+      await rowButton('ci-key', 'More things to copy').click();
+      await page.getByRole('menuitem', { name: `Link for ${app}` }).click();
+      return page.evaluate(() => navigator.clipboard.readText());
+    };
+    const nextWeb = `https://chat.oneapi.pro/#/?settings={"key":"sk-${token.key}","url":"${origin}"}`;
+    expect(await copyLink('ChatGPT Next Web')).toBe(nextWeb);
+    expect(await copyLink('BotGem')).toBe(`ama://set-api-key?server=${encoded}&key=sk-${token.key}`);
+    expect(await copyLink('OpenCat')).toBe(`opencat://team/join?domain=${encoded}&token=sk-${token.key}`);
+
+    // Chat opens the hosted Next Web (no chat link is set) in a new tab, with the key and this server.
+    await context.route('https://chat.oneapi.pro/**', (route) => route.fulfill({ body: 'chat app' }));
+    const [tab] = await Promise.all([context.waitForEvent('page'), rowButton('ci-key', 'Chat').click()]);
+    await tab.waitForLoadState();
+    expect(decodeURIComponent(tab.url())).toBe(nextWeb);
+    await tab.close();
+    await rowButton('ci-key', 'Chat in another app').click();
+    await page.getByRole('menuitem', { name: 'OpenCat' }).waitFor();
+    await settle(page);
+    await screenshot(page, 'flows/token-chat-menu', { fullPage: false });
+    await page.keyboard.press('Escape');
+  });
+
+  it('offers the same choices on a phone, in Chinese', async () => {
+    const phone = await newContext(chromium.browser, {
+      baseUrl: server.baseUrl,
+      language: 'zh',
+      viewport: PHONE,
+    });
+    await signInContext(phone, USER.username, USER.password);
+    const small = await phone.newPage();
+    await small.goto('/token');
+    const card = small.locator('[data-token="ci-key"]');
+    await card.getByRole('button', { name: '聊天', exact: true }).waitFor();
+    await card.getByRole('button', { name: '复制其他内容' }).click();
+    await small.getByRole('menuitem', { name: 'OpenCat 链接' }).waitFor();
+    await settle(small);
+    await screenshot(small, 'flows/token-chat-menu-phone-zh', { fullPage: false });
+    await phone.close();
   });
 
   it('puts the key into the search box when the clipboard refuses', async () => {

@@ -37,11 +37,20 @@ export const enTokens = {
     },
     actions: {
       copy: 'Copy',
+      copyMore: 'More things to copy',
+      copyLinkFor: 'Link for {{app}}',
+      chat: 'Chat',
+      chatMore: 'Chat in another app',
       delete: 'Delete',
       deleteToken: 'Delete token {{name}}',
       enable: 'Enable',
       disable: 'Disable',
       edit: 'Edit',
+    },
+    chatApps: {
+      'next-web': 'ChatGPT Next Web',
+      botgem: 'BotGem',
+      opencat: 'OpenCat',
     },
     form: {
       createTitle: 'Create a token',

@@ -40,11 +40,20 @@ export const zhTokens: Messages<typeof enTokens> = {
     },
     actions: {
       copy: '复制',
+      copyMore: '复制其他内容',
+      copyLinkFor: '{{app}} 链接',
+      chat: '聊天',
+      chatMore: '在其他应用中聊天',
       delete: '删除',
       deleteToken: '删除令牌 {{name}}',
       enable: '启用',
       disable: '禁用',
       edit: '编辑',
+    },
+    chatApps: {
+      'next-web': 'ChatGPT Next Web',
+      botgem: 'BotGem（AMA 问天）',
+      opencat: 'OpenCat',
     },
     form: {
       createTitle: '创建新的令牌',

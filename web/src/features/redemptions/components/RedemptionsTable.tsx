@@ -25,7 +25,7 @@ export function RedemptionsTable({ codes, onCopyFailed }: RedemptionsTableProps)
         <Table.Tr key={code.id} data-code-id={code.id}>
           <Table.Td>{code.id}</Table.Td>
           <Table.Td>
-            <Text span fw={500}>
+            <Text span inherit fw={500}>
               {redemptionName(code, t)}
             </Text>
           </Table.Td>

@@ -1,14 +1,9 @@
 import { TokenStatus } from '@switchyard/contract/roles';
 import { useTranslation } from 'react-i18next';
-import {
-  RowActions,
-  RowButton,
-  RowCopyButton,
-  RowDeleteButton,
-  RowEditButton,
-} from '../../../components/RowActions';
+import { RowActions, RowButton, RowDeleteButton, RowEditButton } from '../../../components/RowActions';
 import { useDeleteToken, useSetTokenStatus } from '../api/token-actions';
 import type { TokenRow } from '../api/tokens-list';
+import { TokenChatActions } from './TokenChatActions';
 import { tokenName } from './token-labels';
 
 interface TokenRowActionsProps {
@@ -18,7 +13,7 @@ interface TokenRowActionsProps {
   wrap?: boolean;
 }
 
-/** Copy key, delete (confirmed), enable/disable (status only, 1 ↔ 2) and edit. */
+/** Copy (key or chat-app link), chat, delete (confirmed), enable/disable (status only, 1 ↔ 2) and edit. */
 export function TokenRowActions({ token, onCopyFailed, wrap = false }: TokenRowActionsProps) {
   const { t } = useTranslation();
   const setStatus = useSetTokenStatus();
@@ -28,12 +23,7 @@ export function TokenRowActions({ token, onCopyFailed, wrap = false }: TokenRowA
 
   return (
     <RowActions wrap={wrap}>
-      <RowCopyButton
-        label={t('tokens.actions.copy')}
-        text={`sk-${token.key}`}
-        messages={{ copied: t('tokens.copied'), refused: t('tokens.copyFailed') }}
-        onCopyFailed={onCopyFailed}
-      />
+      <TokenChatActions tokenKey={token.key} onCopyFailed={onCopyFailed} />
       <RowDeleteButton
         disabled={pending}
         label={t('tokens.actions.delete')}

@@ -24,7 +24,7 @@ export function TokensTable({ tokens, onCopyFailed }: TokensTableProps) {
       {tokens.map((token) => (
         <Table.Tr key={token.id} data-token={token.name}>
           <Table.Td>
-            <Text span fw={500}>
+            <Text span inherit fw={500}>
               {tokenName(token, t)}
             </Text>
           </Table.Td>

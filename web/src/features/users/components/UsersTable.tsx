@@ -33,7 +33,7 @@ export function UsersTable({ users }: { users: UserRow[] }) {
               openDelay={50}
               label={`${user.display_name || user.username} · ${user.email || t('users.table.noEmail')}`}
             >
-              <Text span fw={500}>
+              <Text span inherit fw={500}>
                 {truncateText(user.username, USERNAME_DISPLAY_TRUNCATE)}
               </Text>
             </Tooltip>
