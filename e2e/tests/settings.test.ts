@@ -168,8 +168,10 @@ describe('root changes the system options', () => {
     expect(await option('SMTPToken')).toBeUndefined();
   });
 
-  it('removes the trailing slash of the server address', async () => {
-    await section('server').locator('input[name="ServerAddress"]').fill(`${server.baseUrl}/`);
+  it('shows the address in effect while none is set, and removes the trailing slash of a new one', async () => {
+    const address = section('server').locator('input[name="ServerAddress"]');
+    expect(await address.getAttribute('placeholder')).toBe('Unset: links use http://localhost:3000');
+    await address.fill(`${server.baseUrl}/`);
     saved = [];
     await saveSection('server');
     await expectToast(page, 'Settings saved!');

@@ -77,6 +77,21 @@ describe('header menu', () => {
     expect(await menuKeys(page)).toEqual(['home', 'token', 'topup', 'log', 'setting', 'about']);
   });
 
+  it("tells a normal user who opens an administrator's page that it needs one", async () => {
+    const page = await open({ user: ['dora', 'dora-password'] });
+    for (const path of ['/user', '/channel', '/redemption/add', '/user/edit/1']) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: 'This page needs an administrator' }).waitFor();
+      expect(await page.locator('main button, main table').count(), path).toBe(0);
+    }
+    await screenshot(page, 'flows/admin-only');
+    // No refused call behind it: no error toast.
+    expect(await page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts)).toEqual([]);
+    // Their own profile is theirs to edit.
+    await page.goto('/user/edit');
+    await page.locator('input[name="display_name"]').waitFor();
+  });
+
   it('offers login and register buttons to visitors', async () => {
     const page = await open();
     await page.goto('/');

@@ -70,8 +70,8 @@ describe('user list', () => {
   });
 
   it('searches by keyword', async () => {
-    await page.getByPlaceholder('Search users by ID').fill('member03');
-    await page.getByPlaceholder('Search users by ID').press('Enter');
+    await page.getByPlaceholder('Search by ID, username').fill('member03');
+    await page.getByPlaceholder('Search by ID, username').press('Enter');
     await row('member03').waitFor();
     await page.waitForFunction(
       () => document.querySelectorAll('[data-testid="users-table"] tbody tr').length === 1,

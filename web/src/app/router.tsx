@@ -3,28 +3,29 @@ import { createBrowserRouter, type RouteObject } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
-import { RequireUser } from './RequireUser';
+import { RequireAdmin, RequireUser } from './RequireUser';
 import { RouteError } from './RouteError';
 
 const guarded = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
+const adminOnly = (page: ReactNode) => <RequireAdmin>{page}</RequireAdmin>;
 
 const home = () => lazyPage(() => import('../features/home/components/HomePage'), 'HomePage', 'home');
 const channelForm = () =>
-  guarded(
+  adminOnly(
     lazyPage(() => import('../features/channels/components/ChannelFormPage'), 'ChannelFormPage', 'channel'),
   );
 const tokenForm = () =>
   guarded(lazyPage(() => import('../features/tokens/components/TokenFormPage'), 'TokenFormPage', 'token'));
 const redemptionForm = () =>
-  guarded(
+  adminOnly(
     lazyPage(
       () => import('../features/redemptions/components/RedemptionFormPage'),
       'RedemptionFormPage',
       'redemption',
     ),
   );
-const userEdit = () =>
-  guarded(lazyPage(() => import('../features/users/components/UserEditPage'), 'UserEditPage', 'user'));
+const userEditPage = () =>
+  lazyPage(() => import('../features/users/components/UserEditPage'), 'UserEditPage', 'user');
 
 /** Every route of spec section 2; each page is its own chunk. */
 export const routes: RouteObject[] = [
@@ -78,7 +79,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: '/channel',
-            element: guarded(
+            element: adminOnly(
               lazyPage(
                 () => import('../features/channels/components/ChannelsPage'),
                 'ChannelsPage',
@@ -98,7 +99,7 @@ export const routes: RouteObject[] = [
           { path: '/token/edit/:id', element: tokenForm() },
           {
             path: '/redemption',
-            element: guarded(
+            element: adminOnly(
               lazyPage(
                 () => import('../features/redemptions/components/RedemptionsPage'),
                 'RedemptionsPage',
@@ -110,18 +111,18 @@ export const routes: RouteObject[] = [
           { path: '/redemption/edit/:id', element: redemptionForm() },
           {
             path: '/user',
-            element: guarded(
+            element: adminOnly(
               lazyPage(() => import('../features/users/components/UsersPage'), 'UsersPage', 'user'),
             ),
           },
           {
             path: '/user/add',
-            element: guarded(
+            element: adminOnly(
               lazyPage(() => import('../features/users/components/UserAddPage'), 'UserAddPage', 'user'),
             ),
           },
-          { path: '/user/edit', element: userEdit() },
-          { path: '/user/edit/:id', element: userEdit() },
+          { path: '/user/edit', element: guarded(userEditPage()) },
+          { path: '/user/edit/:id', element: adminOnly(userEditPage()) },
           {
             path: '/setting',
             element: guarded(

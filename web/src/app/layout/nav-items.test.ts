@@ -37,4 +37,12 @@ describe('menu by role', () => {
     expect(isActive(home, '/')).toBe(true);
     expect(isActive(home, '/token')).toBe(false);
   });
+
+  it("marks Settings, not Users, on one's own profile", () => {
+    const [user, setting] = ['user', 'setting'].map(
+      (key) => navItemsFor(10, '').find((item) => item.key === key)!,
+    );
+    expect(isActive(user!, '/user/edit')).toBe(false);
+    expect(isActive(setting!, '/user/edit')).toBe(true);
+  });
 });

@@ -31,8 +31,12 @@ export function navItemsFor(role: number | undefined, chatLink: string | null | 
   return ITEMS.filter((item) => (!item.admin || admin) && (!item.needsChatLink || Boolean(chatLink)));
 }
 
-/** Whether the item is the current section ("/user/edit/3" belongs to "/user"). */
+/** One's own profile is edited from Settings, though its address sits under /user. */
+const OWN_PROFILE = '/user/edit';
+
+/** Whether the item is the current section ("/user/edit/3" belongs to "/user", "/user/edit" to Settings). */
 export function isActive(item: NavItem, pathname: string): boolean {
+  if (pathname === OWN_PROFILE) return item.key === 'setting';
   if (item.to === '/') return pathname === '/';
   return pathname === item.to || pathname.startsWith(`${item.to}/`);
 }

@@ -60,6 +60,7 @@ export const enSettings = {
       content: 'Page contents',
       contentText: 'Markdown and HTML are supported; a link alone is shown as an embedded page.',
     },
+    serverAddressInEffect: 'Unset: links use {{address}}',
     options: {
       TopUpLink: { label: 'Top-up link', placeholder: 'e.g. the purchase page of a card shop' },
       ChatLink: { label: 'Chat page link', placeholder: 'e.g. a ChatGPT Next Web deployment' },

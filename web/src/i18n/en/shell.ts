@@ -47,6 +47,12 @@ export const enShell = {
     message: 'The page does not exist, please check your browser address.',
     home: 'Back to home',
   },
+  adminOnly: {
+    title: 'This page needs an administrator',
+    message:
+      'Only administrators manage channels, redemption codes and users. Your own tokens, top-up, logs and settings are in the menu.',
+    back: 'Go to my tokens',
+  },
   routeError: {
     title: 'Unexpected Application Error!',
     chunk: 'This page could not be downloaded',

@@ -2,7 +2,7 @@
 export const enUsers = {
   users: {
     title: 'Manage users',
-    search: 'Search users by ID, username, display name or email...',
+    search: 'Search by ID, username, name or email...',
     add: 'Add user',
     empty: 'No users found',
     emptyHint: 'Try another keyword, or add a user.',

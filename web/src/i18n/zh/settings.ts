@@ -61,6 +61,7 @@ export const zhSettings: Messages<typeof enSettings> = {
       content: '页面内容',
       contentText: '支持 Markdown 和 HTML；只填写一个链接时将以内嵌页面显示。',
     },
+    serverAddressInEffect: '未设置：链接使用 {{address}}',
     options: {
       TopUpLink: { label: '充值链接', placeholder: '例如发卡网站的购买链接' },
       ChatLink: { label: '聊天页面链接', placeholder: '例如 ChatGPT Next Web 的部署地址' },

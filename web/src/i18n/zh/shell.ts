@@ -49,6 +49,11 @@ export const zhShell: Messages<typeof enShell> = {
     message: '页面不存在，请检查你的浏览器地址是否正确',
     home: '返回首页',
   },
+  adminOnly: {
+    title: '此页面需要管理员权限',
+    message: '只有管理员可以管理渠道、兑换码和用户。你自己的令牌、充值、日志和设置都在菜单中。',
+    back: '前往我的令牌',
+  },
   routeError: {
     title: 'Unexpected Application Error!',
     chunk: '页面下载失败',

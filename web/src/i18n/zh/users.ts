@@ -4,7 +4,7 @@ import type { Messages } from '../messages';
 export const zhUsers: Messages<typeof enUsers> = {
   users: {
     title: '管理用户',
-    search: '搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...',
+    search: '搜索 ID、用户名、显示名称或邮箱 ...',
     add: '添加新的用户',
     empty: '没有找到用户',
     emptyHint: '换个关键词试试，或者添加新的用户。',

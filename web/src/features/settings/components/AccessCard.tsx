@@ -56,12 +56,17 @@ export function AccessCard() {
         <Button onClick={newToken} loading={generate.isPending}>
           {t('settings.personal.generateToken')}
         </Button>
-        <Button variant="light" onClick={invite} loading={aff.isPending}>
-          {t('settings.personal.copyInvite')}
-        </Button>
         <Button variant="default" component={Link} to="/user/edit">
           {t('settings.personal.editProfile')}
         </Button>
+      </Group>
+      <Group mt="sm" gap="sm" wrap="nowrap" align="center">
+        <Button variant="light" onClick={invite} loading={aff.isPending} style={{ flexShrink: 0 }}>
+          {t('settings.personal.copyInvite')}
+        </Button>
+        <Text size="xs" c="dimmed" data-testid="invite-note">
+          {t('settings.personal.inviteNote')}
+        </Text>
       </Group>
       {shown && (
         <TextInput
@@ -93,9 +98,6 @@ export function AccessCard() {
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
         />
       )}
-      <Text size="xs" c="dimmed" mt="xs">
-        {t('settings.personal.inviteNote')}
-      </Text>
     </Paper>
   );
 }

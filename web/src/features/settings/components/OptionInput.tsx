@@ -14,6 +14,8 @@ export interface OptionField {
   extra?: ReactNode;
   /** An address the server calls: warns when it points into the server's own network. */
   outbound?: boolean;
+  /** Replaces the catalogue's placeholder (e.g. the value in effect while the option is empty). */
+  placeholder?: string;
 }
 
 interface OptionInputProps {
@@ -28,6 +30,8 @@ export function OptionInput({ field, value, error, onChange }: OptionInputProps)
   const { t } = useTranslation();
   const { key } = field;
   const hint = t(`settings.options.${key}.hint`, { defaultValue: '' }) || undefined;
+  const placeholder =
+    field.placeholder ?? (t(`settings.options.${key}.placeholder`, { defaultValue: '' }) || undefined);
   const internal = field.outbound ? internalRangeOf(value) : undefined;
   const common = {
     name: key,
@@ -121,7 +125,7 @@ export function OptionInput({ field, value, error, onChange }: OptionInputProps)
         autosize
         minRows={3}
         maxRows={12}
-        placeholder={t(`settings.options.${key}.placeholder`, { defaultValue: '' }) || undefined}
+        placeholder={placeholder}
         value={value}
         onChange={(event) => onChange(event.currentTarget.value)}
       />
@@ -130,7 +134,7 @@ export function OptionInput({ field, value, error, onChange }: OptionInputProps)
   return (
     <TextInput
       {...common}
-      placeholder={t(`settings.options.${key}.placeholder`, { defaultValue: '' }) || undefined}
+      placeholder={placeholder}
       value={value}
       onChange={(event) => onChange(event.currentTarget.value)}
     />

@@ -1,4 +1,5 @@
 import { Code, Text } from '@mantine/core';
+import { DEFAULT_SERVER_ADDRESS } from '@switchyard/contract/status';
 import { useTranslation } from 'react-i18next';
 import { useServerStatus } from '../../../lib/server-status';
 import type { OptionValues } from '../api/options';
@@ -30,7 +31,14 @@ export function SystemTab({ options }: { options: OptionValues }) {
           title: t('settings.sections.general'),
           description: t('settings.sections.serverText'),
           cols: 1,
-          fields: plainFields('ServerAddress'),
+          fields: [
+            {
+              key: 'ServerAddress',
+              placeholder: t('settings.serverAddressInEffect', {
+                address: status?.server_address || DEFAULT_SERVER_ADDRESS,
+              }),
+            },
+          ],
           testId: 'section-server',
         },
         {
