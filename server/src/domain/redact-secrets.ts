@@ -6,7 +6,7 @@ const MIN_PART_LENGTH = 6;
 /** Credential-shaped text, whoever's it is: kept is what names it, the value goes. */
 const CREDENTIAL_PATTERNS: Array<[RegExp, string]> = [
   // `Bearer sk-…`, `Basic dXNl…`
-  [/\b(Bearer|Basic)\s+[^\s"',;]+/gi, `$1 ${REDACTED}`],
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]*[A-Za-z0-9_~+/-]=*/gi, `$1 ${REDACTED}`],
   // `api_key=…`, `"access_token": "…"`, `secret: …`, `key=…` in a query
   [
     /\b((?:api[_-]?|access[_-]?|secret[_-]?|private[_-]?|x-api-)?(?:key|token|secret|password|signature))(["']?\s*[:=]\s*["']?)([^\s"'&,;]{12,})/gi,
