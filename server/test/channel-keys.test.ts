@@ -176,17 +176,26 @@ describe('channel keys', () => {
           expect(answer.message).toContain(problem);
         });
       }
-      // A dated variant of the model asked is that model.
-      const dated = await fake((_request, res) =>
-        sendJson(res, 200, {
-          object: 'chat.completion',
-          model: 'gpt-4o-2024-08-06',
-          choices: [{ index: 0, message: { role: 'assistant', content: 'hey' }, finish_reason: 'stop' }],
-        }),
-      );
-      await withChannel({ name: 'dated', base_url: dated.url, models: 'gpt-4o' }, async (id) => {
-        expect(await testChannel(root, id)).toMatchObject({ success: true, message: 'hey' });
-      });
+      // A dated variant of the model asked is that model, and so is the model an alias points to.
+      const answering = (model: string) =>
+        fake((_request, res) =>
+          sendJson(res, 200, {
+            object: 'chat.completion',
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content: 'hey' }, finish_reason: 'stop' }],
+          }),
+        );
+      const variants: Array<[asked: string, answered: string]> = [
+        ['gpt-4o', 'gpt-4o-2024-08-06'],
+        ['gpt-4-turbo-preview', 'gpt-4-0125-preview'],
+        ['gpt-3.5-turbo', 'gpt-35-turbo'],
+      ];
+      for (const [asked, answered] of variants) {
+        const upstream = await answering(answered);
+        await withChannel({ name: 'variant', base_url: upstream.url, models: asked }, async (id) => {
+          expect(await testChannel(root, id), answered).toMatchObject({ success: true, message: 'hey' });
+        });
+      }
     });
   });
 

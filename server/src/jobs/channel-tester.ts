@@ -59,16 +59,25 @@ export function testDisableReason(result: ChannelTestResult, limitMs: number): s
 /** Model names compared loosely: `gpt-35-turbo` (Azure) is `gpt-3.5-turbo`, `llama3:latest` is `llama3`. */
 const looseName = (model: string) => model.toLowerCase().replace(/[^a-z0-9]/g, '');
 
+/** The first two words of a model's name, its family (`gpt 4`, `claude 3`), without a `vendor/` prefix. */
+const familyOf = (model: string) =>
+  (model.toLowerCase().split('/').pop() ?? '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .join(' ');
+
 /**
- * Is `answered` the model asked for? Same name, or a dated or tagged variant of it (`gpt-4o` answered
- * as `gpt-4o-2024-08-06`). A channel's model mapping may send another name upstream: either counts.
+ * Is `answered` the model asked for? Its name, a dated or tagged variant of it (`gpt-4o` answered as
+ * `gpt-4o-2024-08-06`), or a model of its family that an alias points to (`gpt-4-turbo-preview`
+ * answered as `gpt-4-0125-preview`). A channel's model mapping may send another name upstream: either
+ * counts. one-api does not compare at all; this only catches an answer from another model altogether.
  */
 function isModelAsked(answered: string, asked: string[]): boolean {
-  const name = looseName(answered);
-  return asked.some((model) => {
-    const wanted = looseName(model);
-    return name === '' || name.startsWith(wanted);
-  });
+  if (answered === '') return true;
+  return asked.some(
+    (model) => looseName(answered).startsWith(looseName(model)) || familyOf(answered) === familyOf(model),
+  );
 }
 
 /**
