@@ -289,6 +289,10 @@ export const ERROR_MESSAGES = {
     en: 'Group "{group}" does not exist; add it to the group ratios in system settings first',
     zh: '分组“{group}”不存在，请先在系统设置的分组倍率中添加',
   },
+  channel_destination_needs_key: {
+    en: 'Only root can change where a channel sends its key ({field}) while keeping the key; enter a new key along with the change',
+    zh: '只有超级管理员可以在保留原密钥的情况下更改渠道密钥的发送去向（{field}）；如需更改，请同时填写新的密钥',
+  },
   channel_test_running: {
     en: 'A channel test is already running; wait until it finishes',
     zh: '已有渠道测试正在运行，请等待其完成',

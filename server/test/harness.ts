@@ -94,6 +94,8 @@ export interface StartOptions {
   database?: TestDatabase;
   /** The app's clock for mailed codes' expiry (milliseconds since the epoch). */
   clock?: () => number;
+  /** The app's logger (a test reads what the app logs); else TEST_LOG's, else none. */
+  logger?: pino.Logger;
 }
 
 /** HTTP clients of a running server: anonymous, root, and new users created through the API. */
@@ -135,7 +137,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   const db = openDatabase(config.database);
   await migrateToLatest(db);
   // TEST_LOG=debug shows the app's own log while a test runs.
-  const logger = process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }) : undefined;
+  const logger = options.logger ?? (process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }) : undefined);
   const app = await buildApp({ config, db, logger, clock: options.clock });
   await ensureRootUser(db, app.services.users, config);
   await app.server.listen({ port: 0, host: '127.0.0.1' });

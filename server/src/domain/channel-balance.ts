@@ -4,6 +4,7 @@ import type { ChannelRow } from '../db/schema';
 import type { ChannelService } from './channels';
 import { DomainError } from './errors';
 import { requestJson } from './outbound-json';
+import { redactSecrets } from './redact-secrets';
 
 /** Providers' billing endpoints can be slow: they get longer than the other outbound calls. */
 const TIMEOUT_MS = 10_000;
@@ -58,14 +59,14 @@ async function readChannelBalance(channel: ChannelRow): Promise<number> {
     const reason = (answer as { message?: unknown }).message;
     throw reason === undefined || reason === null
       ? new DomainError('balance_provider_refused_unexplained')
-      : new DomainError('balance_provider_refused', { reason: String(reason) });
+      : new DomainError('balance_provider_refused', { reason: redactSecrets(String(reason), channel.key) });
   }
   const value = Number(dig(answer, source.field));
   if (!Number.isFinite(value)) {
     const message =
       (answer as { msg?: string; message?: string }).msg ?? (answer as { message?: string }).message;
     throw message
-      ? new DomainError('balance_missing_because', { reason: message })
+      ? new DomainError('balance_missing_because', { reason: redactSecrets(message, channel.key) })
       : new DomainError('balance_missing');
   }
   return value;

@@ -1,3 +1,4 @@
+import { trimBaseUrl } from '@switchyard/contract/base-url';
 import {
   type Channel,
   type CreateChannelInput,
@@ -25,6 +26,7 @@ import type { ChannelRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
+import { type Actor, canSeeChannelKeys } from './permissions';
 
 export function toApiChannel(row: ChannelRow, revealKey: boolean): Channel {
   return {
@@ -69,6 +71,16 @@ export function abilitiesOf(
   }
   return rows;
 }
+
+/**
+ * The fields that decide where a channel's key is sent: the address, the type (its default address
+ * and how the key is presented) and the settings the adaptors build the upstream call from.
+ */
+const KEY_DESTINATION_FIELDS = ['base_url', 'type', 'other', 'config'] as const;
+
+/** A stored value as the form sends it back: trimmed, a base URL without its trailing slashes. */
+const comparable = (value: string | number | null | undefined): string =>
+  trimBaseUrl(String(value ?? '').trim());
 
 /** The fields that were given: an update writes only those. */
 function definedFields<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
@@ -144,12 +156,22 @@ export class ChannelService {
     return ids;
   }
 
-  /** The whole form, or only status / priority / weight: the fields given (already checked) are written. */
-  async update(input: UpdateChannelInput): Promise<ChannelRow> {
+  /**
+   * The whole form, or only status / priority / weight: the fields given (already checked) are written.
+   * Whoever cannot read the channel's key cannot send it elsewhere either: changing where it goes
+   * takes root, or a new key in the same request (then it is their own key that goes there).
+   */
+  async update(input: UpdateChannelInput, actor: Actor): Promise<ChannelRow> {
     const current = await this.getRow(input.id);
     if (input.group !== undefined) this.#checkGroupsExist(input.group);
     const { id: _id, ...given } = input;
     const changes: ChannelChanges = definedFields(given);
+    if (!canSeeChannelKeys(actor) && changes.key === undefined) {
+      const redirected = KEY_DESTINATION_FIELDS.find(
+        (field) => changes[field] !== undefined && comparable(changes[field]) !== comparable(current[field]),
+      );
+      if (redirected) throw new DomainError('channel_destination_needs_key', { field: redirected });
+    }
     // The form's defaults for `other` (Azure's API version, Spark's version) apply on edit as on create.
     if (input.type !== undefined || input.other !== undefined) {
       const other = changes.other ?? current.other ?? '';

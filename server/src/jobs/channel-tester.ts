@@ -8,6 +8,7 @@ import type { LogService } from '../domain/logs';
 import type { OptionsStore } from '../domain/options';
 import type { RelayError } from '../relay/errors';
 import { newRequestId } from '../relay/front/request-id';
+import { asObject } from '../relay/json-value';
 import { buildRelayCall } from '../relay/pipeline/call';
 import { type ChannelHealth, meansDeadChannel } from '../relay/pipeline/channel-health';
 import { BufferSink } from '../relay/pipeline/client-sink';
@@ -55,14 +56,58 @@ export function testDisableReason(result: ChannelTestResult, limitMs: number): s
   return result.error && meansDeadChannel(result.error) ? result.message : undefined;
 }
 
-function replyText(body: string): string {
+/** Model names compared loosely: `gpt-35-turbo` (Azure) is `gpt-3.5-turbo`, `llama3:latest` is `llama3`. */
+const looseName = (model: string) => model.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The first two words of a model's name, its family (`gpt 4`, `claude 3`), without a `vendor/` prefix. */
+const familyOf = (model: string) =>
+  (model.toLowerCase().split('/').pop() ?? '')
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .join(' ');
+
+/**
+ * Is `answered` the model asked for? Its name, a dated or tagged variant of it (`gpt-4o` answered as
+ * `gpt-4o-2024-08-06`), or a model of its family that an alias points to (`gpt-4-turbo-preview`
+ * answered as `gpt-4-0125-preview`). A channel's model mapping may send another name upstream: either
+ * counts. one-api does not compare at all; this only catches an answer from another model altogether.
+ */
+function isModelAsked(answered: string, asked: string[]): boolean {
+  if (answered === '') return true;
+  return asked.some(
+    (model) => looseName(answered).startsWith(looseName(model)) || familyOf(answered) === familyOf(model),
+  );
+}
+
+/**
+ * The reply text of a well-formed chat completion for one of the models asked, or why the answer is
+ * not one: a test passes on a real answer, not on any 200 (an image, an HTML page, empty choices).
+ */
+function readTestReply(body: string, asked: string[]): { reply: string } | { problem: string } {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(body) as { choices?: Array<{ message?: { content?: unknown } }> };
-    const content = parsed.choices?.[0]?.message?.content;
-    return typeof content === 'string' ? content : '';
+    parsed = JSON.parse(body);
   } catch {
-    return '';
+    return { problem: 'The channel did not answer a chat completion: its answer is not JSON' };
   }
+  const answer = asObject(parsed);
+  const choice = Array.isArray(answer?.choices) ? asObject(answer.choices[0]) : undefined;
+  const message = asObject(choice?.message);
+  if (!message) {
+    return {
+      problem: 'The channel did not answer a chat completion: its answer has no choices with a message',
+    };
+  }
+  const content = message.content;
+  if (content !== null && content !== undefined && typeof content !== 'string') {
+    return { problem: 'The channel did not answer a chat completion: its message content is not text' };
+  }
+  const model = typeof answer?.model === 'string' ? answer.model : '';
+  if (!isModelAsked(model, asked)) {
+    return { problem: `The channel answered with model ${model}, not ${asked[0]}` };
+  }
+  return { reply: content ?? '' };
 }
 
 export interface ChannelTesterDeps {
@@ -103,10 +148,15 @@ export class ChannelTester {
     const result = await this.deps.relay.attempt(call, sink);
     const elapsedMs = Math.round(performance.now() - started);
     await this.deps.channels.recordTest(channel.id, elapsedMs);
-    const message = result.ok ? replyText(sink.text()) : result.error.message;
-    await this.deps.logs.recordChannelTest({ channel, model, elapsedMs, success: result.ok, message });
+    // Administrators see what went wrong in full, the key taken out (see `attempt`).
+    const checked = result.ok
+      ? readTestReply(sink.text(), [model, call.upstreamModel])
+      : { problem: result.error.detail };
+    const success = 'reply' in checked;
+    const message = 'reply' in checked ? checked.reply : checked.problem;
+    await this.deps.logs.recordChannelTest({ channel, model, elapsedMs, success, message });
     return {
-      success: result.ok,
+      success,
       message,
       time: elapsedMs / 1000,
       modelName: model,

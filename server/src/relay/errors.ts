@@ -1,4 +1,5 @@
 import { isDatabaseUnreachable } from '../db/connect';
+import { redactSecrets } from '../domain/redact-secrets';
 
 type ErrorCode = string | number | null;
 
@@ -16,6 +17,8 @@ export class RelayError extends Error {
     readonly param: string,
     /** Where the error came from: our own checks, or the upstream provider. */
     readonly origin: 'gateway' | 'upstream',
+    /** What administrators (a channel test) and the server log see; clients see only `message`. */
+    readonly detail = message,
   ) {
     super(message);
   }
@@ -59,9 +62,26 @@ export class RelayError extends Error {
       type = 'upstream_error',
       code = null,
       param = '',
-    }: { type?: string; code?: ErrorCode; param?: string } = {},
+      detail = message,
+    }: { type?: string; code?: ErrorCode; param?: string; detail?: string } = {},
   ): RelayError {
-    return new RelayError(status, message, type, code, param, 'upstream');
+    return new RelayError(status, message, type, code, param, 'upstream', detail);
+  }
+
+  /**
+   * The same error with the channel's key, its parts and anything credential-shaped taken out of its
+   * message and detail: what a provider or a network error says may quote them.
+   */
+  withoutSecrets(key: string): RelayError {
+    return new RelayError(
+      this.status,
+      redactSecrets(this.message, key),
+      this.type,
+      this.code,
+      this.param,
+      this.origin,
+      redactSecrets(this.detail, key),
+    );
   }
 
   body(requestId: string) {
@@ -97,13 +117,24 @@ export const databaseUnavailable = () =>
     'database_unavailable',
   );
 
-/** The provider could not be reached (connection refused, DNS, TLS, a socket that would not open). */
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The provider could not be reached (connection refused, DNS, TLS, a socket that would not open).
+ * Which address failed and how is for administrators and the log, not for relay clients.
+ */
 export const upstreamUnreachable = (error: unknown) =>
-  RelayError.upstream(
-    502,
-    `Could not reach the upstream: ${error instanceof Error ? error.message : String(error)}`,
-    { code: 'upstream_unreachable' },
-  );
+  RelayError.upstream(502, 'The upstream channel could not be reached', {
+    code: 'upstream_unreachable',
+    detail: `Could not reach the upstream: ${reasonOf(error)}`,
+  });
+
+/** The provider's answer broke off half-way (a reset, a silence): the socket's story is the log's. */
+export const upstreamBroke = (error: unknown) =>
+  RelayError.upstream(502, 'The upstream answer broke off', {
+    code: 'upstream_broken',
+    detail: `The upstream answer broke off: ${reasonOf(error)}`,
+  });
 
 /**
  * What a client is told of any failure: a RelayError as it is, the database being away as 503, and

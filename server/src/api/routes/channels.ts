@@ -1,8 +1,8 @@
 import { allModelNames, modelsByChannelType } from '@switchyard/contract/channel-types';
 import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
-import { isRootRole } from '@switchyard/contract/roles';
 import type { FastifyInstance } from 'fastify';
 import { toApiChannel } from '../../domain/channels';
+import { canSeeChannelKeys } from '../../domain/permissions';
 import { modelObject } from '../../relay/front/models';
 import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
@@ -13,7 +13,7 @@ export function channelRoutes(
 ): void {
   const admin = { config: { access: 'admin' as const } };
   const adminEffect = { config: { access: 'admin' as const, changesState: true } };
-  const revealKeys = (role: number) => isRootRole(role);
+  const revealKeys = (role: number) => canSeeChannelKeys({ role });
 
   app.get('/api/models', { config: { access: 'user' } }, async () => ok(modelsByChannelType()));
   app.get('/api/channel/models', admin, async () => ({
@@ -59,7 +59,7 @@ export function channelRoutes(
     return ok({ ids });
   });
   app.put('/api/channel/', admin, async (request) => {
-    const row = await channels.update(parseBody(updateChannelInput, request.body));
+    const row = await channels.update(parseBody(updateChannelInput, request.body), request.caller);
     return ok(toApiChannel(row, revealKeys(request.caller.role)));
   });
   app.delete<{ Params: { id: string } }>('/api/channel/:id', admin, async (request) => {

@@ -28,14 +28,20 @@ export function upstreamError(status: number, raw: Buffer | string): RelayError 
     body = undefined;
   }
   const error = asObject(body?.error);
-  const message =
-    (body && findMessage(body)) || text.slice(0, 500).trim() || `bad response status code ${status}`;
-  if (error && typeof error.message === 'string') {
-    return RelayError.upstream(status, message, {
+  const found = body && findMessage(body);
+  if (error && typeof error.message === 'string' && found) {
+    return RelayError.upstream(status, found, {
       type: typeof error.type === 'string' ? error.type : 'upstream_error',
       code: (error.code as string | number | null) ?? null,
       param: typeof error.param === 'string' ? error.param : '',
     });
   }
-  return RelayError.upstream(status, message, { code: 'bad_response_status_code', param: String(status) });
+  // A body with no message of its own (an HTML page, a proxy's text) is not passed on, as one-api
+  // does; administrators and the log see its beginning.
+  const generic = `bad response status code ${status}`;
+  return RelayError.upstream(status, found || generic, {
+    code: 'bad_response_status_code',
+    param: String(status),
+    detail: found || `${generic}: ${text.slice(0, 500).trim()}`,
+  });
 }

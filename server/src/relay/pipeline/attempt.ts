@@ -1,7 +1,7 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { adaptorFor } from '../adaptors/registry';
 import type { RelayCall, Usage } from '../adaptors/types';
-import { clientClosed, RelayError } from '../errors';
+import { clientClosed, RelayError, upstreamBroke } from '../errors';
 import { readAll, type UpstreamClient } from '../upstream';
 import type { ClientSink } from './client-sink';
 import { withEmbeddingEncoding } from './embedding-encoding';
@@ -46,6 +46,17 @@ export async function attempt(
   sink: ClientSink,
   hooks: AttemptHooks = {},
 ): Promise<AttemptResult> {
+  const result = await attemptOnChannel(deps, call, sink, hooks);
+  // What a provider or the network says may quote the channel's key: no failure leaves with it.
+  return result.ok ? result : { ...result, error: result.error.withoutSecrets(call.channel.key) };
+}
+
+async function attemptOnChannel(
+  deps: AttemptDeps,
+  call: RelayCall,
+  sink: ClientSink,
+  hooks: AttemptHooks,
+): Promise<AttemptResult> {
   const adaptor = adaptorFor(call.channel.type);
   if (!adaptor) {
     const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
@@ -88,10 +99,3 @@ export async function attempt(
 }
 
 const fail = (error: RelayError): AttemptResult => ({ ok: false, error, started: false });
-
-const upstreamBroke = (error: unknown) =>
-  RelayError.upstream(
-    502,
-    `The upstream answer broke off: ${error instanceof Error ? error.message : String(error)}`,
-    { code: 'upstream_broken' },
-  );

@@ -76,6 +76,18 @@ export class Relay {
         throw error;
       }
       if (result.ok) return;
+      if (result.error.origin === 'upstream') {
+        // Clients get the short message; the log keeps what happened (the key already taken out).
+        this.deps.logger?.warn(
+          {
+            requestId: incoming.requestId,
+            channelId: channel.id,
+            status: result.error.status,
+            reason: result.error.detail,
+          },
+          'upstream attempt failed',
+        );
+      }
       await this.deps.health
         .failed(channel, result.error)
         .catch((error: unknown) => this.deps.logger?.error({ err: error }, 'channel health update failed'));

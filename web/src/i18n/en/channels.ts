@@ -80,7 +80,8 @@ export const enChannels = {
       keyBatchPlaceholder: 'Enter the keys, one per line',
       keyBatchHint: 'One channel is created for each line: {{total}} now.',
       keyKeep: 'Leave empty to keep the current key.',
-      keyHidden: 'Keys are shown to the super administrator only; leave empty to keep the current key.',
+      keyHidden:
+        'Keys are shown to the super administrator only; leave empty to keep the current key. Changing the type, base URL or settings needs the key entered again.',
       batch: 'Batch creation',
       batchHint: 'Create one channel per key, all with the settings below.',
       baseUrl: {

@@ -83,7 +83,7 @@ export const zhChannels: Messages<typeof enChannels> = {
       keyBatchPlaceholder: '请输入密钥，一行一个',
       keyBatchHint: '每行创建一个渠道：当前 {{total}} 个。',
       keyKeep: '留空则保留原密钥。',
-      keyHidden: '密钥仅对超级管理员显示；留空则保留原密钥。',
+      keyHidden: '密钥仅对超级管理员显示；留空则保留原密钥。更改类型、Base URL 或其他设置时需重新填写密钥。',
       batch: '批量创建',
       batchHint: '每个密钥创建一个渠道，其余设置相同。',
       baseUrl: {

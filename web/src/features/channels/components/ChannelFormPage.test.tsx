@@ -175,7 +175,7 @@ describe('channel form', () => {
     expect(screen.queryByLabelText('Batch creation')).toBeNull();
     expect(
       screen.getByText(
-        'Keys are shown to the super administrator only; leave empty to keep the current key.',
+        'Keys are shown to the super administrator only; leave empty to keep the current key. Changing the type, base URL or settings needs the key entered again.',
       ),
     ).toBeTruthy();
     expect(input('other').value).toBe('2024-02-01');
@@ -193,5 +193,44 @@ describe('channel form', () => {
     });
     // The contract reads an empty key as "keep the stored one", so none is sent.
     expect(sent(fetchMock, 'PUT')).not.toHaveProperty('key');
+  });
+
+  it("shows the server's refusal when an administrator moves a channel without entering its key", async () => {
+    window.localStorage.setItem('user', JSON.stringify({ id: 2, username: 'admin', role: 10, status: 1 }));
+    server((url, init) => {
+      if (url === '/api/channel/7')
+        return ok({
+          id: 7,
+          type: 1,
+          key: '',
+          status: 1,
+          name: 'openai',
+          weight: 0,
+          base_url: 'https://api.example.com',
+          other: '',
+          models: 'gpt-4o',
+          group: 'default',
+          model_mapping: '',
+          priority: 0,
+        });
+      if (url === '/api/channel/' && init?.method === 'PUT')
+        return jsonResponse({
+          success: false,
+          message: 'refused',
+          code: 'channel_destination_needs_key',
+          params: { field: 'base_url' },
+        });
+      return undefined;
+    });
+    renderAt('/channel/edit/7', '/channel/edit/:id', <ChannelFormPage />, ['/channel']);
+    await waitFor(() => expect(input('name')?.value).toBe('openai'));
+    type('base_url', 'http://127.0.0.1:19099');
+    fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(messages()).toContain(
+        'Only root can change where a channel sends its key (base_url) while keeping the key; enter a new key along with the change',
+      ),
+    );
+    expect(messages()).not.toContain('Channel updated!');
   });
 });

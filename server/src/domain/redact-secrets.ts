@@ -1,0 +1,43 @@
+const REDACTED = '[redacted]';
+
+/** Key parts shorter than this are not searched for (a region, a version): they are no secret alone. */
+const MIN_PART_LENGTH = 6;
+
+/** Credential-shaped text, whoever's it is: kept is what names it, the value goes. */
+const CREDENTIAL_PATTERNS: Array<[RegExp, string]> = [
+  // `Bearer sk-…`, `Basic dXNl…`
+  [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/-]*[A-Za-z0-9_~+/-]=*/gi, `$1 ${REDACTED}`],
+  // `api_key=…`, `"access_token": "…"`, `secret: …`, `key=…` in a query
+  [
+    /\b((?:api[_-]?|access[_-]?|secret[_-]?|private[_-]?|x-api-)?(?:key|token|secret|password|signature))(["']?\s*[:=]\s*["']?)([^\s"'&,;]{12,})/gi,
+    `$1$2${REDACTED}`,
+  ],
+  // OpenAI-style keys (sk-…, sk-ant-…, sk-proj-…)
+  [/\bsk-[A-Za-z0-9_-]{6,}/g, REDACTED],
+  // AWS access key ids, Google API keys, JSON web tokens
+  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED],
+  [/\bAIza[0-9A-Za-z_-]{30,}/g, REDACTED],
+  [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]+)?/g, REDACTED],
+  // Long runs of letters and digits (Azure's hex keys, secrets, signatures)
+  [/(?<![A-Za-z0-9])(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{32,}/g, REDACTED],
+];
+
+/** The key as stored and each of its parts (Baidu `ak|sk`, iFlytek `appid|secret|key`, Zhipu `id.secret`). */
+function secretsOf(key: string): string[] {
+  const whole = key.trim();
+  if (!whole) return [];
+  const parts = whole.split(/[|.:\s]+/).filter((part) => part.length >= MIN_PART_LENGTH);
+  // Longest first, so that a part inside another is not left half-replaced.
+  return [...new Set([whole, ...parts])].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * A text that may quote a channel's key (an upstream's error message, a network error) as it may be
+ * shown or logged: the key, its parts and anything credential-shaped replaced by `[redacted]`.
+ */
+export function redactSecrets(text: string, key = ''): string {
+  let redacted = text;
+  for (const secret of secretsOf(key)) redacted = redacted.split(secret).join(REDACTED);
+  for (const [pattern, replacement] of CREDENTIAL_PATTERNS) redacted = redacted.replace(pattern, replacement);
+  return redacted;
+}
