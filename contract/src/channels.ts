@@ -33,6 +33,8 @@ export interface Channel {
   priority: number;
   config: string;
   system_prompt: string;
+  /** Why the last test failed; empty when it passed or never ran (not in one-api's answers). */
+  test_error: string;
 }
 
 /** Parses a JSON object of text values (empty text is an empty object), or says why it is not one. */

@@ -61,6 +61,7 @@ export interface ChannelsTable {
   priority: number | null;
   config: string;
   system_prompt: string | null;
+  test_error: string | null;
 }
 
 export interface AbilitiesTable {

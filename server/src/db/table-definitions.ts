@@ -150,6 +150,8 @@ export const TABLES: TableDefinition[] = [
       bigint('priority', 0),
       text('config'),
       text('system_prompt'),
+      // Why the last test failed, empty after a passed one (not part of one-api's schema).
+      text('test_error'),
     ],
     indexes: [index('channels', 'name'), index('channels', 'status')],
   },

@@ -28,6 +28,9 @@ import { DomainError } from './errors';
 import type { OptionsStore } from './options';
 import { type Actor, canSeeChannelKeys } from './permissions';
 
+/** Enough of a failure's text to say what went wrong, whatever the upstream sent. */
+const TEST_ERROR_MAX = 500;
+
 export function toApiChannel(row: ChannelRow, revealKey: boolean): Channel {
   return {
     id: row.id,
@@ -50,6 +53,7 @@ export function toApiChannel(row: ChannelRow, revealKey: boolean): Channel {
     priority: Number(row.priority ?? 0),
     config: row.config ?? '',
     system_prompt: row.system_prompt ?? '',
+    test_error: row.test_error ?? '',
   };
 }
 
@@ -188,8 +192,13 @@ export class ChannelService {
     return this.#write(await this.getRow(id), { status });
   }
 
-  async recordTest(id: number, responseTimeMs: number): Promise<void> {
-    await updateChannel(this.deps.db, id, { response_time: responseTimeMs, test_time: nowSeconds() });
+  /** A test's time, as one-api records it (failed tries too), and why it failed (empty when it passed). */
+  async recordTest(id: number, responseTimeMs: number, failure: string): Promise<void> {
+    await updateChannel(this.deps.db, id, {
+      response_time: responseTimeMs,
+      test_time: nowSeconds(),
+      test_error: failure.slice(0, TEST_ERROR_MAX),
+    });
   }
 
   async recordBalance(id: number, balance: number): Promise<void> {

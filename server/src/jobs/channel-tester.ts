@@ -147,13 +147,13 @@ export class ChannelTester {
     const started = performance.now();
     const result = await this.deps.relay.attempt(call, sink);
     const elapsedMs = Math.round(performance.now() - started);
-    await this.deps.channels.recordTest(channel.id, elapsedMs);
     // Administrators see what went wrong in full, the key taken out (see `attempt`).
     const checked = result.ok
       ? readTestReply(sink.text(), [model, call.upstreamModel])
       : { problem: result.error.detail };
     const success = 'reply' in checked;
     const message = 'reply' in checked ? checked.reply : checked.problem;
+    await this.deps.channels.recordTest(channel.id, elapsedMs, success ? '' : message);
     await this.deps.logs.recordChannelTest({ channel, model, elapsedMs, success, message });
     return {
       success,

@@ -28,6 +28,7 @@ const channel = (id: number, patch: Record<string, unknown> = {}) => ({
   priority: 0,
   config: '',
   system_prompt: '',
+  test_error: '',
   ...patch,
 });
 

@@ -39,6 +39,7 @@ const channel: Channel = {
   priority: 5,
   config: '',
   system_prompt: '',
+  test_error: '',
 };
 
 beforeAll(async () => {
