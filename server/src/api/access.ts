@@ -1,7 +1,7 @@
 import { Role, UserStatus } from '@switchyard/contract/roles';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../db/connect';
-import { findSessionUser, findUserByAccessToken } from '../db/repos/users';
+import { findUserByAccessToken, findUserById, sessionHolds } from '../db/repos/users';
 import type { UserRow } from '../db/schema';
 import { DomainError } from '../domain/errors';
 import type { Actor } from '../domain/permissions';
@@ -77,8 +77,10 @@ export function accessGuard(db: Sql) {
     let user: UserRow | undefined;
     const session = signedInSession(request);
     if (session) {
-      user = await findSessionUser(db, session);
-      if (!user || user.status === UserStatus.deleted) {
+      user = await findUserById(db, session.id);
+      // A banned user is told so below, whichever session they hold; re-enabling revives none.
+      const ended = user?.status === UserStatus.enabled && !sessionHolds(user, session);
+      if (!user || user.status === UserStatus.deleted || ended) {
         clearSession(reply);
         request.session = undefined;
         user = undefined;

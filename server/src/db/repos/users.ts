@@ -18,14 +18,15 @@ export interface SignedInSession {
   epoch: number;
 }
 
-/** The user of a session, unless their sessions were ended since it was issued (see `session_epoch`). */
-export const findSessionUser = (db: Sql, session: SignedInSession): Promise<UserRow | undefined> =>
-  db.kysely
-    .selectFrom('users')
-    .selectAll()
-    .where('id', '=', session.id)
-    .where('session_epoch', '=', session.epoch)
-    .executeTakeFirst();
+/** Whether a session still holds for its user: their sessions were not ended since it was issued. */
+export const sessionHolds = (user: UserRow, session: SignedInSession): boolean =>
+  Number(user.session_epoch) === session.epoch;
+
+/** The user of a session that still holds. */
+export async function findSessionUser(db: Sql, session: SignedInSession): Promise<UserRow | undefined> {
+  const user = await findUserById(db, session.id);
+  return user && sessionHolds(user, session) ? user : undefined;
+}
 
 /** Ends the sessions of that user issued at that epoch, if they still hold (one statement). */
 export async function endSessionsAt(db: Sql, session: SignedInSession): Promise<void> {
