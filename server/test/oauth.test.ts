@@ -2,7 +2,7 @@ import type { User } from '@switchyard/contract/users';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpFake, sendJson } from './fakes/http-fake';
 import { fakeGitHub, fakeLark } from './fakes/oauth-providers';
-import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
 
 const GITHUB_SECRET = 'gh-client-secret-value';
 const LARK_SECRET = 'lark-client-secret-value';
@@ -130,6 +130,22 @@ describe('sign-in with GitHub, Lark and WeChat', () => {
       expect(taken.body).toMatchObject({ success: false });
       expect(taken.body.message).toMatch(/GitHub account is already bound/);
       expect((await self(bob))?.github_id).toBe('');
+    });
+
+    it('a session ended by logout binds nothing: its holder signs in as someone else', async () => {
+      const grace = await t.user('grace');
+      const copied = new Client(t.baseUrl);
+      copied.cookie = grace.cookie;
+      await grace.get('/api/user/logout');
+
+      const state = await stateOf(copied);
+      const answer = await copied.get<EnvelopeBody<User>>(
+        `/api/oauth/github?code=${github.issueCode({ id: 'intruder-gh' })}&state=${state}`,
+      );
+      expect(answer.body).toMatchObject({ success: true, data: { github_id: 'intruder-gh' } });
+      expect(answer.body.data?.username).not.toBe('grace');
+      await grace.login('grace', 'password123');
+      expect((await self(grace))?.github_id).toBe('');
     });
 
     it('refuses a missing or different state with 403', async () => {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
-import { startTestApp, type TestApp } from './harness';
+import { Client, startTestApp, type TestApp } from './harness';
 
 /** The users and logs tables as one-api v0.6.5 (gorm) creates them: no oidc_id, no request_id etc. */
 function legacyDdl(): string[] {
@@ -110,6 +110,19 @@ describe('an existing one-api database', () => {
       .select(['bucket', 'log_count'])
       .execute();
     expect(daily.map((row) => [Number(row.bucket), Number(row.log_count)])).toEqual([[1_699_920_000, 1]]);
+  });
+
+  it("gives one-api's users a session epoch, so their sessions can be ended", async () => {
+    const user = await t.db.kysely.selectFrom('users').selectAll().executeTakeFirstOrThrow();
+    expect(Number(user.session_epoch)).toBe(0);
+    const browser = t.client();
+    await browser.login('oldroot', 'legacy-pass');
+    const copied = new Client(t.baseUrl);
+    copied.cookie = browser.cookie;
+    await browser.get('/api/user/logout');
+    expect((await copied.get('/api/user/self')).status).toBe(401);
+    await browser.login('oldroot', 'legacy-pass');
+    expect((await browser.get('/api/user/self')).body.success).toBe(true);
   });
 
   it('the access token of a one-api user still authenticates', async () => {

@@ -18,6 +18,8 @@ interface Route {
   refuses?: Partial<Record<Caller, RegExp>>;
   /** Signed-in callers act on a fresh account of their role (the call deletes the account). */
   freshCaller?: boolean;
+  /** The call ends the caller's sessions: root signs in again after it. */
+  signsOut?: boolean;
 }
 
 const channelForm = {
@@ -46,6 +48,13 @@ const ROUTES: Route[] = [
     refuses: { root: /super administrator account cannot be deleted/ },
   },
   { method: 'GET', path: '/api/user/token', level: 'user' },
+  {
+    method: 'POST',
+    path: '/api/user/self/sessions/revoke',
+    level: 'user',
+    freshCaller: true,
+    signsOut: true,
+  },
   { method: 'GET', path: '/api/user/aff', level: 'user' },
   { method: 'GET', path: '/api/user/available_models', level: 'user' },
   { method: 'GET', path: '/api/user/dashboard', level: 'user' },
@@ -250,6 +259,7 @@ describe('permission matrix', () => {
         const before = allowed ? undefined : await snapshot();
         const response = await client.request<EnvelopeBody>(route.method, url, body);
         while (t.app.services.channelTester.running) await new Promise((resolve) => setTimeout(resolve, 20));
+        if (route.signsOut && caller === 'root') clients.root = await t.root();
         if (allowed) {
           expect(response.status).toBe(200);
           expect(response.body, JSON.stringify(response.body)).toMatchObject({ success: true });

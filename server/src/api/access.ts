@@ -1,12 +1,18 @@
 import { Role, UserStatus } from '@switchyard/contract/roles';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../db/connect';
-import { findUserByAccessToken, findUserById } from '../db/repos/users';
+import { findUserByAccessToken, findUserById, sessionHolds } from '../db/repos/users';
 import type { UserRow } from '../db/schema';
 import { DomainError } from '../domain/errors';
 import type { Actor } from '../domain/permissions';
 import { languageOf, refusal } from './envelope';
-import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, type SessionCodec, type SessionData } from './session';
+import {
+  SESSION_COOKIE,
+  SESSION_MAX_AGE_SECONDS,
+  type SessionCodec,
+  type SessionData,
+  signedInSession,
+} from './session';
 
 export type AccessLevel = 'public' | 'user' | 'admin' | 'root';
 
@@ -45,6 +51,7 @@ export const sessionFor = (user: UserRow): SessionData => ({
   username: user.username,
   role: user.role,
   status: user.status,
+  epoch: user.session_epoch,
 });
 
 /** The system access token travels as `Authorization: <token>` or `Authorization: Bearer <token>`. */
@@ -56,7 +63,8 @@ function accessTokenOf(request: FastifyRequest): string | undefined {
 
 /**
  * The guard of every /api route: who is calling (session first, then access token), read live from
- * the database so a ban or a role change takes effect at once in every process.
+ * the database so a ban, a role change or the end of the user's sessions takes effect at once in
+ * every process. A session that no longer holds is cleared and treated as none.
  */
 export function accessGuard(db: Sql) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
@@ -67,10 +75,14 @@ export function accessGuard(db: Sql) {
       status = 200,
     ) => reply.code(status).send(refusal(new DomainError(code), languageOf(request)));
     let user: UserRow | undefined;
-    if (request.session) {
-      user = await findUserById(db, request.session.id);
-      if (!user || user.status === UserStatus.deleted) {
+    const session = signedInSession(request);
+    if (session) {
+      user = await findUserById(db, session.id);
+      // A banned user is told so below, whichever session they hold; re-enabling revives none.
+      const ended = user?.status === UserStatus.enabled && !sessionHolds(user, session);
+      if (!user || user.status === UserStatus.deleted || ended) {
         clearSession(reply);
+        request.session = undefined;
         user = undefined;
       }
     }

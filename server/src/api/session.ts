@@ -1,11 +1,17 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { SignedInSession } from '../db/repos/users';
 
-/** What the session cookie holds. Role and status are re-read from the database on every call. */
+/**
+ * What the session cookie holds. Role and status are re-read from the database on every call, and
+ * the session holds only while `epoch` is the user's `session_epoch` (logout and the like raise it).
+ */
 export interface SessionData {
   id: number;
   username: string;
   role: number;
   status: number;
+  epoch: number;
   oauthState?: string;
   /** Set once a Turnstile bot check passed in this session (one-api asks once per session). */
   turnstile?: boolean;
@@ -13,6 +19,15 @@ export interface SessionData {
 
 export const SESSION_COOKIE = 'session';
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
+/**
+ * Who this session says is signed in, if anyone, and at which epoch. Whether that still holds is the
+ * database's to say (`findSessionUser`).
+ */
+export const signedInSession = (request: FastifyRequest): SignedInSession | undefined =>
+  request.session && request.session.id > 0
+    ? { id: request.session.id, epoch: request.session.epoch }
+    : undefined;
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -51,7 +66,8 @@ export class SessionCodec {
       if (typeof data.exp !== 'number' || data.exp * 1000 < now || !Number.isInteger(data.id))
         return undefined;
       const { exp: _exp, ...session } = data;
-      return session;
+      // Cookies issued before epochs existed are at the first epoch.
+      return { ...session, epoch: Number.isInteger(data.epoch) ? data.epoch : 0 };
     } catch {
       return undefined;
     }

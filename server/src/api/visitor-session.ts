@@ -3,11 +3,7 @@ import { writeSession } from './access';
 import type { SessionCodec, SessionData } from './session';
 
 /** A session for someone not signed in (it carries an OAuth state or a passed bot check); id 0 is nobody. */
-const VISITOR: SessionData = { id: 0, username: '', role: 0, status: 0 };
-
-/** The id of the signed-in user of this session, if it has one. */
-export const sessionUserId = (request: FastifyRequest): number | undefined =>
-  request.session && request.session.id > 0 ? request.session.id : undefined;
+const VISITOR: SessionData = { id: 0, username: '', role: 0, status: 0, epoch: 0 };
 
 /** Adds fields to the caller's session (signed in or not) and sends it back. */
 export function updateSession(

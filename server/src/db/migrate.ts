@@ -27,6 +27,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await rebuildLogSummaries(typed);
       },
     },
+    // The users' session epoch, so that sessions can be ended before their cookie expires.
+    '0005_session_epoch': { up: (db) => ensureSchema(db, dialect, TABLES) },
   };
 }
 

@@ -21,6 +21,7 @@ export interface UsersTable {
   aff_code: string | null;
   inviter_id: number;
   held_quota: Generated<number>;
+  session_epoch: Generated<number>;
 }
 
 export interface TokensTable {

@@ -62,6 +62,16 @@ const heldQuota: ColumnDefinition = {
   notNull: true,
   default: 0,
 };
+/**
+ * Which sessions of a user are still good (not part of one-api's schema; one-api leaves it at 0). A
+ * session cookie carries the epoch it was issued at; raising it ends every session issued before.
+ */
+const sessionEpoch: ColumnDefinition = {
+  name: 'session_epoch',
+  type: { kind: 'bigint' },
+  notNull: true,
+  default: 0,
+};
 const index = (table: string, column: string, unique = false): IndexDefinition => ({
   name: `idx_${table}_${column}`,
   columns: [column],
@@ -91,6 +101,7 @@ export const TABLES: TableDefinition[] = [
       varchar('aff_code', 32),
       bigint('inviter_id'),
       heldQuota,
+      sessionEpoch,
     ],
     indexes: [
       index('users', 'username', true),

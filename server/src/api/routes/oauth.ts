@@ -7,7 +7,8 @@ import { toApiUser } from '../../domain/users/api-user';
 import { sessionFor, writeSession } from '../access';
 import { ok, queryText } from '../envelope';
 import type { Services } from '../services';
-import { sessionUserId, updateSession } from '../visitor-session';
+import { signedInSession } from '../session';
+import { updateSession } from '../visitor-session';
 
 /** Each of these GETs signs in, binds or keeps a state: refused from another site. */
 const critical = { rateLimit: 'critical' as const, changesState: true };
@@ -39,7 +40,7 @@ export function oauthRoutes(app: FastifyInstance, { sessions, oauth, externalIde
       throw new DomainError('oauth_state_mismatch', {}, 403);
     }
     const code = requireCode(request);
-    const current = await oauth.sessionUser(sessionUserId(request));
+    const current = await oauth.sessionUser(signedInSession(request));
     if (!current) return signIn(reply, provider, code);
     const identity = await externalIdentities.fetch(provider, code);
     await oauth.bind(current.id, provider, identity.id);

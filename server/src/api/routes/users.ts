@@ -12,6 +12,7 @@ import { toApiUser } from '../../domain/users/api-user';
 import { clearSession, sessionFor, writeSession } from '../access';
 import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
+import { signedInSession } from '../session';
 
 export function userRoutes(app: FastifyInstance, { users, sessions }: Services): void {
   app.post('/api/user/register', { config: { rateLimit: 'critical', botCheck: true } }, async (request) => {
@@ -26,17 +27,35 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
     return ok(toApiUser(user));
   });
 
-  app.get('/api/user/logout', { config: { changesState: true } }, async (_request, reply) => {
+  app.get('/api/user/logout', { config: { changesState: true } }, async (request, reply) => {
+    await users.logout(signedInSession(request));
     clearSession(reply);
     return ok();
   });
 
   const user = { config: { access: 'user' as const } };
   app.get('/api/user/self', user, async (request) => ok(toApiUser(await users.getRow(request.caller.id))));
-  app.put('/api/user/self', user, async (request) => {
-    await users.updateSelf(request.caller, parseBody(updateSelfInput, request.body));
+  app.put('/api/user/self', user, async (request, reply) => {
+    const input = parseBody(updateSelfInput, request.body);
+    await users.updateSelf(request.caller, input);
+    // A new password ended every session; the browser that changed it stays signed in.
+    if (input.password && request.session?.id === request.caller.id) {
+      writeSession(reply, sessions, {
+        ...request.session,
+        ...sessionFor(await users.getRow(request.caller.id)),
+      });
+    }
     return ok();
   });
+  app.post(
+    '/api/user/self/sessions/revoke',
+    { config: { ...user.config, changesState: true } },
+    async (request, reply) => {
+      await users.endSessions(request.caller);
+      clearSession(reply);
+      return ok();
+    },
+  );
   app.delete('/api/user/self', user, async (request, reply) => {
     await users.deleteSelf(request.caller);
     clearSession(reply);

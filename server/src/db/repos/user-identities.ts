@@ -63,11 +63,14 @@ export async function setEmail(db: Sql, userId: number, email: string): Promise<
   await db.kysely.updateTable('users').set({ email }).where('id', '=', userId).execute();
 }
 
-/** Sets the password of every live user with this email (one-api resets them all). Answers how many. */
+/**
+ * Sets the password of every live user with this email (one-api resets them all) and ends their
+ * sessions. Answers how many.
+ */
 export async function setPasswordByEmail(db: Sql, email: string, passwordHash: string): Promise<number> {
   const result = await db.kysely
     .updateTable('users')
-    .set({ password: passwordHash })
+    .set((eb) => ({ password: passwordHash, session_epoch: eb('session_epoch', '+', 1) }))
     .where('email', '=', email)
     .where('status', '!=', UserStatus.deleted)
     .executeTakeFirst();

@@ -7,10 +7,36 @@ import { startsWith } from '../like';
 import type { NewUserRow, UserRow, UsersTable } from '../schema';
 
 export type UserListOrder = (typeof userListOrders)[number] | 'id';
-export type UserChanges = Partial<Omit<UsersTable, 'id' | 'held_quota'>>;
+export type UserChanges = Partial<Omit<UsersTable, 'id' | 'held_quota' | 'session_epoch'>>;
 
 export const findUserById = (db: Sql, id: number): Promise<UserRow | undefined> =>
   db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** Who a session cookie says is signed in, and the user's session epoch when it was issued. */
+export interface SignedInSession {
+  id: number;
+  epoch: number;
+}
+
+/** Whether a session still holds for its user: their sessions were not ended since it was issued. */
+export const sessionHolds = (user: UserRow, session: SignedInSession): boolean =>
+  Number(user.session_epoch) === session.epoch;
+
+/** The user of a session that still holds. */
+export async function findSessionUser(db: Sql, session: SignedInSession): Promise<UserRow | undefined> {
+  const user = await findUserById(db, session.id);
+  return user && sessionHolds(user, session) ? user : undefined;
+}
+
+/** Ends the sessions of that user issued at that epoch, if they still hold (one statement). */
+export async function endSessionsAt(db: Sql, session: SignedInSession): Promise<void> {
+  await db.kysely
+    .updateTable('users')
+    .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+    .where('id', '=', session.id)
+    .where('session_epoch', '=', session.epoch)
+    .execute();
+}
 
 export const findUserByUsername = (db: Sql, username: string): Promise<UserRow | undefined> =>
   db.kysely.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
@@ -46,9 +72,19 @@ export async function countUsers(db: Sql): Promise<number> {
 export const insertUser = (db: Sql, user: NewUserRow): Promise<number> =>
   insertReturningId(db, db.kysely.insertInto('users').values(user));
 
-export async function updateUser(db: Sql, id: number, changes: UserChanges): Promise<void> {
-  if (Object.keys(changes).length === 0) return;
-  await db.kysely.updateTable('users').set(changes).where('id', '=', id).execute();
+/** With `endSessions`, the same statement ends every session of the user (it raises the epoch). */
+export async function updateUser(
+  db: Sql,
+  id: number,
+  changes: UserChanges,
+  { endSessions = false } = {},
+): Promise<void> {
+  if (Object.keys(changes).length === 0 && !endSessions) return;
+  await db.kysely
+    .updateTable('users')
+    .set((eb) => (endSessions ? { ...changes, session_epoch: eb('session_epoch', '+', 1) } : changes))
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Adds (or, with a negative amount, removes) quota in one atomic statement. */

@@ -7,7 +7,7 @@ import {
   maxUserId,
   setIdentity,
 } from '../../db/repos/user-identities';
-import { findUserById } from '../../db/repos/users';
+import { findSessionUser, type SignedInSession } from '../../db/repos/users';
 import type { UserRow } from '../../db/schema';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
@@ -64,9 +64,9 @@ export class OAuthAccounts {
     return user;
   }
 
-  /** The signed-in user of a session, if it still exists; a banned one is refused. */
-  async sessionUser(userId: number | undefined): Promise<UserRow | undefined> {
-    const user = userId === undefined ? undefined : await findUserById(this.deps.db, userId);
+  /** The signed-in user of a session, if it still holds; a banned one is refused. */
+  async sessionUser(session: SignedInSession | undefined): Promise<UserRow | undefined> {
+    const user = session && (await findSessionUser(this.deps.db, session));
     if (!user || user.status === UserStatus.deleted) return undefined;
     if (user.status !== UserStatus.enabled) throw new DomainError('user_banned');
     return user;

@@ -7,11 +7,12 @@ import type {
   User,
 } from '@switchyard/contract/users';
 import type { Sql } from '../../db/connect';
+import type { SignedInSession } from '../../db/repos/users';
 import type { UserRow } from '../../db/schema';
 import type { OptionsStore } from '../options';
 import type { Actor } from '../permissions';
 import type { VerificationCodes } from '../verification-codes';
-import { verifyLogin } from './login';
+import { logout, verifyLogin } from './login';
 import { UserRecords } from './records';
 import { type NewUserFields, Registration } from './registration';
 import { SelfService } from './self-service';
@@ -55,9 +56,11 @@ export class UserService {
   register = (input: RegisterInput): Promise<void> => this.#registration.register(input);
   verifyLogin = (login: string, password: string): Promise<UserRow> =>
     verifyLogin(this.#deps.db, this.#deps.options, login, password);
+  logout = (session: SignedInSession | undefined): Promise<void> => logout(this.#deps.db, session);
 
   updateSelf = (actor: Actor, input: UpdateSelfInput): Promise<void> => this.#self.updateSelf(actor, input);
   deleteSelf = (actor: Actor): Promise<void> => this.#self.deleteSelf(actor);
+  endSessions = (actor: Actor): Promise<void> => this.#self.endSessions(actor);
   regenerateAccessToken = (actor: Actor): Promise<string> => this.#self.regenerateAccessToken(actor);
   affCode = (actor: Actor): Promise<string> => this.#self.affCode(actor);
   availableModels = (actor: Actor): Promise<string[]> => this.#self.availableModels(actor);

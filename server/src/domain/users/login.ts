@@ -1,6 +1,6 @@
 import { UserStatus } from '@switchyard/contract/roles';
 import type { Sql } from '../../db/connect';
-import { findUserByLogin } from '../../db/repos/users';
+import { endSessionsAt, findUserByLogin, type SignedInSession } from '../../db/repos/users';
 import type { UserRow } from '../../db/schema';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
@@ -22,4 +22,12 @@ export async function verifyLogin(
     throw new DomainError('login_failed');
   }
   return row;
+}
+
+/**
+ * Logout ends every session of the user, not only this browser's: a copy of the cookie taken
+ * elsewhere must not outlive it. A session that no longer holds changes nothing.
+ */
+export async function logout(db: Sql, session: SignedInSession | undefined): Promise<void> {
+  if (session) await endSessionsAt(db, session);
 }

@@ -34,8 +34,9 @@ export class UserRecords {
     return row;
   }
 
-  async update(id: number, changes: UserChanges): Promise<void> {
-    await updateUser(this.db, id, changes);
+  /** With `endSessions`, every session of the user ends in the same statement. */
+  async update(id: number, changes: UserChanges, options?: { endSessions?: boolean }): Promise<void> {
+    await updateUser(this.db, id, changes, options);
     this.changed(id);
   }
 
@@ -44,9 +45,9 @@ export class UserRecords {
   }
 
   /** An update that may rename: a name taken meanwhile is refused, not a database error. */
-  async updateNamed(id: number, changes: UserChanges): Promise<void> {
+  async updateNamed(id: number, changes: UserChanges, options?: { endSessions?: boolean }): Promise<void> {
     try {
-      await this.update(id, changes);
+      await this.update(id, changes, options);
     } catch (error) {
       if (isUniqueViolation(error)) throw new DomainError('username_taken');
       throw error;
@@ -57,13 +58,13 @@ export class UserRecords {
     if (await findUserByUsername(this.db, username)) throw new DomainError('username_taken');
   }
 
-  /** One-api's soft delete: the row stays (logs keep their owner), the username is freed. */
+  /** One-api's soft delete: the row stays (logs keep their owner), the username is freed, sessions end. */
   async softDelete(row: UserRow): Promise<void> {
-    await this.update(row.id, {
-      username: `deleted_${randomHex(32)}`,
-      status: UserStatus.deleted,
-      access_token: newAccessToken(),
-    });
+    await this.update(
+      row.id,
+      { username: `deleted_${randomHex(32)}`, status: UserStatus.deleted, access_token: newAccessToken() },
+      { endSessions: true },
+    );
   }
 
   async uniqueAffCode(db: Sql = this.db): Promise<string> {

@@ -20,7 +20,13 @@ export class SelfService {
     }
     if (input.display_name !== undefined) changes.display_name = input.display_name;
     if (input.password) changes.password = await hashPassword(input.password);
-    await this.records.updateNamed(actor.id, changes);
+    // A new password ends every session; the route gives the caller's browser a new one.
+    await this.records.updateNamed(actor.id, changes, { endSessions: Boolean(input.password) });
+  }
+
+  /** "Sign out everywhere": every session of the user ends, on every process. */
+  async endSessions(actor: Actor): Promise<void> {
+    await this.records.update(actor.id, {}, { endSessions: true });
   }
 
   async deleteSelf(actor: Actor): Promise<void> {

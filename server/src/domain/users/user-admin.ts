@@ -88,7 +88,7 @@ export class UserAdmin {
     const quotaChanged = input.quota !== undefined && input.quota !== Number(current.quota);
     if (quotaChanged) changes.quota = input.quota;
     await inTransaction(records.db, async (tx) => {
-      await updateUser(tx, current.id, changes);
+      await updateUser(tx, current.id, changes, { endSessions: changes.password !== undefined });
       if (quotaChanged) {
         await insertLog(tx, {
           user_id: current.id,
@@ -115,7 +115,9 @@ export class UserAdmin {
       await records.softDelete(target);
       return { role: target.role, status: UserStatus.deleted };
     }
-    await records.update(target.id, changes);
+    // A ban or a demotion ends the target's sessions: re-enabling does not bring them back.
+    const endSessions = changes.status === UserStatus.disabled || (changes.role ?? target.role) < target.role;
+    await records.update(target.id, changes, { endSessions });
     return { role: changes.role ?? target.role, status: changes.status ?? target.status };
   }
 

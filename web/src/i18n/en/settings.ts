@@ -205,6 +205,13 @@ export const enSettings = {
       confirmBind: 'Bind',
       emailBound: 'Email address bound!',
     },
+    signOutEverywhere: {
+      title: 'Sign out everywhere',
+      text: 'Ends every session of your account in every browser, this one included. Your system access token and API tokens keep working.',
+      button: 'Sign out everywhere',
+      confirm: 'Sign out of all sessions',
+      done: 'Signed out everywhere',
+    },
     deleteAccount: {
       title: 'Delete account',
       text: 'Deleting your account removes it for good; its tokens stop working.',

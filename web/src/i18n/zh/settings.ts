@@ -194,6 +194,13 @@ export const zhSettings: Messages<typeof enSettings> = {
       confirmBind: '确认绑定',
       emailBound: '邮箱账户绑定成功！',
     },
+    signOutEverywhere: {
+      title: '退出所有设备',
+      text: '结束该账户在所有浏览器中的登录会话（包括当前这个）。系统访问令牌和 API 令牌不受影响。',
+      button: '退出所有设备',
+      confirm: '确认退出所有会话',
+      done: '已退出所有设备',
+    },
     deleteAccount: {
       title: '删除个人账户',
       text: '账户删除后无法恢复，其令牌也将失效。',

@@ -32,6 +32,11 @@ export function useDeleteSelf() {
   return useMutation({ mutationFn: () => api.delete('/api/user/self') });
 }
 
+/** POST /api/user/self/sessions/revoke: every session of the user ends, this one included. */
+export function useSignOutEverywhere() {
+  return useMutation({ mutationFn: () => api.post('/api/user/self/sessions/revoke') });
+}
+
 /** GitHub and Lark: the same authorise trip as login; the callback answers "bind" for a signed-in user. */
 export function useBindOAuth() {
   return useMutation({

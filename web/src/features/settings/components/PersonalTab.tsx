@@ -2,8 +2,9 @@ import { SimpleGrid, Stack } from '@mantine/core';
 import { AccessCard } from './AccessCard';
 import { AccountBindings } from './AccountBindings';
 import { DeleteAccount } from './DeleteAccount';
+import { SignOutEverywhere } from './SignOutEverywhere';
 
-/** Everyone's tab: access token, invitation link, account bindings and self-deletion. */
+/** Everyone's tab: access token, invitation link, account bindings, signing out everywhere, self-deletion. */
 export function PersonalTab() {
   return (
     <Stack gap="md">
@@ -11,6 +12,7 @@ export function PersonalTab() {
         <AccessCard />
         <AccountBindings />
       </SimpleGrid>
+      <SignOutEverywhere />
       <DeleteAccount />
     </Stack>
   );

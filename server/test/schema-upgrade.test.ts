@@ -1,0 +1,47 @@
+import bcrypt from 'bcryptjs';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import { createTestDatabase, type TestDatabase } from './databases';
+import { Client, startTestApp, type TestApp } from './harness';
+
+/** A database an older Switchyard made: every migration up to 0004 ran, so users has no session_epoch. */
+describe('a database from before the session epoch', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const db = openDatabase(database.target);
+    await migrateToLatest(db);
+    await sql`insert into users (username, password, display_name, role, status, email, github_id, wechat_id, lark_id, quota, used_quota, request_count, inviter_id)
+      values ('early', ${bcrypt.hashSync('early-pass', 10)}, '', 1, 1, '', '', '', '', 0, 0, 0, 0)`.execute(
+      db.kysely,
+    );
+    await sql`alter table users drop column session_epoch`.execute(db.kysely);
+    await sql`delete from kysely_migration where name = '0005_session_epoch'`.execute(db.kysely);
+    await db.close();
+    t = await startTestApp({ database });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+
+  it('gets the column, at 0 for the rows already there, and sessions end on logout', async () => {
+    const early = await t.db.kysely
+      .selectFrom('users')
+      .select('session_epoch')
+      .where('username', '=', 'early')
+      .executeTakeFirstOrThrow();
+    expect(Number(early.session_epoch)).toBe(0);
+
+    const browser = t.client();
+    await browser.login('early', 'early-pass');
+    const copied = new Client(t.baseUrl);
+    copied.cookie = browser.cookie;
+    await browser.get('/api/user/logout');
+    expect((await copied.get('/api/user/self')).status).toBe(401);
+  });
+});
