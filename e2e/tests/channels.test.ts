@@ -176,8 +176,15 @@ describe('an administrator manages channels', () => {
     const bad = await channelWithKey('sk-bad');
     await rowButton(bad.id, 'Test').click();
     await expectToast(page, 'Incorrect API key provided');
-    // The failed try still has its time recorded, and the list shows it.
-    await expect.poll(() => row(bad.id).getByTestId('response-time').textContent()).toMatch(/^\d+\.\d\d s$/);
+    // The failed try has its time recorded and shows red, with the reason on hover, after a reload too.
+    const badge = row(bad.id).getByTestId('response-time');
+    await expect.poll(() => badge.getAttribute('data-color')).toBe('red');
+    expect(await badge.textContent()).toMatch(/^✕ \d+\.\d\d s$/);
+    await page.reload();
+    await badge.hover();
+    await page.getByRole('tooltip').getByText('Incorrect API key provided', { exact: false }).waitFor();
+    expect(await badge.getAttribute('data-color')).toBe('red');
+    await screenshot(page, 'flows/channel-test-failed', { fullPage: false });
   });
 
   it('reads the balance from the billing endpoints', async () => {

@@ -301,7 +301,13 @@ describe('channels', () => {
       );
       expect(response.body).toMatchObject({ success: false, modelName: 'gpt-4o' });
       expect(response.body.message).toMatch(/Incorrect API key/);
-      expect((await root.get<One>(`/api/channel/${id}`)).body.data?.status).toBe(1);
+      const failed = (await root.get<One>(`/api/channel/${id}`)).body.data;
+      expect(failed?.status).toBe(1);
+      // The list says the last test failed, and why; a passing test clears it.
+      expect(failed?.test_error).toMatch(/Incorrect API key/);
+      fake.use(openAiHandler({ reply: 'pong' }));
+      expect((await root.get<{ success: boolean }>(`/api/channel/test/${id}`)).body.success).toBe(true);
+      expect((await root.get<One>(`/api/channel/${id}`)).body.data?.test_error).toBe('');
     });
 
     it('tests the first chat model, skipping embedding, speech and image models', async () => {

@@ -29,6 +29,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     },
     // The users' session epoch, so that sessions can be ended before their cookie expires.
     '0005_session_epoch': { up: (db) => ensureSchema(db, dialect, TABLES) },
+    '0006_channel_test_error': { up: (db) => ensureSchema(db, dialect, TABLES) },
   };
 }
 

@@ -39,6 +39,8 @@ export const enChannels = {
     notTested: 'Not tested',
     seconds: '{{value}} s',
     testedAt: 'Last tested {{time}}',
+    testFailedAt: '{{when}}: failed. {{reason}}',
+    testFailedBadge: '✕ {{value}}',
     notSupported: 'Not supported',
     balanceUpdatedAt: 'Updated {{time}}',
     balanceNeverUpdated: 'Not read yet',

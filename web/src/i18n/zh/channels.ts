@@ -42,6 +42,8 @@ export const zhChannels: Messages<typeof enChannels> = {
     notTested: '未测试',
     seconds: '{{value}} 秒',
     testedAt: '上次测试：{{time}}',
+    testFailedAt: '{{when}}：失败。{{reason}}',
+    testFailedBadge: '✕ {{value}}',
     notSupported: '不支持',
     balanceUpdatedAt: '更新于 {{time}}',
     balanceNeverUpdated: '尚未查询',

@@ -52,9 +52,10 @@ export function useTestChannel() {
       patchCachedChannel(queryClient, channel.id, {
         response_time: Math.round(time * 1000),
         test_time: nowSeconds(),
+        test_error: '',
       });
     },
-    // The client has shown the server's message; the server still recorded the time of the try.
+    // The client has shown the server's message; the server recorded the time of the try and its failure.
     onError: () => queryClient.invalidateQueries({ queryKey: channelsKeys.all }),
   });
 }

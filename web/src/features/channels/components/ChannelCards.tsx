@@ -26,7 +26,7 @@ export function ChannelCards({ channels }: { channels: ChannelRow[] }) {
           </Group>
           <Group gap="md" mt="xs" wrap="wrap">
             <Field label={t('channels.columns.responseTime')}>
-              <ResponseTimeBadge responseTime={channel.response_time} testTime={channel.test_time} />
+              <ResponseTimeBadge channel={channel} />
             </Field>
             <Field label={t('channels.columns.balance')}>
               <ChannelBalance channel={channel} />

@@ -46,7 +46,7 @@ export function ChannelsTable({ channels }: { channels: ChannelRow[] }) {
             <ChannelStatusBadge status={channel.status} />
           </Table.Td>
           <Table.Td>
-            <ResponseTimeBadge responseTime={channel.response_time} testTime={channel.test_time} />
+            <ResponseTimeBadge channel={channel} />
           </Table.Td>
           <Table.Td>
             <ChannelBalance channel={channel} />

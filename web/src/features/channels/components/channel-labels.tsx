@@ -1,5 +1,6 @@
 import { Badge, Group, Tooltip } from '@mantine/core';
 import { channelTypeById, channelTypeLabel } from '@switchyard/contract/channel-types';
+import type { Channel } from '@switchyard/contract/channels';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import { splitList } from '@switchyard/contract/tokens';
 import { useTranslation } from 'react-i18next';
@@ -47,27 +48,44 @@ export function ChannelStatusBadge({ status }: { status: number }) {
   );
 }
 
-/** Seconds in the colour of their speed; the tooltip says when the channel was last tested. */
-export function ResponseTimeBadge({ responseTime, testTime }: { responseTime: number; testTime: number }) {
+/**
+ * Seconds in the colour of their speed; red when the last test failed, the reason in the tooltip
+ * (hover, or tap on a phone). The tooltip otherwise says when the channel was last tested.
+ */
+export function ResponseTimeBadge({
+  channel,
+}: {
+  channel: Pick<Channel, 'response_time' | 'test_time' | 'test_error'>;
+}) {
   const { t } = useTranslation();
+  const { response_time: responseTime, test_time: testTime, test_error: failure } = channel;
   const text =
-    responseTime === 0
+    responseTime === 0 && !failure
       ? t('channels.notTested')
       : t('channels.seconds', { value: responseSeconds(responseTime) });
+  const when = testTime
+    ? t('channels.testedAt', { time: renderTimestamp(testTime) })
+    : t('channels.notTested');
+  const color = failure ? 'red' : responseTimeColor(responseTime);
   return (
     <Tooltip
-      label={testTime ? t('channels.testedAt', { time: renderTimestamp(testTime) }) : t('channels.notTested')}
+      label={failure ? t('channels.testFailedAt', { when, reason: failure }) : when}
       withArrow
       openDelay={50}
+      events={{ hover: true, focus: true, touch: true }}
+      multiline
+      maw={360}
     >
       <Badge
         variant="light"
-        color={responseTimeColor(responseTime)}
+        color={color}
         tt="none"
         data-testid="response-time"
-        data-color={responseTimeColor(responseTime)}
+        data-color={color}
+        data-failed={failure ? true : undefined}
+        tabIndex={0}
       >
-        {text}
+        {failure ? t('channels.testFailedBadge', { value: text }) : text}
       </Badge>
     </Tooltip>
   );
