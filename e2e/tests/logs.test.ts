@@ -283,6 +283,22 @@ describe('an administrator reads everyone’s usage', () => {
 });
 
 describe('screenshots', () => {
+  beforeAll(async () => {
+    // Long names, as real teams give them: the table must still fit at 1280 px.
+    const longModel = 'gpt-4o-mini-2024-07-18-eu-west-deployment';
+    await admin.call('POST', '/api/channel/', {
+      type: 1,
+      name: 'fake-openai-long',
+      key: 'sk-upstream',
+      base_url: upstream.url,
+      models: longModel,
+      group: 'default',
+    });
+    const bob = await signedIn(BOB, 'en');
+    await chat(await createToken(bob, 'marketing-team-shared-key-2026'), longModel);
+    await bob.close();
+  });
+
   for (const language of ['en', 'zh'] as const) {
     for (const viewport of [DESKTOP, PHONE]) {
       it(`log page for a user and an admin (${language}, ${viewport.width})`, async () => {
@@ -295,6 +311,14 @@ describe('screenshots', () => {
             .waitFor();
           if (who === ALICE) await view.getByTestId('usage-chart').locator('canvas').waitFor();
           await view.evaluate(() => document.fonts.ready);
+          if (viewport === DESKTOP) {
+            // The whole table fits at 1280 px: no sideways scrolling, nothing cut.
+            const overflow = await view.getByTestId('logs-table').evaluate((table) => {
+              const viewport = table.closest('.mantine-ScrollArea-viewport');
+              return viewport ? viewport.scrollWidth - viewport.clientWidth : Number.NaN;
+            });
+            expect(overflow, `${who.username} ${language}`).toBeLessThanOrEqual(0);
+          }
           await screenshot(
             view,
             `${language}-${viewport.width}/log-${who === ROOT ? 'admin' : 'user'}-filled`,

@@ -5,13 +5,16 @@ import { renderLogQuota, renderTimestamp } from '../../../lib/format';
 import { LogDetail } from './LogDetail';
 import { LogTypeBadge } from './log-labels';
 
-/** The log list on wide screens; channel and user columns for admins. */
+/**
+ * The log list on wide screens; channel and user columns for admins. Names, models and details wrap, so
+ * the admin's table fits 1280 px; it scrolls sideways only on narrower windows.
+ */
 export function LogsTable({ logs, admin }: { logs: LogEntry[]; admin: boolean }) {
   const { t } = useTranslation();
   return (
     <ScrollArea type="auto" offsetScrollbars>
       <Table
-        miw={admin ? 1180 : 980}
+        miw={admin ? 1000 : 900}
         verticalSpacing="xs"
         highlightOnHover
         data-testid="logs-table"
@@ -28,17 +31,13 @@ export function LogsTable({ logs, admin }: { logs: LogEntry[]; admin: boolean })
             <Table.Th ta="right">{t('logs.columns.prompt')}</Table.Th>
             <Table.Th ta="right">{t('logs.columns.completion')}</Table.Th>
             <Table.Th ta="right">{t('logs.columns.quota')}</Table.Th>
-            <Table.Th miw={220}>{t('logs.columns.detail')}</Table.Th>
+            <Table.Th>{t('logs.columns.detail')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
           {logs.map((log, index) => (
-            <Table.Tr
-              key={log.id || `${log.created_at}-${index}`}
-              data-log-type={log.type}
-              style={{ whiteSpace: 'nowrap' }}
-            >
-              <Table.Td>
+            <Table.Tr key={log.id || `${log.created_at}-${index}`} data-log-type={log.type}>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <Text size="sm" ff="monospace" title={log.request_id || undefined}>
                   {renderTimestamp(log.created_at)}
                 </Text>
@@ -47,17 +46,17 @@ export function LogsTable({ logs, admin }: { logs: LogEntry[]; admin: boolean })
                 <Table.Td>{log.channel ? <Badge variant="default">{log.channel}</Badge> : ''}</Table.Td>
               )}
               {admin && <Table.Td>{log.username}</Table.Td>}
-              <Table.Td>{log.token_name}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{log.token_name}</Table.Td>
               <Table.Td>
                 <LogTypeBadge type={log.type} />
               </Table.Td>
-              <Table.Td>{log.model_name}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{log.model_name}</Table.Td>
               <Table.Td ta="right">{log.prompt_tokens || ''}</Table.Td>
               <Table.Td ta="right">{log.completion_tokens || ''}</Table.Td>
-              <Table.Td ta="right" ff="monospace">
+              <Table.Td ta="right" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
                 {log.quota ? renderLogQuota(log.quota) : ''}
               </Table.Td>
-              <Table.Td style={{ whiteSpace: 'normal' }}>
+              <Table.Td miw={200}>
                 <LogDetail log={log} />
               </Table.Td>
             </Table.Tr>
