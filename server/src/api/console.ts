@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
 import { addRouteHook } from './route-hooks';
-import { setConsoleHeaders } from './security-headers';
+import { type HeaderTarget, setConsoleHeaders } from './security-headers';
 
 /** Where the built console lives: WEB_DIST, else web/dist beside the server package. */
 export function resolveConsoleDir(configured: string | undefined): string | undefined {
@@ -45,10 +45,12 @@ export async function registerConsole(
   if (!dir) return;
   const options = {
     root: dir,
-    setHeaders: (reply: FastifyReply, filePath: string) => {
+    // Our own cache rule, not send's default `max-age=0`.
+    cacheControl: false,
+    setHeaders: (response: HeaderTarget, filePath: string) => {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      setConsoleHeaders(reply);
+      response.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      setConsoleHeaders(response);
     },
   };
   await app.register(fastifyStatic, { ...options, serve: false });
