@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/types';
-import { clientClosed, RelayError, upstreamUnreachable } from './errors';
+import { clientClosed, RelayError, upstreamUnreachable, upstreamWentSilent } from './errors';
 
 export interface UpstreamResponse {
   status: number;
@@ -103,7 +103,11 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.#error = this.signal.aborted ? clientClosed() : error;
+    this.#error = this.signal.aborted
+      ? clientClosed()
+      : (error as { code?: unknown }).code === 'UND_ERR_BODY_TIMEOUT'
+        ? upstreamWentSilent()
+        : error;
     this.#finish();
     this.#answer.reject(
       this.signal.aborted ? clientClosed() : this.#timedOut ? upstreamTimedOut() : upstreamUnreachable(error),

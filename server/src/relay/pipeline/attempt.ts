@@ -1,7 +1,7 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { adaptorFor } from '../adaptors/registry';
 import type { RelayCall, Usage } from '../adaptors/types';
-import { clientClosed, RelayError } from '../errors';
+import { clientClosed, RelayError, upstreamBroke } from '../errors';
 import { readAll, type UpstreamClient } from '../upstream';
 import type { ClientSink } from './client-sink';
 import { withEmbeddingEncoding } from './embedding-encoding';
@@ -88,10 +88,3 @@ export async function attempt(
 }
 
 const fail = (error: RelayError): AttemptResult => ({ ok: false, error, started: false });
-
-const upstreamBroke = (error: unknown) =>
-  RelayError.upstream(
-    502,
-    `The upstream answer broke off: ${error instanceof Error ? error.message : String(error)}`,
-    { code: 'upstream_broken' },
-  );
