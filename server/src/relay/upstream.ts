@@ -187,6 +187,11 @@ export class UpstreamClient {
     });
   }
 
+  /** The longest silence within an answer that has begun (RELAY_TIMEOUT), for transports of their own. */
+  silenceLimitMs(): number {
+    return this.#limits.relayTimeoutMs;
+  }
+
   /** Milliseconds left of the call's budget (a whole budget when this client is not a call's). */
   remainingMs(): number {
     return this.#deadline === undefined ? this.#limits.relayTimeoutMs : this.#deadline - performance.now();

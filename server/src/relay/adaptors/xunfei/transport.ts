@@ -89,10 +89,11 @@ export async function sparkTransport(
   request: UpstreamRequest,
   isStream: boolean,
   signal: AbortSignal,
+  silenceMs: number,
 ): Promise<UpstreamResponse> {
   const handshake = await openSocket(request.url, signal);
   if (!handshake.ok) return { ...handshake, body: asBody(handshake.body) };
-  const frames = new FrameReader(handshake.socket, signal);
+  const frames = new FrameReader(handshake.socket, signal, silenceMs);
   handshake.socket.send(String(request.body ?? ''));
   const first = await frames.next();
   if (first === undefined) return closedEarly();
