@@ -10,7 +10,20 @@ import { balances, type Customer, consumeLogs, createChannel, createCustomer } f
 
 /** RELAY_TIMEOUT of this run: also how long a stream may stay silent once it has begun. */
 const RELAY_TIMEOUT_MS = 2_000;
-const OLLAMA = 30;
+/** Native providers (type, model, key) whose answers are converted: each must refuse an answer of another shape. */
+const NATIVE = [
+  { name: 'Anthropic', type: 14, model: 'claude-3-5-sonnet-20241022', key: 'sk-ant-api03-fake' },
+  { name: 'Ali DashScope', type: 17, model: 'qwen-plus', key: 'sk-dashscope-fake-key' },
+  {
+    name: 'Tencent Hunyuan',
+    type: 23,
+    model: 'hunyuan-standard',
+    key: '1250000000|AKIDfakeSecretId|fake-secret-key',
+    config: JSON.stringify({ region: 'ap-guangzhou' }),
+  },
+  { name: 'Zhipu (v4)', type: 16, model: 'glm-4', key: 'a1b2c3d4e5f6a7b8.Fak3SecretForZhipu' },
+  { name: 'Ollama', type: 30, model: 'llama3:latest', key: 'ollama-key' },
+];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A 200 whose body is whatever is given, under the given content type. */
@@ -57,7 +70,7 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
   let t: TestApp;
   let broken: HttpFake;
   let healthy: HttpFake;
-  let ollama: HttpFake;
+  let native: HttpFake;
   let customer: Customer;
   let brokenChannel: number;
   let healthyChannel: number;
@@ -66,7 +79,7 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
     t = await startTestApp({ env: { RELAY_TIMEOUT: String(RELAY_TIMEOUT_MS / 1000) } });
     broken = await new HttpFake(openAiHandler()).start();
     healthy = await new HttpFake(openAiHandler({ reply: 'A whole answer' })).start();
-    ollama = await new HttpFake(openAiHandler()).start();
+    native = await new HttpFake(openAiHandler()).start();
     const root = await t.root();
     await root.put('/api/option/', { key: 'RetryTimes', value: '1' });
     // gpt-3.5-turbo: the broken channel first, a healthy one after it. The other models: the broken one only.
@@ -82,17 +95,14 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
       models: 'gpt-3.5-turbo',
       priority: 0,
     });
-    await createChannel(root, {
-      name: 'ollama',
-      type: OLLAMA,
-      base_url: ollama.url,
-      models: 'llama3:latest',
-    });
+    for (const { name, type, model, key, config } of NATIVE) {
+      await createChannel(root, { name, type, key, config, base_url: native.url, models: model });
+    }
     customer = await createCustomer(t, 'brokenans', { quota: 100_000_000 });
   });
   afterAll(async () => {
     await t?.close();
-    await Promise.all([broken?.close(), healthy?.close(), ollama?.close()]);
+    await Promise.all([broken?.close(), healthy?.close(), native?.close()]);
   });
 
   /** Runs `work` and answers what it threw, checking that no account was charged or logged. */
@@ -331,24 +341,32 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
   });
 
   describe('native adaptors go through the same check', () => {
-    it('an Ollama answer without its message is a 502, billed nothing', async () => {
-      ollama.use(answerWith(JSON.stringify({ model: 'llama3:latest', done: true })));
-      const error = await refusedAndFree(() => chat('llama3:latest'));
+    it.each(NATIVE)('a $name answer of another shape is a 502, billed nothing', async ({ model }) => {
+      native.use(answerWith(JSON.stringify({ unexpected: true })));
+      const error = await refusedAndFree(() => chat(model));
+      expect(error).toMatchObject({ status: 502, code: 'bad_upstream_answer' });
+    });
+
+    const streamOf = async (model: string) => {
+      const stream = await customer.openai.chat.completions.create({
+        model,
+        messages: [{ role: 'user', content: 'hi' }],
+        stream: true,
+      });
+      for await (const _chunk of stream) {
+        // drain
+      }
+    };
+
+    it('an Anthropic stream whose first event is garbage is a 502, billed nothing', async () => {
+      native.use(answerWith('event: message_start\ndata: <html>proxy error</html>\n\n', 'text/event-stream'));
+      const error = await refusedAndFree(() => streamOf('claude-3-5-sonnet-20241022'));
       expect(error).toMatchObject({ status: 502, code: 'bad_upstream_answer' });
     });
 
     it('an Ollama stream whose first line is garbage is a 502, billed nothing', async () => {
-      ollama.use(answerWith('<html>gateway error</html>\n', 'application/x-ndjson'));
-      const error = await refusedAndFree(async () => {
-        const stream = await customer.openai.chat.completions.create({
-          model: 'llama3:latest',
-          messages: [{ role: 'user', content: 'hi' }],
-          stream: true,
-        });
-        for await (const _chunk of stream) {
-          // drain
-        }
-      });
+      native.use(answerWith('<html>gateway error</html>\n', 'application/x-ndjson'));
+      const error = await refusedAndFree(() => streamOf('llama3:latest'));
       expect(error).toMatchObject({ status: 502, code: 'bad_upstream_answer' });
     });
   });
