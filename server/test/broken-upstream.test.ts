@@ -364,6 +364,24 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
       expect(error).toMatchObject({ status: 502, code: 'bad_upstream_answer' });
     });
 
+    it('an error the provider sends mid-stream ends it with an error event, no [DONE]', async () => {
+      const line = (content: string) =>
+        JSON.stringify({ model: 'llama3:latest', message: { role: 'assistant', content }, done: false });
+      native.use(
+        answerWith(
+          `${line('Half')}\n${line(' an answer')}\n{"error":"the model runner crashed"}\n`,
+          'application/x-ndjson',
+        ),
+      );
+      const raw = await streamChat('llama3:latest');
+      expect(raw.text).not.toContain('[DONE]');
+      const chunks = raw.data.slice(0, -1).map((data) => JSON.parse(data) as OpenAI.ChatCompletionChunk);
+      expect(chunks.map((piece) => piece.choices[0]?.delta?.content ?? '').join('')).toBe('Half an answer');
+      expect(JSON.parse(raw.data.at(-1)!)).toMatchObject({
+        error: { message: expect.stringContaining('the model runner crashed') },
+      });
+    });
+
     it('an Ollama stream whose first line is garbage is a 502, billed nothing', async () => {
       native.use(answerWith('<html>gateway error</html>\n', 'application/x-ndjson'));
       const error = await refusedAndFree(() => streamOf('llama3:latest'));

@@ -142,7 +142,8 @@ export function messageText(content: unknown): string {
 
 /**
  * The base of translators for providers that send one JSON object per event: it parses each event
- * (what is not a JSON object is a bad answer: it throws), keeps usage, text and the end, and sends the assistant role once.
+ * (data that is not a JSON object is a bad answer: it throws), keeps usage, text and the end, and
+ * sends the assistant role once.
  */
 export abstract class JsonStreamTranslator<Event, Call extends TranslatedCall = TranslatedCall>
   implements StreamTranslator

@@ -38,7 +38,7 @@ export function convertResponse(call: RelayCall, body: Buffer): ConvertedRespons
   if (answer instanceof RelayError) return answer;
   if (answer.errCode || answer.success === false) return libraryError(answer, 500);
   if (typeof answer.answer !== 'string') return missing('"answer"');
-  const content = (answer.answer ?? '') + referencesOf(answer.documents);
+  const content = answer.answer + referencesOf(answer.documents);
   const completion = chatCompletion({
     id: `chatcmpl-${call.requestId}`,
     model: call.upstreamModel,

@@ -76,7 +76,7 @@ function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | R
   if (answer instanceof RelayError) return answer;
   if (answer.error) return geminiError(answer.error);
   if (!Array.isArray(answer.embeddings)) return missing('"embeddings" list');
-  const vectors = (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
+  const vectors = answer.embeddings.map((embedding) => embedding.values ?? []);
   return embeddingsAnswer(call.upstreamModel, vectors);
 }
 

@@ -29,7 +29,7 @@ export function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | 
   if (answer instanceof RelayError) return answer;
   if (answer.error) return upstreamError(500, body);
   if (!answer.message || typeof answer.message !== 'object') return missing('"message"');
-  const content = answer.message?.content ?? '';
+  const content = answer.message.content ?? '';
   const toolCalls = toolCallsOf(call, answer.message);
   const usage = usageOf(answer);
   return chatAnswer({
