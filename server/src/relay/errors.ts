@@ -137,6 +137,30 @@ export const upstreamBroke = (error: unknown) =>
   });
 
 /**
+ * The provider answered 200 with something that is not an answer of its format (not JSON, or JSON
+ * without the fields its answers have): nothing to bill, worth another channel. The body is not
+ * quoted back: it may be anything.
+ */
+export const badUpstreamAnswer = (what: string) =>
+  RelayError.upstream(502, `The upstream answered something that is not a valid answer: ${what}`, {
+    code: 'bad_upstream_answer',
+  });
+
+/** The upstream answer broke off (a reset, a connection cut) before it was whole. */
+export const upstreamBroke = (error: unknown) =>
+  RelayError.upstream(
+    502,
+    `The upstream answer broke off: ${error instanceof Error ? error.message : String(error)}`,
+    { code: 'upstream_broken' },
+  );
+
+/** An answer that had begun went silent for longer than RELAY_TIMEOUT. */
+export const upstreamWentSilent = () =>
+  RelayError.upstream(504, 'The upstream answer stopped arriving before it was whole', {
+    code: 'upstream_timeout',
+  });
+
+/**
  * What a client is told of any failure: a RelayError as it is, the database being away as 503, and
  * anything else (our own bug; the caller logs it) as a 500 that reveals nothing.
  */

@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/types';
-import { clientClosed, RelayError, upstreamUnreachable } from './errors';
+import { clientClosed, RelayError, upstreamUnreachable, upstreamWentSilent } from './errors';
 
 export interface UpstreamResponse {
   status: number;
@@ -103,7 +103,11 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.#error = this.signal.aborted ? clientClosed() : error;
+    this.#error = this.signal.aborted
+      ? clientClosed()
+      : (error as { code?: unknown }).code === 'UND_ERR_BODY_TIMEOUT'
+        ? upstreamWentSilent()
+        : error;
     this.#finish();
     this.#answer.reject(
       this.signal.aborted ? clientClosed() : this.#timedOut ? upstreamTimedOut() : upstreamUnreachable(error),
@@ -181,6 +185,11 @@ export class UpstreamClient {
       agent: this.#agent,
       deadline: startedAt + this.#limits.relayTimeoutMs,
     });
+  }
+
+  /** The longest silence within an answer that has begun (RELAY_TIMEOUT), for transports of their own. */
+  silenceLimitMs(): number {
+    return this.#limits.relayTimeoutMs;
   }
 
   /** Milliseconds left of the call's budget (a whole budget when this client is not a call's). */

@@ -1,3 +1,5 @@
+import { RelayError } from '../errors';
+import { answerObject } from './answer-check';
 import type { ConvertedResponse, RelayCall, StreamTranslator, Usage } from './types';
 
 /**
@@ -140,7 +142,8 @@ export function messageText(content: unknown): string {
 
 /**
  * The base of translators for providers that send one JSON object per event: it parses each event
- * (skipping what is not JSON), keeps usage, text and the end, and sends the assistant role once.
+ * (data that is not a JSON object is a bad answer: it throws), keeps usage, text and the end, and
+ * sends the assistant role once.
  */
 export abstract class JsonStreamTranslator<Event, Call extends TranslatedCall = TranslatedCall>
   implements StreamTranslator
@@ -153,12 +156,10 @@ export abstract class JsonStreamTranslator<Event, Call extends TranslatedCall = 
   constructor(protected readonly call: Call) {}
 
   push(data: string, name?: string): string[] {
-    let event: Event;
-    try {
-      event = JSON.parse(data) as Event;
-    } catch {
-      return [];
-    }
+    // Some providers close with OpenAI's end marker; what a provider says is over comes in its events.
+    if (data === '[DONE]') return [];
+    const event = answerObject<Event & object>(data);
+    if (event instanceof RelayError) throw event;
     return this.translate(event, name);
   }
 

@@ -42,9 +42,12 @@ describe('the OpenAI stream translator', () => {
     expect(stream.push(usageOnly)).toEqual([usageOnly]);
   });
 
-  it('passes what is not JSON through untouched', () => {
+  it('refuses what is not a JSON object as a bad answer', () => {
     const stream = translator();
-    expect(stream.push('not json')).toEqual(['not json']);
-    expect(stream.text()).toBe('');
+    for (const garbage of ['not json', '<html>', '{"id":"c","choices":[{"delta":{"content":"tr']) {
+      expect(() => stream.push(garbage)).toThrow(expect.objectContaining({ code: 'bad_upstream_answer' }));
+    }
+    expect(stream.push(` ${chunk('a')} `)).toEqual([` ${chunk('a')} `]);
+    expect(stream.text()).toBe('a');
   });
 });

@@ -1,10 +1,12 @@
-import type { RelayError } from '../errors';
+import { RelayError } from '../errors';
 import { asObject, type Json } from '../json-value';
 import { transcriptText } from '../pipeline/unit-pricing';
+import { answerObject, badStreamEvent, missing } from './answer-check';
 import type {
   Adaptor,
   ConvertedResponse,
   RelayCall,
+  RelayMode,
   StreamTranslator,
   UpstreamRequest,
   Usage,
@@ -81,6 +83,15 @@ function choicesText(body: Json): string {
 /** A chunk that may report usage (an object, not `"usage":null`) or has no choices: read it at once. */
 const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 const NO_CHOICES = /"choices"\s*:\s*\[\s*\]/;
+/**
+ * A chunk is a JSON object: judged by its two ends, as chunks pass through unparsed. It catches the
+ * garbage seen in practice (HTML, plain text, a truncated line); the parse for counting skips the rest.
+ */
+function looksLikeObject(data: string): boolean {
+  const ends = (text: string) => text.charCodeAt(0) === 123 && text.charCodeAt(text.length - 1) === 125;
+  return ends(data) || ends(data.trim());
+}
+
 /** Unread chunks kept at most before their text is read, so a long stream holds little memory. */
 const UNREAD_LIMIT_CHARS = 64 * 1024;
 
@@ -101,6 +112,7 @@ class OpenAiStream implements StreamTranslator {
       this.#done = true;
       return [];
     }
+    if (!looksLikeObject(data)) throw badStreamEvent();
     if (!USAGE_OBJECT.test(data) && !NO_CHOICES.test(data)) {
       this.#keepUnread(data);
       return [data];
@@ -109,9 +121,9 @@ class OpenAiStream implements StreamTranslator {
     try {
       chunk = asObject(JSON.parse(data));
     } catch {
-      return [data];
+      throw badStreamEvent();
     }
-    if (!chunk) return [data];
+    if (!chunk) throw badStreamEvent();
     const usage = readUsage(chunk.usage);
     if (usage) this.#usage = usage;
     const text = choicesText(chunk);
@@ -152,6 +164,20 @@ class OpenAiStream implements StreamTranslator {
   }
 }
 
+/** The list every JSON answer of a mode carries; modes not named answer audio or free-form text. */
+const ANSWER_LIST: Partial<Record<RelayMode, string>> = {
+  chat: 'choices',
+  completions: 'choices',
+  embeddings: 'data',
+  images: 'data',
+  moderations: 'results',
+};
+
+const transcriptOf = (call: RelayCall, body: Buffer, contentType: string): string =>
+  call.mode === 'audio-transcription' || call.mode === 'audio-translation'
+    ? transcriptText(body.toString(), contentType)
+    : '';
+
 /** The adaptor shared by every OpenAI-compatible channel type, with per-type settings. */
 export function openAiAdaptor(settings: OpenAiSettings = {}): Adaptor {
   return {
@@ -171,17 +197,19 @@ export function openAiAdaptor(settings: OpenAiSettings = {}): Adaptor {
     },
 
     convertResponse(call, body, contentType): ConvertedResponse | RelayError {
-      const transcript = call.mode === 'audio-transcription' || call.mode === 'audio-translation';
-      if (transcript) return { body, contentType, text: transcriptText(body.toString(), contentType) };
-      if (!contentType.includes('json')) return { body, contentType, text: '' };
-      let parsed: Json | undefined;
-      try {
-        parsed = asObject(JSON.parse(body.toString()));
-      } catch {
-        return { body, contentType, text: '' };
-      }
-      if (parsed && asObject(parsed.error)?.type) return upstreamError(500, body);
-      return { body, contentType, usage: readUsage(parsed?.usage), text: parsed ? choicesText(parsed) : '' };
+      const list = ANSWER_LIST[call.mode];
+      // Speech is audio bytes; transcripts are text, JSON or subtitles as the client asked.
+      if (!list) return { body, contentType, text: transcriptOf(call, body, contentType) };
+      const parsed = answerObject(body);
+      if (parsed instanceof RelayError) return parsed;
+      if (asObject(parsed.error)) return upstreamError(500, body);
+      if (!Array.isArray(parsed[list])) return missing(`"${list}" list`);
+      return {
+        body,
+        contentType: contentType.includes('json') ? contentType : 'application/json',
+        usage: readUsage(parsed.usage),
+        text: choicesText(parsed),
+      };
     },
 
     streamTranslator: () => new OpenAiStream(),

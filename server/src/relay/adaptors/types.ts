@@ -55,7 +55,10 @@ export interface ConvertedResponse {
 
 /** Turns upstream stream events into OpenAI `data:` payloads, keeping track of usage and text. */
 export interface StreamTranslator {
-  /** One upstream event's data (without the `data: ` prefix); answers the payloads to forward. */
+  /**
+   * One upstream event's data (without the `data: ` prefix); answers the payloads to forward. Throws
+   * a RelayError (bad_upstream_answer) for data that is not an event of the provider's format.
+   */
   push(data: string, event?: string): string[];
   /** Usage reported by the provider, if any (the last report wins, never a sum). */
   usage(): Usage | undefined;

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RelayCall, StreamTranslator } from '../adaptors/types';
-import { RelayError } from '../errors';
+import { badUpstreamAnswer, RelayError, upstreamBroke } from '../errors';
 import type { AttemptHooks, AttemptResult, Outcome } from './attempt';
 import type { ClientSink } from './client-sink';
 import { SseParser } from './sse';
@@ -20,9 +20,18 @@ const quotaRanOut = () =>
     'insufficient_user_quota',
   );
 
+/** An error payload (ours or the provider's, as translated): the answer ends there, unfinished. */
+const isErrorPayload = (data: string) => data.startsWith('{"error":');
+
 /**
  * Pumps an upstream event stream to the client through the adaptor's translator, with keep-alive
- * comments in long silences, and bills what was delivered before the closing `[DONE]`.
+ * comments in long silences, and bills what was delivered.
+ *
+ * The head (200) leaves with the first event, so a stream that fails before it (garbage, a cut, a
+ * silence, nothing at all) is a failed attempt: not billed, and tried on the next channel. Once
+ * events went out, a failure ends the stream with an OpenAI error event (the SDKs raise it). Every
+ * stream that ends in an error (a break, a silence, garbage, the quota running out, the provider's
+ * own error event) ends without `[DONE]`: `[DONE]` says the answer is whole, as OpenAI uses it.
  */
 export async function pumpStream(
   deps: PumpDeps,
@@ -34,22 +43,37 @@ export async function pumpStream(
 ): Promise<AttemptResult> {
   const { signal } = sink;
   const parser = new SseParser();
+  let started = false;
+  let endedInError = false;
   let cutShort = false;
-  sink.startStream();
+  let failure: RelayError | undefined;
+  const write = (data: string) => {
+    if (!started) sink.startStream();
+    started = true;
+    sink.write(data);
+  };
   let lastWrite = Date.now();
   const keepAliveMs = deps.keepAliveMs ?? KEEP_ALIVE_MS;
   const keepAlive = setInterval(() => {
-    if (Date.now() - lastWrite >= keepAliveMs) sink.write(': keep-alive\n\n');
+    if (Date.now() - lastWrite >= keepAliveMs) write(': keep-alive\n\n');
   }, keepAliveMs);
   // Events that arrived together leave together: one write per upstream chunk, none held back.
   const forward = (events: Array<{ event?: string; data: string }>) => {
     let out = '';
-    for (const event of events) {
-      for (const data of translator.push(event.data, event.event)) out += `data: ${data}\n\n`;
+    try {
+      for (const event of events) {
+        for (const data of translator.push(event.data, event.event)) {
+          out += `data: ${data}\n\n`;
+          endedInError = isErrorPayload(data);
+        }
+      }
+    } finally {
+      // The events before a bad one still leave.
+      if (out) {
+        write(out);
+        lastWrite = Date.now();
+      }
     }
-    if (!out) return;
-    sink.write(out);
-    lastWrite = Date.now();
   };
   try {
     for await (const chunk of body) {
@@ -61,21 +85,28 @@ export async function pumpStream(
     }
     if (!cutShort) forward(parser.end());
   } catch (error) {
-    if (!signal.aborted)
+    if (!signal.aborted) {
+      failure = error instanceof RelayError ? error : upstreamBroke(error);
       deps.logger?.warn({ err: error, requestId: call.requestId }, 'upstream stream broke off');
+    }
   } finally {
     clearInterval(keepAlive);
+  }
+  if (!started && !signal.aborted && !translator.done() && !cutShort) {
+    // Nothing reached the client: nothing to bill, and another channel may answer.
+    return { ok: false, error: failure ?? badUpstreamAnswer('a stream without events'), started: false };
   }
   // Billed for what was delivered, whether the stream ended, broke off or the client left.
   const outcome: Outcome = {
     usage: translator.usage(),
     text: () => translator.text(),
-    complete: translator.done() && !cutShort,
+    complete: translator.done() && !cutShort && !failure,
   };
   await hooks.finish?.(outcome);
   if (!signal.aborted) {
-    if (cutShort) sink.write(`data: ${JSON.stringify(quotaRanOut().body(call.requestId))}\n\n`);
-    sink.write('data: [DONE]\n\n');
+    const lastError = cutShort ? quotaRanOut() : failure;
+    if (lastError) write(`data: ${JSON.stringify(lastError.body(call.requestId))}\n\n`);
+    else if (!endedInError) write('data: [DONE]\n\n');
     sink.end();
   }
   return { ok: true, ...outcome };

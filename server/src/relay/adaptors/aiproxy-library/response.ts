@@ -1,4 +1,5 @@
 import { RelayError } from '../../errors';
+import { answerObject, missing } from '../answer-check';
 import { chatCompletion, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall } from '../types';
 import { upstreamError } from '../upstream-error';
@@ -33,14 +34,11 @@ export function parseError(status: number, body: Buffer): RelayError {
 }
 
 export function convertResponse(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
-  let answer: LibraryAnswer;
-  try {
-    answer = JSON.parse(body.toString()) as LibraryAnswer;
-  } catch {
-    return upstreamError(502, body);
-  }
+  const answer = answerObject<LibraryAnswer>(body);
+  if (answer instanceof RelayError) return answer;
   if (answer.errCode || answer.success === false) return libraryError(answer, 500);
-  const content = (answer.answer ?? '') + referencesOf(answer.documents);
+  if (typeof answer.answer !== 'string') return missing('"answer"');
+  const content = answer.answer + referencesOf(answer.documents);
   const completion = chatCompletion({
     id: `chatcmpl-${call.requestId}`,
     model: call.upstreamModel,

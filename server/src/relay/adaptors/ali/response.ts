@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
+import { answerObject, missing } from '../answer-check';
 import { chatAnswer, embeddingsAnswer, type FinishReason, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
-import { dashScopeError, parseError } from './errors';
+import { dashScopeError } from './errors';
 import type {
   DashScopeChatResponse,
   DashScopeEmbeddingResponse,
@@ -39,15 +40,10 @@ export const openAiId = (requestId: string | undefined, call: Pick<RelayCall, 'r
 
 /** The parsed body, or the error to give the client: DashScope may put `{code, message}` in a 200. */
 function answerOf<T extends { code?: string; output?: unknown }>(body: Buffer): T | RelayError {
-  let answer: T;
-  try {
-    answer = JSON.parse(body.toString()) as T;
-  } catch {
-    return parseError(502, body);
-  }
-  if (typeof answer !== 'object' || answer === null) return parseError(502, body);
+  const answer = answerObject<T>(body);
+  if (answer instanceof RelayError) return answer;
   if (answer.code && !answer.output) return dashScopeError(answer);
-  return answer;
+  return answer.output && typeof answer.output === 'object' ? answer : missing('"output"');
 }
 
 function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
@@ -73,7 +69,8 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
 function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = answerOf<DashScopeEmbeddingResponse>(body);
   if (answer instanceof RelayError) return answer;
-  const vectors = [...(answer.output?.embeddings ?? [])]
+  if (!Array.isArray(answer.output?.embeddings)) return missing('"output.embeddings" list');
+  const vectors = [...answer.output.embeddings]
     .sort((a, b) => (a.text_index ?? 0) - (b.text_index ?? 0))
     .map((item) => item.embedding ?? []);
   const tokens = answer.usage?.total_tokens ?? answer.usage?.input_tokens;

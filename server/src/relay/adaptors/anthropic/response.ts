@@ -1,4 +1,5 @@
-import type { RelayError } from '../../errors';
+import { RelayError } from '../../errors';
+import { answerObject, missing } from '../answer-check';
 import {
   chatCompletion,
   type FinishReason,
@@ -7,7 +8,7 @@ import {
   toolCallsText,
 } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
-import { anthropicError, parseError } from './errors';
+import { anthropicError } from './errors';
 import type { AnthropicErrorBody, AnthropicResponse, AnthropicStopReason, AnthropicUsage } from './wire';
 
 /** Anthropic counts cached prompt tokens apart from `input_tokens`; all of them were sent. */
@@ -65,14 +66,10 @@ export function generatedText(completion: ReturnType<typeof toOpenAiCompletion>)
 }
 
 export function convertResponse(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
-  let answer: AnthropicResponse | AnthropicErrorBody;
-  try {
-    answer = JSON.parse(body.toString()) as typeof answer;
-  } catch {
-    return parseError(502, body);
-  }
+  const answer = answerObject<AnthropicResponse | AnthropicErrorBody>(body);
+  if (answer instanceof RelayError) return answer;
   if (answer.type === 'error') return anthropicError(answer.error);
-  if (answer.type !== 'message') return parseError(502, body);
+  if (answer.type !== 'message') return missing('"type": "message"');
   const completion = toOpenAiCompletion(answer, call.upstreamModel, openAiId(answer.id, call));
   return jsonAnswer(completion, generatedText(completion), usageOf(answer.usage));
 }

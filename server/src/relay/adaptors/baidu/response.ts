@@ -1,7 +1,7 @@
 import { RelayError } from '../../errors';
+import { answerObject, missing } from '../answer-check';
 import { chatCompletion, embeddingsAnswer, type FinishReason, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
-import { upstreamError } from '../upstream-error';
 import { baiduError, isBaiduError } from './errors';
 import type { BaiduChatResponse, BaiduEmbeddingResponse, BaiduUsage } from './wire';
 
@@ -23,21 +23,17 @@ export function finishReasonOf(answer: BaiduChatResponse): Exclude<FinishReason,
 
 /** The parsed body, or the error to give the client (Baidu's errors come with HTTP 200). */
 function answerOf<T extends object>(body: Buffer): T | RelayError {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString());
-  } catch {
-    return upstreamError(502, body);
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return upstreamError(502, body);
+  const parsed = answerObject<T>(body);
+  if (parsed instanceof RelayError) return parsed;
   if (isBaiduError(parsed)) return baiduError(parsed);
-  return parsed as T;
+  return parsed;
 }
 
 function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = answerOf<BaiduChatResponse>(body);
   if (answer instanceof RelayError) return answer;
-  const content = answer.result ?? '';
+  if (typeof answer.result !== 'string') return missing('"result"');
+  const content = answer.result;
   const usage = usageOf(answer.usage);
   const completion = chatCompletion({
     id: answer.id || `chatcmpl-${call.requestId}`,
@@ -52,7 +48,8 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
 function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = answerOf<BaiduEmbeddingResponse>(body);
   if (answer instanceof RelayError) return answer;
-  const vectors = [...(answer.data ?? [])]
+  if (!Array.isArray(answer.data)) return missing('"data" list');
+  const vectors = [...answer.data]
     .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
     .map((item) => item.embedding ?? []);
   // Embeddings have no completion: everything Baidu counts is input.

@@ -1,5 +1,5 @@
 import { JsonStreamTranslator } from '../openai-format';
-import { isBaiduError } from './errors';
+import { baiduError, isBaiduError } from './errors';
 import { finishReasonOf, usageOf } from './response';
 import type { BaiduChatResponse } from './wire';
 
@@ -12,7 +12,7 @@ export class BaiduStream extends JsonStreamTranslator<BaiduChatResponse> {
     if (!event || typeof event !== 'object') return [];
     if (isBaiduError(event)) {
       // A failure after the answer started ends the stream early: the usage so far is not final.
-      return [];
+      return [JSON.stringify(baiduError(event).body(this.call.requestId))];
     }
     this.reported = usageOf(event.usage) ?? this.reported;
     const id = event.id || `chatcmpl-${this.call.requestId}`;

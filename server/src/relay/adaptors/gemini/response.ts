@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { RelayError } from '../../errors';
+import { answerObject, missing } from '../answer-check';
 import { chatAnswer, embeddingsAnswer, type FinishReason, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
-import { geminiError, parseError } from './errors';
+import { geminiError } from './errors';
 import type { GeminiCandidate, GeminiChatResponse, GeminiEmbedResponse, GeminiUsageMetadata } from './wire';
 
 /** Thinking tokens are generated and billed as output, so they count as completion tokens. */
@@ -46,16 +47,8 @@ export function candidateOutput(candidate: GeminiCandidate | undefined): {
 export const openAiId = (answer: GeminiChatResponse, call: Pick<RelayCall, 'requestId'>) =>
   `chatcmpl-${answer.responseId || call.requestId}`;
 
-function parsed<T extends { error?: unknown }>(body: Buffer): T | RelayError {
-  try {
-    return JSON.parse(body.toString()) as T;
-  } catch {
-    return parseError(502, body);
-  }
-}
-
 function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
-  const answer = parsed<GeminiChatResponse>(body);
+  const answer = answerObject<GeminiChatResponse>(body);
   if (answer instanceof RelayError) return answer;
   if (answer.error) return geminiError(answer.error);
   const candidate = answer.candidates?.[0];
@@ -79,10 +72,11 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
 
 /** Gemini reports no usage for embeddings: the relay counts the input itself. */
 function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
-  const answer = parsed<GeminiEmbedResponse>(body);
+  const answer = answerObject<GeminiEmbedResponse>(body);
   if (answer instanceof RelayError) return answer;
   if (answer.error) return geminiError(answer.error);
-  const vectors = (answer.embeddings ?? []).map((embedding) => embedding.values ?? []);
+  if (!Array.isArray(answer.embeddings)) return missing('"embeddings" list');
+  const vectors = answer.embeddings.map((embedding) => embedding.values ?? []);
   return embeddingsAnswer(call.upstreamModel, vectors);
 }
 

@@ -1,4 +1,5 @@
-import type { RelayError } from '../../errors';
+import { RelayError } from '../../errors';
+import { answerObject, missing } from '../answer-check';
 import { chatAnswer, embeddingsAnswer, type FinishReason, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { upstreamError } from '../upstream-error';
@@ -24,14 +25,11 @@ export function toolCallsOf(call: RelayCall, message: Partial<OllamaMessage> | u
 }
 
 export function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
-  let answer: OllamaChatResponse;
-  try {
-    answer = JSON.parse(body.toString()) as OllamaChatResponse;
-  } catch {
-    return upstreamError(502, body);
-  }
+  const answer = answerObject<OllamaChatResponse>(body);
+  if (answer instanceof RelayError) return answer;
   if (answer.error) return upstreamError(500, body);
-  const content = answer.message?.content ?? '';
+  if (!answer.message || typeof answer.message !== 'object') return missing('"message"');
+  const content = answer.message.content ?? '';
   const toolCalls = toolCallsOf(call, answer.message);
   const usage = usageOf(answer);
   return chatAnswer({
@@ -45,13 +43,10 @@ export function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | 
 }
 
 export function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
-  let answer: OllamaEmbedResponse;
-  try {
-    answer = JSON.parse(body.toString()) as OllamaEmbedResponse;
-  } catch {
-    return upstreamError(502, body);
-  }
-  if (answer.error || !Array.isArray(answer.embeddings)) return upstreamError(500, body);
+  const answer = answerObject<OllamaEmbedResponse>(body);
+  if (answer instanceof RelayError) return answer;
+  if (answer.error) return upstreamError(500, body);
+  if (!Array.isArray(answer.embeddings)) return missing('"embeddings" list');
   const usage =
     typeof answer.prompt_eval_count === 'number'
       ? { prompt_tokens: answer.prompt_eval_count, completion_tokens: 0 }

@@ -1,5 +1,6 @@
 import { JsonStreamTranslator } from '../openai-format';
 import type { RelayCall } from '../types';
+import { upstreamError } from '../upstream-error';
 import { finishReasonOf, toolCallsOf, usageOf } from './response';
 import type { OllamaChatResponse } from './wire';
 
@@ -10,7 +11,7 @@ export class OllamaStream extends JsonStreamTranslator<OllamaChatResponse, Relay
   protected translate(line: OllamaChatResponse): string[] {
     if (line.error) {
       // An error ends the stream early: usage reported so far is not final (not `finished`).
-      return [];
+      return [JSON.stringify(upstreamError(500, JSON.stringify(line)).body(this.call.requestId))];
     }
     const id = `chatcmpl-${this.call.requestId}`;
     const content = line.message?.content ?? '';

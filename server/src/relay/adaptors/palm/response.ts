@@ -1,5 +1,6 @@
 import { RelayError } from '../../errors';
-import { geminiError, parseError } from '../gemini/errors';
+import { answerObject } from '../answer-check';
+import { geminiError } from '../gemini/errors';
 import { chatCompletion, type FinishReason, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall } from '../types';
 import type { PalmChatResponse } from './wire';
@@ -12,12 +13,8 @@ export interface PalmAnswer {
 
 /** A parsed PaLM body → its answer, or the error it carries. PaLM reports no token usage. */
 export function palmAnswer(body: Buffer | string): PalmAnswer | RelayError {
-  let answer: PalmChatResponse;
-  try {
-    answer = JSON.parse(body.toString()) as PalmChatResponse;
-  } catch {
-    return parseError(502, Buffer.from(body));
-  }
+  const answer = answerObject<PalmChatResponse>(body);
+  if (answer instanceof RelayError) return answer;
   if (answer.error) return geminiError(answer.error);
   const candidate = answer.candidates?.[0];
   if (candidate) return { text: candidate.content ?? '', finishReason: 'stop' };

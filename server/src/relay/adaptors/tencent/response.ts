@@ -1,7 +1,7 @@
 import { RelayError } from '../../errors';
+import { answerObject, missing } from '../answer-check';
 import { chatCompletion, embeddingsAnswer, type FinishReason, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
-import { upstreamError } from '../upstream-error';
 import { tencentError } from './errors';
 import type { HunyuanChatResponse, HunyuanEmbeddingResponse, HunyuanUsage } from './wire';
 
@@ -18,14 +18,10 @@ export function finishReasonOf(reason: string | undefined): FinishReason {
 
 /** The `Response` object of a Tencent Cloud API answer, or the error to give the client. */
 function responseOf<T extends { Error?: { Code?: string } }>(body: Buffer): T | RelayError {
-  let parsed: { Response?: T };
-  try {
-    parsed = JSON.parse(body.toString()) as { Response?: T };
-  } catch {
-    return upstreamError(502, body);
-  }
+  const parsed = answerObject<{ Response?: T }>(body);
+  if (parsed instanceof RelayError) return parsed;
   const response = parsed.Response;
-  if (!response) return upstreamError(502, body);
+  if (!response || typeof response !== 'object') return missing('"Response"');
   if (response.Error?.Code) return tencentError(response.Error);
   return response;
 }
@@ -33,7 +29,8 @@ function responseOf<T extends { Error?: { Code?: string } }>(body: Buffer): T | 
 function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = responseOf<HunyuanChatResponse>(body);
   if (answer instanceof RelayError) return answer;
-  const choice = answer.Choices?.[0];
+  if (!Array.isArray(answer.Choices)) return missing('"Choices" list');
+  const choice = answer.Choices[0];
   const content = choice?.Message?.Content ?? '';
   const usage = usageOf(answer.Usage);
   const completion = chatCompletion({
@@ -49,7 +46,8 @@ function convertChat(call: RelayCall, body: Buffer): ConvertedResponse | RelayEr
 function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = responseOf<HunyuanEmbeddingResponse>(body);
   if (answer instanceof RelayError) return answer;
-  const vectors = [...(answer.Data ?? [])]
+  if (!Array.isArray(answer.Data)) return missing('"Data" list');
+  const vectors = [...answer.Data]
     .sort((a, b) => (a.Index ?? 0) - (b.Index ?? 0))
     .map((item) => item.Embedding ?? []);
   const usage = usageOf(answer.Usage);

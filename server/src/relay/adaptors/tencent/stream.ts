@@ -1,4 +1,5 @@
 import { JsonStreamTranslator } from '../openai-format';
+import { tencentError } from './errors';
 import { finishReasonOf, usageOf } from './response';
 import type { HunyuanChatResponse } from './wire';
 
@@ -7,7 +8,10 @@ export class HunyuanStream extends JsonStreamTranslator<HunyuanChatResponse> {
   protected translate(event: HunyuanChatResponse): string[] {
     if (event.ErrorMsg || event.Error?.Code) {
       // An error ends the stream early: usage reported so far is not final (not `finished`).
-      return [];
+      const error = event.Error?.Code
+        ? event.Error
+        : { Code: String(event.ErrorMsg?.Code ?? 'InternalError'), Message: event.ErrorMsg?.Msg };
+      return [JSON.stringify(tencentError(error).body(this.call.requestId))];
     }
     this.reported = usageOf(event.Usage) ?? this.reported;
     const id = event.Id || `chatcmpl-${this.call.requestId}`;

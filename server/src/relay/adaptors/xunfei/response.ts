@@ -1,4 +1,5 @@
-import type { RelayError } from '../../errors';
+import { RelayError } from '../../errors';
+import { answerObject } from '../answer-check';
 import { chatAnswer, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { parseError } from './errors';
@@ -27,12 +28,8 @@ export function toolCallsOf(call: RelayCall, items: SparkTextItem[]): ToolCall[]
 
 /** The transport's one merged frame → an OpenAI chat completion. */
 export function convertResponse(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
-  let frame: SparkFrame;
-  try {
-    frame = JSON.parse(body.toString()) as SparkFrame;
-  } catch {
-    return parseError(502, body);
-  }
+  const frame = answerObject<SparkFrame>(body);
+  if (frame instanceof RelayError) return frame;
   if ((frame.header?.code ?? 0) !== 0) return parseError(500, body);
   const items = frame.payload?.choices?.text ?? [];
   const content = items.map((item) => item.content ?? '').join('');

@@ -7,8 +7,6 @@ import { clientClosed, upstreamUnreachable } from '../../errors';
 const loadWebSocket = () => createRequire(import.meta.url)('ws') as typeof WebSocket;
 
 const HANDSHAKE_TIMEOUT_MS = 10_000;
-/** The relay's default overall limit, applied to the wait for each frame. */
-const FRAME_TIMEOUT_MS = 600_000;
 
 export type Handshake =
   | { ok: true; socket: WebSocket }
@@ -60,9 +58,11 @@ export class FrameReader {
   #wake: (() => void) | undefined;
   #closed = false;
 
+  /** `silenceMs`: the longest wait for a frame (RELAY_TIMEOUT, as for HTTP answers). */
   constructor(
     private readonly socket: WebSocket,
     signal: AbortSignal,
+    private readonly silenceMs: number,
   ) {
     socket.on('message', (data) => {
       this.#frames.push(data.toString());
@@ -84,7 +84,7 @@ export class FrameReader {
       });
       let timer: NodeJS.Timeout | undefined;
       const silent = new Promise<'silent'>((resolve) => {
-        timer = setTimeout(() => resolve('silent'), FRAME_TIMEOUT_MS);
+        timer = setTimeout(() => resolve('silent'), this.silenceMs);
       });
       const outcome = await Promise.race([arrived, silent]);
       clearTimeout(timer);

@@ -1,5 +1,6 @@
 import { JsonStreamTranslator } from '../openai-format';
 import type { RelayCall } from '../types';
+import { parseError } from './errors';
 import { toolCallsOf, usageOf } from './response';
 import { LAST_FRAME, type SparkFrame } from './wire';
 
@@ -10,7 +11,7 @@ export class SparkStream extends JsonStreamTranslator<SparkFrame, RelayCall> {
   protected translate(frame: SparkFrame): string[] {
     if ((frame.header?.code ?? 0) !== 0) {
       // An error ends the stream early: usage reported so far is not final (not `finished`).
-      return [];
+      return [JSON.stringify(parseError(500, Buffer.from(JSON.stringify(frame))).body(this.call.requestId))];
     }
     const id = `chatcmpl-${this.call.requestId}`;
     const items = frame.payload?.choices?.text ?? [];

@@ -1,4 +1,6 @@
+import { RelayError, upstreamBroke } from '../../errors';
 import type { UpstreamResponse } from '../../upstream';
+import { answerObject } from '../answer-check';
 import type { UpstreamRequest } from '../types';
 import { statusOfCode } from './errors';
 import { FrameReader, openSocket } from './socket';
@@ -33,6 +35,9 @@ const closedEarly = (): UpstreamResponse => ({
   body: asBody(JSON.stringify({ message: 'The Spark connection closed before an answer' })),
 });
 
+/** The socket closed (or went silent) before the last frame: the answer is not whole. */
+const closedBeforeLast = () => upstreamBroke(new Error('the Spark connection closed before the last frame'));
+
 /** Every frame up to the last one, as SSE events for the relay's stream pipeline. */
 async function* asServerSentEvents(first: string, frames: FrameReader): AsyncIterable<Uint8Array> {
   try {
@@ -42,6 +47,7 @@ async function* asServerSentEvents(first: string, frames: FrameReader): AsyncIte
       if (isLast(parse(raw))) return;
       raw = await frames.next();
     }
+    throw closedBeforeLast();
   } finally {
     frames.close();
   }
@@ -53,8 +59,10 @@ async function collect(first: string, frames: FrameReader): Promise<UpstreamResp
   let functionCall: SparkTextItem['function_call'];
   let last: SparkFrame = {};
   try {
-    for (let raw: string | undefined = first; raw !== undefined; raw = await frames.next()) {
-      const frame = parse(raw);
+    for (let raw: string | undefined = first; ; raw = await frames.next()) {
+      if (raw === undefined) throw closedBeforeLast();
+      const frame = answerObject<SparkFrame>(raw);
+      if (frame instanceof RelayError) throw frame;
       if (failed(frame)) return errorResponse(frame, raw);
       for (const item of frame.payload?.choices?.text ?? []) {
         content += item.content ?? '';
@@ -81,10 +89,11 @@ export async function sparkTransport(
   request: UpstreamRequest,
   isStream: boolean,
   signal: AbortSignal,
+  silenceMs: number,
 ): Promise<UpstreamResponse> {
   const handshake = await openSocket(request.url, signal);
   if (!handshake.ok) return { ...handshake, body: asBody(handshake.body) };
-  const frames = new FrameReader(handshake.socket, signal);
+  const frames = new FrameReader(handshake.socket, signal, silenceMs);
   handshake.socket.send(String(request.body ?? ''));
   const first = await frames.next();
   if (first === undefined) return closedEarly();

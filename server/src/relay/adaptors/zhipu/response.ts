@@ -1,8 +1,8 @@
 import { RelayError } from '../../errors';
+import { answerObject, missing } from '../answer-check';
 import { openAiAdaptor } from '../openai';
 import { chatCompletion, embeddingsAnswer, jsonAnswer } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
-import { upstreamError } from '../upstream-error';
 import { errorInBody } from './errors';
 import { usesV3 } from './request';
 import type { ZhipuEmbeddingResponse, ZhipuUsage, ZhipuV3Response } from './wire';
@@ -37,20 +37,16 @@ export function v3Content(content: string | undefined): string {
   return content;
 }
 
-function parsed<T>(body: Buffer): T | RelayError {
-  let value: T;
-  try {
-    value = JSON.parse(body.toString()) as T;
-  } catch {
-    return upstreamError(502, body);
-  }
+function parsed<T extends object>(body: Buffer): T | RelayError {
+  const value = answerObject<T>(body);
+  if (value instanceof RelayError) return value;
   return errorInBody(value) ?? value;
 }
 
 function convertV3(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = parsed<ZhipuV3Response>(body);
   if (answer instanceof RelayError) return answer;
-  if (!answer.data) return upstreamError(502, body);
+  if (!answer.data || typeof answer.data !== 'object') return missing('"data"');
   const content = (answer.data.choices ?? []).map((choice) => v3Content(choice.content)).join('');
   const usage = usageOf(answer.data.usage);
   const completion = chatCompletion({
@@ -66,7 +62,7 @@ function convertV3(call: RelayCall, body: Buffer): ConvertedResponse | RelayErro
 function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {
   const answer = parsed<ZhipuEmbeddingResponse>(body);
   if (answer instanceof RelayError) return answer;
-  if (!Array.isArray(answer.data)) return upstreamError(502, body);
+  if (!Array.isArray(answer.data)) return missing('"data" list');
   const vectors = [...answer.data]
     .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
     .map((item) => item.embedding ?? []);
@@ -76,7 +72,7 @@ function convertEmbeddings(call: RelayCall, body: Buffer): ConvertedResponse | R
 
 /** v4 chat and images: an error inside a 200 is still an error; anything else goes through as it came. */
 function convertOpenAiShaped(call: RelayCall, body: Buffer, contentType: string) {
-  const answer = parsed<unknown>(body);
+  const answer = parsed<object>(body);
   if (answer instanceof RelayError) return answer;
   return openAiShaped.convertResponse(call, body, contentType || 'application/json');
 }
