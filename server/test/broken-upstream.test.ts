@@ -292,6 +292,17 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
       expect(raw.text).not.toContain('<html>');
     });
 
+    it("a provider's error event quoting the channel's key reaches the client without it", async () => {
+      const quoting = JSON.stringify({
+        error: { message: 'Incorrect API key provided: sk-upstream-key', type: 'invalid_request_error' },
+      });
+      broken.use(streamThatBreaks(WORDS, { garbage: quoting }));
+      const raw = await streamChat();
+      expect(raw.text).toContain('Incorrect API key provided');
+      expect(raw.text).not.toContain('upstream-key');
+      expect(raw.text).not.toContain('[DONE]');
+    });
+
     it('the OpenAI SDK raises the error for a cut stream', async () => {
       broken.use(streamThatBreaks(WORDS, 'cut'));
       const stream = await customer.openai.chat.completions.create({

@@ -157,7 +157,7 @@ describe('channel keys', () => {
             res.end(png);
           },
         ],
-        ['no choices', (_request, res) => sendJson(res, 200, { object: 'list', data: [] })],
+        ['no "choices"', (_request, res) => sendJson(res, 200, { object: 'list', data: [] })],
         [
           'with model claude-3-haiku, not gpt-4o',
           (_request, res) =>

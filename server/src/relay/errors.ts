@@ -146,14 +146,6 @@ export const badUpstreamAnswer = (what: string) =>
     code: 'bad_upstream_answer',
   });
 
-/** The upstream answer broke off (a reset, a connection cut) before it was whole. */
-export const upstreamBroke = (error: unknown) =>
-  RelayError.upstream(
-    502,
-    `The upstream answer broke off: ${error instanceof Error ? error.message : String(error)}`,
-    { code: 'upstream_broken' },
-  );
-
 /** An answer that had begun went silent for longer than RELAY_TIMEOUT. */
 export const upstreamWentSilent = () =>
   RelayError.upstream(504, 'The upstream answer stopped arriving before it was whole', {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { redactSecrets } from '../../domain/redact-secrets';
 import type { RelayCall, StreamTranslator } from '../adaptors/types';
 import { badUpstreamAnswer, RelayError, upstreamBroke } from '../errors';
 import type { AttemptHooks, AttemptResult, Outcome } from './attempt';
@@ -22,6 +23,23 @@ const quotaRanOut = () =>
 
 /** An error payload (ours or the provider's, as translated): the answer ends there, unfinished. */
 const isErrorPayload = (data: string) => data.startsWith('{"error":');
+
+/** A provider's error event may quote the channel's key: its message leaves without it. */
+function withoutSecrets(data: string, key: string): string {
+  try {
+    const payload = JSON.parse(data) as { error?: unknown };
+    if (typeof payload.error === 'string') payload.error = redactSecrets(payload.error, key);
+    else if (payload.error && typeof payload.error === 'object') {
+      const error = payload.error as Record<string, unknown>;
+      for (const field of ['message', 'param', 'code']) {
+        if (typeof error[field] === 'string') error[field] = redactSecrets(error[field], key);
+      }
+    }
+    return JSON.stringify(payload);
+  } catch {
+    return redactSecrets(data, key);
+  }
+}
 
 /**
  * Pumps an upstream event stream to the client through the adaptor's translator, with keep-alive
@@ -63,8 +81,8 @@ export async function pumpStream(
     try {
       for (const event of events) {
         for (const data of translator.push(event.data, event.event)) {
-          out += `data: ${data}\n\n`;
           endedInError = isErrorPayload(data);
+          out += `data: ${endedInError ? withoutSecrets(data, call.channel.key) : data}\n\n`;
         }
       }
     } finally {
@@ -105,8 +123,10 @@ export async function pumpStream(
   await hooks.finish?.(outcome);
   if (!signal.aborted) {
     const lastError = cutShort ? quotaRanOut() : failure;
-    if (lastError) write(`data: ${JSON.stringify(lastError.body(call.requestId))}\n\n`);
-    else if (!endedInError) write('data: [DONE]\n\n');
+    if (lastError) {
+      const said = lastError.withoutSecrets(call.channel.key).body(call.requestId);
+      write(`data: ${JSON.stringify(said)}\n\n`);
+    } else if (!endedInError) write('data: [DONE]\n\n');
     sink.end();
   }
   return { ok: true, ...outcome };
