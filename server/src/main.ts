@@ -1,18 +1,18 @@
 import v8 from 'node:v8';
-import pino from 'pino';
 import { buildApp } from './app';
 import { type Config, loadConfig } from './config';
 import { ConfigError } from './config/env';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ensureRootUser } from './domain/bootstrap';
+import { createLogger } from './logging';
 
 // V8 lets garbage pile up in the old generation (up to ~4× the live heap) before a full collection;
 // collecting at 1.3× keeps a busy gateway's memory flat at a measured cost of nothing (see README).
 // The young generation's size is set where the process starts (`npm run serve`).
 v8.setFlagsFromString('--heap-growing-percent=30');
 
-const logger = pino({ level: process.env.LOG_LEVEL || 'info' });
+const logger = createLogger(process.env.LOG_LEVEL || 'info');
 
 function readConfig(): Config {
   try {

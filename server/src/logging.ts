@@ -1,0 +1,14 @@
+import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+/**
+ * The server's log: JSON lines for log collectors, and on a terminal the same records as readable
+ * lines (time, level, message, then the fields), for a person running the server by hand.
+ */
+export function createLogger(level: string, terminal = process.stdout.isTTY === true): Logger {
+  if (!terminal) return pino({ level });
+  return pino(
+    { level },
+    pretty({ colorize: true, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss', ignore: 'pid,hostname', sync: true }),
+  );
+}
