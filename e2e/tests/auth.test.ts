@@ -116,6 +116,29 @@ describe('401 handling', () => {
   });
 });
 
+describe('sign out everywhere', () => {
+  it("ends the account's sessions in every browser, and the other browser is sent to log in again", async () => {
+    const laptop = await visitor();
+    const phone = await visitor();
+    await signInContext(laptop, 'bob', 'bob-password');
+    await signInContext(phone, 'bob', 'bob-password');
+    const page = await laptop.newPage();
+    await page.goto('/setting');
+    const card = page.getByTestId('sign-out-everywhere');
+    await card.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('button', { name: 'Sign out of all sessions' }).click();
+    await waitForPath(page, '/login');
+    await expectToast(page, 'Signed out everywhere');
+
+    const other = await phone.newPage();
+    await other.goto('/token');
+    await other.waitForURL((url) => url.pathname === '/login' && url.searchParams.get('expired') === 'true');
+    // A new sign-in works.
+    await loginThroughForm(other, 'bob', 'bob-password');
+    await waitForPath(other, '/token');
+  });
+});
+
 describe('registration', () => {
   it('checks the password length and the repeated password before sending', async () => {
     const page = await (await visitor()).newPage();
