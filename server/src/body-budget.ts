@@ -1,5 +1,6 @@
 import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { bodyTooLarge } from './api/errors';
 import { DomainError } from './domain/errors';
 
 /** Refused because the bodies already in memory fill REQUEST_BODY_BUDGET: 503, try again shortly. */
@@ -34,7 +35,8 @@ const hasBody = (request: FastifyRequest) =>
   (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0');
 
 /**
- * Bounds what all calls' bodies may hold in memory together. A body with Content-Length reserves its
+ * Refuses a declared body over the route's limit before reading it, and bounds what all calls'
+ * bodies may hold in memory together. A body with Content-Length reserves its
  * length before a byte is read; a chunked one is counted as it arrives. What a call held comes back
  * when its answer ends or its connection closes, whichever way. Runs after the caller is checked
  * (onRequest), so anonymous callers of protected routes never take any of it.
@@ -51,8 +53,11 @@ export function installBodyBudget(app: FastifyInstance, capacity: number): void 
     };
     if (request.headers['transfer-encoding'] === undefined) {
       const declared = Number(request.headers['content-length']);
-      // Over the route's limit or malformed: Fastify refuses it without reading it.
-      if (!Number.isSafeInteger(declared) || declared > request.routeOptions.bodyLimit) return undefined;
+      if (!Number.isSafeInteger(declared)) return undefined; // Fastify refuses it
+      // Refused here rather than by Fastify, which would close the connection on a client still
+      // sending: this way it reads the answer (and what it sends is read and dropped).
+      const limit = request.routeOptions.bodyLimit;
+      if (declared > limit) throw bodyTooLarge(limit);
       if (!budget.take(declared)) throw full();
       held = declared;
       return undefined;

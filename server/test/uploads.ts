@@ -22,7 +22,9 @@ export class Upload {
   constructor(url: string, headers: Record<string, string>, length?: number, method = 'POST') {
     this.#request = http.request(url, {
       method,
-      agent: false,
+      // A connection of its own, kept alive as browsers and SDKs do (`agent: false` would ask the
+      // server to close it after answering, which cuts a client still sending).
+      agent: new http.Agent({ keepAlive: true, maxSockets: 1 }),
       headers: { ...headers, ...(length === undefined ? {} : { 'content-length': String(length) }) },
     });
     this.answer = new Promise((resolve, reject) => {

@@ -4,6 +4,10 @@ import { languageOf, refusal } from './envelope';
 
 const MB = 1024 * 1024;
 
+/** 413, naming the route's limit (`bodyLimit` bytes) in MB. */
+export const bodyTooLarge = (bodyLimit: number): DomainError =>
+  new DomainError('body_too_large', { limit: Math.round((bodyLimit / MB) * 10) / 10 }, 413);
+
 /**
  * Fastify's own errors for malformed requests, said in words a person understands (on /v1 too).
  * `bodyLimit` is the route's, in bytes.
@@ -14,7 +18,7 @@ export function describeFrameworkError(error: FastifyError, status: number, body
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new DomainError('body_not_json', {}, status);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new DomainError('body_too_large', { limit: Math.round((bodyLimit / MB) * 10) / 10 }, status);
+      return bodyTooLarge(bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new DomainError('unsupported_media_type', {}, status);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
