@@ -4,7 +4,7 @@ import { bodyTooLarge } from './api/errors';
 import { DomainError } from './domain/errors';
 
 /** Refused because the bodies already in memory fill REQUEST_BODY_BUDGET: 503, try again shortly. */
-export class BodyBudgetFull extends DomainError {
+class BodyBudgetFull extends DomainError {
   /** Read by Fastify when the refusal comes out of a body stream. */
   readonly statusCode = 503;
 
