@@ -30,9 +30,13 @@ class BodyBudget {
   }
 }
 
+/** Fastify reads no body for these, whatever the headers say. */
+const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
+
 const hasBody = (request: FastifyRequest) =>
-  request.headers['transfer-encoding'] !== undefined ||
-  (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0');
+  !BODYLESS.has(request.method) &&
+  (request.headers['transfer-encoding'] !== undefined ||
+    (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0'));
 
 /**
  * Refuses a declared body over the route's limit before reading it, and bounds what all calls'
