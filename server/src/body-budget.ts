@@ -40,7 +40,7 @@ const hasBody = (request: FastifyRequest) =>
 
 /**
  * Refuses a declared body over the route's limit before reading it, and bounds what all calls'
- * bodies may hold in memory together. A body with Content-Length reserves its
+ * bodies may hold in memory together (REQUEST_BODY_BUDGET). A body with Content-Length reserves its
  * length before a byte is read; a chunked one is counted as it arrives. What a call held comes back
  * when its answer ends or its connection closes, whichever way. Runs after the caller is checked
  * (onRequest), so anonymous callers of protected routes never take any of it.
