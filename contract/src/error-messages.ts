@@ -7,7 +7,14 @@ export const ERROR_MESSAGES = {
   // Request shape (the API boundary and Fastify's own errors)
   body_not_object: { en: 'The request body must be a JSON object', zh: '请求体必须是 JSON 对象' },
   body_not_json: { en: 'The request body is not valid JSON', zh: '请求体不是合法的 JSON' },
-  body_too_large: { en: 'The request body is too large', zh: '请求体过大' },
+  body_too_large: {
+    en: 'The request body is too large: at most {limit} MB is accepted here',
+    zh: '请求体过大：此处最多接受 {limit} MB',
+  },
+  body_budget_full: {
+    en: 'The server is receiving too much request data right now; please try again shortly',
+    zh: '服务器当前正在接收的请求数据过多，请稍后重试',
+  },
   unsupported_media_type: {
     en: 'Unsupported content type: send JSON with Content-Type: application/json',
     zh: '不支持的内容类型：请以 Content-Type: application/json 发送 JSON',

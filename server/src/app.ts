@@ -7,6 +7,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { accessGuard } from './api/access';
+import { API_BODY_LIMIT } from './api/body-limits';
 import { installBotCheck } from './api/bot-check';
 import { consoleFallback, registerConsole, resolveConsoleDir } from './api/console';
 import { installErrorHandlers } from './api/errors';
@@ -26,6 +27,7 @@ import { changesState, sameOriginGuard } from './api/same-origin';
 import { apiHeaders } from './api/security-headers';
 import type { Services } from './api/services';
 import { SESSION_COOKIE, SessionCodec } from './api/session';
+import { installBodyBudget } from './body-budget';
 import { nowSeconds } from './clock';
 import { type ChangeBus, LocalChangeBus, RedisChangeBus } from './cluster/change-bus';
 import { createRateLimiter } from './cluster/rate-limiter';
@@ -133,7 +135,6 @@ function createServices(
   const upstream = new UpstreamClient(config);
   const relay = new Relay({
     router,
-    identities,
     billing,
     options,
     health,
@@ -224,7 +225,7 @@ export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<
   const server = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: 16 * 1024 * 1024,
+    bodyLimit: API_BODY_LIMIT,
     trustProxy: config.trustedProxies,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
@@ -241,8 +242,10 @@ export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<
   addRouteHook(server, 'onRequest', isApiRoute, async (request) => {
     request.session = services.sessions.open(request.cookies[SESSION_COOKIE]);
   });
-  addRouteHook(server, 'preHandler', isApiRoute, accessGuard(db));
   installCriticalRateLimit(server, services.criticalRateLimiter);
+  // Who is calling is known from the headers: a caller without access is refused before its body is read.
+  addRouteHook(server, 'onRequest', isApiRoute, accessGuard(db));
+  installBodyBudget(server, config.bodyBudget);
   installBotCheck(server, services.turnstile, services.sessions);
 
   // Handlers first: a route takes the error handler in force when it is registered.
@@ -260,7 +263,7 @@ export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<
   logRoutes(server, services);
   oauthRoutes(server, services);
   verificationRoutes(server, services);
-  await relayRoutes(server, services);
+  await relayRoutes(server, { ...services, bodyLimit: config.relayBodyLimit });
   billingDashboardRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();

@@ -136,7 +136,16 @@ describe('guarantee 1: an administrator edit is final', () => {
     expect(await chat(caller, key)).toBe(200);
     // The call left credit held ahead in the process that served it.
     expect((await books(a, customer.userId, customer.token.id)).tokenHeld).toBeGreaterThan(0);
+    // The other process hears of the edit over Redis pub/sub: a moment after the edit's answer.
+    const heard = new Promise<void>((resolve) => {
+      if (!twoProcesses) resolve();
+      else
+        b.app.services.bus.subscribe((change) => {
+          if (change.kind === 'token') resolve();
+        });
+    });
     await setKeyQuota(customer.client, customer.token.id, 0);
+    await heard;
     expect(await chat(caller, key), label).toBe(401);
     await sleep(3_500);
     const now = await books(a, customer.userId, customer.token.id);

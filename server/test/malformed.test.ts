@@ -171,6 +171,11 @@ describe('malformed input', () => {
       JSON.stringify({ key: 'Notice', value: 'y'.repeat(17 * 1024 * 1024) }),
     );
     expect(response.status).toBe(413);
-    expect(response.body).toMatchObject({ success: false, message: 'The request body is too large' });
+    expect(response.body).toMatchObject({
+      success: false,
+      code: 'body_too_large',
+      message: 'The request body is too large: at most 4 MB is accepted here',
+      params: { limit: 4 },
+    });
   });
 });

@@ -199,7 +199,6 @@ describe('relay: less travelled endpoints and behaviours', () => {
       const { services } = t.app;
       relay = new Relay({
         router: services.router,
-        identities: services.identities,
         billing: services.billing,
         options: services.options,
         health: new ChannelHealth({ options: services.options, channels: services.channels }),
@@ -208,7 +207,12 @@ describe('relay: less travelled endpoints and behaviours', () => {
         keepAliveMs: KEEP_ALIVE_MS,
       });
       server = Fastify();
-      await relayRoutes(server, { relay, router: services.router, identities: services.identities });
+      await relayRoutes(server, {
+        relay,
+        router: services.router,
+        identities: services.identities,
+        bodyLimit: t.config.relayBodyLimit,
+      });
       await server.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
     });

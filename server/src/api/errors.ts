@@ -2,14 +2,23 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DomainError } from '../domain/errors';
 import { languageOf, refusal } from './envelope';
 
-/** Fastify's own errors for malformed requests, said in words a person understands. */
-function describeFrameworkError(error: FastifyError, status: number): DomainError {
+const MB = 1024 * 1024;
+
+/** 413, naming the route's limit (`bodyLimit` bytes) in MB. */
+export const bodyTooLarge = (bodyLimit: number): DomainError =>
+  new DomainError('body_too_large', { limit: Math.round((bodyLimit / MB) * 10) / 10 }, 413);
+
+/**
+ * Fastify's own errors for malformed requests, said in words a person understands (on /v1 too).
+ * `bodyLimit` is the route's, in bytes.
+ */
+export function describeFrameworkError(error: FastifyError, status: number, bodyLimit: number): DomainError {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new DomainError('body_not_json', {}, status);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new DomainError('body_too_large', {}, status);
+      return bodyTooLarge(bodyLimit);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new DomainError('unsupported_media_type', {}, status);
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -33,7 +42,8 @@ export function installErrorHandlers(
       reply.code(answer.httpStatus).send(refusal(answer, languageOf(request)));
     if (error instanceof DomainError) return refused(error);
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return refused(describeFrameworkError(error, status));
+    if (status >= 400 && status < 500)
+      return refused(describeFrameworkError(error, status, request.routeOptions.bodyLimit));
     request.log.error({ err: error, url: request.url }, 'unhandled error');
     return refused(new DomainError('internal_error', {}, 500));
   });

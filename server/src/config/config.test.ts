@@ -127,9 +127,24 @@ describe('loadConfig', () => {
     [{ TRUSTED_PROXIES: '10.0.0.0/33' }, /^TRUSTED_PROXIES: "10.0.0.0\/33"/],
     [{ TRUSTED_PROXIES: '300.1.1.1' }, /^TRUSTED_PROXIES: /],
     [{ RELAY_CONNECT_TIMEOUT: '0' }, /^RELAY_CONNECT_TIMEOUT: /],
+    [{ RELAY_BODY_LIMIT: '0' }, /^RELAY_BODY_LIMIT: /],
+    [{ RELAY_BODY_LIMIT: '32MB' }, /^RELAY_BODY_LIMIT: /],
+    [{ REQUEST_BODY_BUDGET: '8' }, /^REQUEST_BODY_BUDGET: /],
+    [{ RELAY_BODY_LIMIT: '100', REQUEST_BODY_BUDGET: '64' }, /^REQUEST_BODY_BUDGET: must be at least/],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('limits relay bodies to RELAY_BODY_LIMIT MB and all bodies in memory to REQUEST_BODY_BUDGET MB', () => {
+    const MB = 1024 * 1024;
+    expect(loadConfig({})).toMatchObject({ relayBodyLimit: 32 * MB, bodyBudget: 256 * MB });
+    expect(loadConfig({ RELAY_BODY_LIMIT: '8', REQUEST_BODY_BUDGET: '64' })).toMatchObject({
+      relayBodyLimit: 8 * MB,
+      bodyBudget: 64 * MB,
+    });
+    // The budget's default grows with a relay limit beyond it.
+    expect(loadConfig({ RELAY_BODY_LIMIT: '512' }).bodyBudget).toBe(512 * MB);
   });
 
   it('trusts X-Forwarded-For from loopback only unless TRUSTED_PROXIES says otherwise', () => {

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { type BodyLimits, readBodyLimits } from './body-limits';
 import { type DatabaseTarget, launchDirectory, parseDatabaseTarget } from './database-target';
 import { type Env, fail, readInteger } from './env';
 import { type ProviderUrls, readProviderUrls } from './provider-urls';
 import { type RedisTarget, readRedisTarget } from './redis-target';
 import { readTrustedProxies } from './trusted-proxies';
 
-export interface Config {
+export interface Config extends BodyLimits {
   port: number;
   database: DatabaseTarget;
   sessionSecret: string;
@@ -123,5 +124,6 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: GLOBAL_RATE_LIMIT_WINDOW_SECONDS,
     },
     smtpTrustedCertificates: readSmtpCertificates(env),
+    ...readBodyLimits(env),
   };
 }

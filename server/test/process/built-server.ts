@@ -60,6 +60,13 @@ export class ServerProcess {
     this.baseUrl = `http://127.0.0.1:${port}`;
   }
 
+  /** The running process's id (for reading its memory in /proc). */
+  get pid(): number {
+    const pid = this.#child?.pid;
+    if (pid === undefined) throw new Error('the server is not running');
+    return pid;
+  }
+
   /** Starts it and resolves once it listens. */
   async start(timeoutMs = 30_000): Promise<void> {
     this.output = '';

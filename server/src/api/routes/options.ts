@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { OPTION_BODY_LIMIT } from '../body-limits';
 import { ok, parseBody } from '../envelope';
 import type { Services } from '../services';
 
@@ -11,7 +12,7 @@ const optionInput = z.object({
 export function optionRoutes(app: FastifyInstance, { options }: Services): void {
   const root = { config: { access: 'root' as const } };
   app.get('/api/option/', root, async () => ok(options.publicEntries()));
-  app.put('/api/option/', root, async (request) => {
+  app.put('/api/option/', { ...root, bodyLimit: OPTION_BODY_LIMIT }, async (request) => {
     const input = parseBody(optionInput, request.body);
     await options.update(input.key, input.value);
     return ok();

@@ -1,7 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { describeFrameworkError } from '../../api/errors';
+import { DomainError } from '../../domain/errors';
 import type { RelayMode } from '../adaptors/types';
 import { asRelayError, RelayError } from '../errors';
-import { authenticate } from '../pipeline/authenticate';
+import { authenticate, type RelayCaller } from '../pipeline/authenticate';
 import type { ChannelRouter } from '../pipeline/channel-router';
 import type { IdentityCache } from '../pipeline/identity-cache';
 import type { Relay } from '../pipeline/relay';
@@ -16,6 +18,15 @@ export interface RelayRouteDeps {
   relay: Relay;
   router: ChannelRouter;
   identities: IdentityCache;
+  /** The largest body a relay call may send, in bytes (RELAY_BODY_LIMIT). */
+  bodyLimit: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The relay call's id and its authenticated caller, known before its body is read. */
+    relayCall: { requestId: string; caller: RelayCaller };
+  }
 }
 
 const RELAY_ROUTES: Array<[string, RelayMode]> = [
@@ -107,30 +118,71 @@ function sendError(
   reply.raw.end(JSON.stringify(body));
 }
 
+/** Anthropic's clients send their key as `x-api-key`. */
+function anthropicAuthorization(request: FastifyRequest): string | undefined {
+  const apiKey = request.headers['x-api-key'];
+  return typeof apiKey === 'string' && apiKey ? `Bearer ${apiKey}` : request.headers.authorization;
+}
+
+/** Fastify's refusals of a body (too large, malformed, the budget full) in the relay's error shape. */
+function bodyRefusal(error: FastifyError | DomainError, request: FastifyRequest): unknown {
+  const status = error instanceof DomainError ? error.httpStatus : (error.statusCode ?? 500);
+  if (status < 400 || (status >= 500 && !(error instanceof DomainError))) return error;
+  const refusal =
+    error instanceof DomainError
+      ? error
+      : describeFrameworkError(error, status, request.routeOptions.bodyLimit);
+  return status >= 500
+    ? RelayError.gateway(status, refusal.message, refusal.code)
+    : RelayError.invalid(refusal.message, refusal.code, { status });
+}
+
 /** The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through untouched. */
 export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser(
-      '*',
-      { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 },
-      (_request, body, done) => done(null, body),
-    );
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.decorateRequest('relayCall', undefined as never);
+    scope.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+      const format = request.routeOptions.url === '/v1/messages' ? 'anthropic' : 'openai';
+      // Fastify's own headers go along: `connection: close` when a body was refused half read.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined) reply.raw.setHeader(name, value);
+      }
+      sendError(reply.hijack(), newRequestId(), bodyRefusal(error, request), request.log, format);
+    });
     const routeConfig = { compress: false as const };
 
-    for (const [path, mode] of RELAY_ROUTES) {
-      scope.post<{ Params: { model?: string } }>(path, routeConfig, async (request, reply) => {
+    /** The key is checked from the headers: a caller without a valid one never gets its body read. */
+    const authenticated =
+      (keyOf: (request: FastifyRequest) => string | undefined, format: ErrorFormat = 'openai') =>
+      async (request: FastifyRequest, reply: FastifyReply) => {
         const requestId = newRequestId();
+        try {
+          const caller = await authenticate(deps.identities, keyOf(request), request.ip);
+          request.relayCall = { requestId, caller };
+        } catch (error) {
+          sendError(reply.hijack(), requestId, error, request.log, format);
+        }
+      };
+    const relayRoute = (
+      keyOf: (request: FastifyRequest) => string | undefined,
+      format: ErrorFormat = 'openai',
+    ) => ({ ...routeConfig, bodyLimit: deps.bodyLimit, onRequest: authenticated(keyOf, format) });
+    const bearerKey = (request: FastifyRequest) => request.headers.authorization;
+
+    for (const [path, mode] of RELAY_ROUTES) {
+      scope.post<{ Params: { model?: string } }>(path, relayRoute(bearerKey), async (request, reply) => {
+        const { requestId, caller } = request.relayCall;
         const sink = new ReplySink(reply, requestId);
         try {
           await deps.relay.handle(
+            caller,
             {
               requestId,
               mode,
               path: request.url.split('?')[0] ?? path,
               query: queryOf(request.url),
-              authorization: request.headers.authorization,
-              clientIp: request.ip,
               rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
               contentType: String(request.headers['content-type'] ?? 'application/json'),
               pathModel: request.params.model,
@@ -144,21 +196,18 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
     }
 
     // Anthropic's Messages API, for Claude-native clients: converted to the OpenAI pipeline and back.
-    scope.post('/v1/messages', routeConfig, async (request, reply) => {
-      const requestId = newRequestId();
+    scope.post('/v1/messages', relayRoute(anthropicAuthorization, 'anthropic'), async (request, reply) => {
+      const { requestId, caller } = request.relayCall;
       const sink = new ReplySink(reply, requestId);
       try {
         const body = parseJsonObject(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
-        const apiKey = request.headers['x-api-key'];
         await deps.relay.handle(
+          caller,
           {
             requestId,
             mode: 'chat',
             path: '/v1/chat/completions',
             query: '',
-            authorization:
-              typeof apiKey === 'string' && apiKey ? `Bearer ${apiKey}` : request.headers.authorization,
-            clientIp: request.ip,
             rawBody: Buffer.from(JSON.stringify(anthropicToOpenAi(body))),
             contentType: 'application/json',
           },
@@ -197,25 +246,24 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       }
     });
 
+    // Answered from the headers (onRequest), so that no body is ever read for them.
+    const notImplemented = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .code(501)
+        .send(
+          RelayError.gateway(
+            501,
+            'This OpenAI endpoint is not served by this gateway',
+            'api_not_implemented',
+          ).body(''),
+        );
     for (const [method, path] of NOT_IMPLEMENTED) {
-      scope.route({
-        method,
-        url: path,
-        config: routeConfig,
-        handler: async (_request, reply) =>
-          reply
-            .code(501)
-            .send(
-              RelayError.gateway(
-                501,
-                'This OpenAI endpoint is not served by this gateway',
-                'api_not_implemented',
-              ).body(''),
-            ),
-      });
+      scope.route({ method, url: path, ...routeConfig, onRequest: notImplemented, handler: notImplemented });
     }
 
-    scope.options('/v1/*', async (_request, reply) => reply.headers(CORS_HEADERS).code(204).send());
+    const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.headers(CORS_HEADERS).code(204).send();
+    scope.options('/v1/*', { onRequest: preflight }, preflight);
   });
 }
 

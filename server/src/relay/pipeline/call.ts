@@ -4,14 +4,12 @@ import type { RelayCall, RelayMode } from '../adaptors/types';
 import { modelMappingOf } from './model-mapping';
 import type { RelayRequest } from './relay-request';
 
-/** A client's call as a front hands it to the pipeline: still bytes, not yet authenticated. */
+/** A client's call as a front hands it to the pipeline: still bytes (its caller is checked apart). */
 export interface IncomingCall {
   requestId: string;
   mode: RelayMode;
   path: string;
   query: string;
-  authorization: string | undefined;
-  clientIp: string;
   rawBody: Buffer;
   contentType: string;
   pathModel?: string;

@@ -5,12 +5,11 @@ import type { RelayCall } from '../adaptors/types';
 import { isRetryable, RelayError } from '../errors';
 import type { UpstreamClient } from '../upstream';
 import { type AttemptHooks, type AttemptResult, attempt, type Outcome } from './attempt';
-import { authenticate, checkModelAllowed } from './authenticate';
+import { checkModelAllowed, type RelayCaller } from './authenticate';
 import { buildRelayCall, type IncomingCall } from './call';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRouter } from './channel-router';
 import type { ClientSink } from './client-sink';
-import type { IdentityCache } from './identity-cache';
 import { readRelayRequest } from './relay-request';
 import { refund, reserveFor } from './reserve';
 import { firstChannel } from './route';
@@ -19,7 +18,6 @@ import type { TokenCounter } from './tokenizer';
 
 export interface RelayDeps {
   router: ChannelRouter;
-  identities: IdentityCache;
   billing: Billing;
   options: OptionsStore;
   health: ChannelHealth;
@@ -31,8 +29,8 @@ export interface RelayDeps {
 }
 
 /**
- * The hot path, one stage a module: authenticate, route (choose a channel), reserve quota, attempt
- * (call upstream, stream), settle; on a retryable failure the next channel, the reservation kept,
+ * The hot path, one stage a module, for a caller the front has authenticated: route (choose a
+ * channel), reserve quota, attempt (call upstream, stream), settle; on a retryable failure the next channel, the reservation kept,
  * while the call's RELAY_TIMEOUT budget lasts.
  */
 export class Relay {
@@ -43,10 +41,10 @@ export class Relay {
     return this.deps.billing.settled();
   }
 
-  async handle(incoming: IncomingCall, sink: ClientSink): Promise<void> {
+  /** One call from `caller`, authenticated by the front before its body was read. */
+  async handle(caller: RelayCaller, incoming: IncomingCall, sink: ClientSink): Promise<void> {
     const { router, options } = this.deps;
     const started = performance.now();
-    const caller = await authenticate(this.deps.identities, incoming.authorization, incoming.clientIp);
     const request = readRelayRequest(
       incoming.mode,
       incoming.rawBody,

@@ -1,0 +1,7 @@
+const MB = 1024 * 1024;
+
+/** What an /api route reads unless it needs more: forms of a few short fields. */
+export const API_BODY_LIMIT = 1 * MB;
+
+/** An option value: at most 1,000,000 characters, each at most 3 bytes of UTF-8 (home page, about). */
+export const OPTION_BODY_LIMIT = 4 * MB;

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './databases';
+import { HttpFake } from './fakes/http-fake';
+import { openAiHandler } from './fakes/openai';
+import { clientsFor } from './harness';
+import { sleep } from './ledger-books';
+import { buildServer, freePort, ServerProcess } from './process/built-server';
+import { createChannel, createCustomer } from './relay-setup';
+import { audioForm, upload } from './uploads';
+
+const MB = 1024 * 1024;
+
+/** The resident memory of a process, in bytes, as the kernel counts it. */
+function residentBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+  if (!kilobytes) throw new Error(`no VmRSS for ${pid}`);
+  return Number(kilobytes) * 1024;
+}
+
+/** Samples a process's resident memory until stopped; answers the highest seen. */
+function watchPeak(pid: number): { stop(): number } {
+  let peak = residentBytes(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, residentBytes(pid));
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, residentBytes(pid));
+    },
+  };
+}
+
+describe('memory under a flood of big anonymous bodies (the built server, default limits)', () => {
+  let build: Awaited<ReturnType<typeof buildServer>>;
+  let database: TestDatabase;
+  let fake: HttpFake;
+  let server: ServerProcess;
+  let key: string;
+
+  beforeAll(async () => {
+    [build, database, fake] = await Promise.all([
+      buildServer(),
+      createTestDatabase(),
+      new HttpFake(openAiHandler({ reply: 'heard you' })).start(),
+    ]);
+    server = new ServerProcess(build.entry, await freePort(), database.env);
+    await server.start();
+    const clients = clientsFor(server.baseUrl);
+    await createChannel(await clients.root(), { base_url: fake.url });
+    key = `sk-${(await createCustomer(clients, 'listener', { quota: 100_000_000 })).token.key}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await database?.drop();
+    await fake?.close();
+    build?.remove();
+  });
+
+  it('24 concurrent 60 MB posts without credentials: all 401 or 413, and the memory stays flat', async () => {
+    const body = Buffer.alloc(60 * MB, 0x78);
+    const json = { 'content-type': 'application/json' };
+    const targets: Array<[path: string, headers: Record<string, string>]> = [
+      ['/v1/chat/completions', json],
+      ['/v1/chat/completions', { ...json, authorization: 'Bearer sk-not-a-key' }],
+      ['/v1/audio/transcriptions', { 'content-type': 'multipart/form-data; boundary=x' }],
+      ['/api/channel/', json],
+      ['/api/user/login', json],
+      ['/api/option/', json],
+    ];
+    // Warm: the routes and the database have been used once.
+    for (const [path, headers] of targets)
+      await upload(`${server.baseUrl}${path}`, headers, Buffer.from('{}'));
+    await sleep(500);
+    const before = residentBytes(server.pid);
+
+    const peak = watchPeak(server.pid);
+    let growth = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => {
+        const [path, headers] = targets[i % targets.length]!;
+        return upload(`${server.baseUrl}${path}`, headers, body).then(
+          (answer) => ({ path, status: answer.status, text: answer.body, sent: answer.sentWhenAnswered }),
+          (error: Error) => ({ path, status: 0, text: String(error), sent: body.length }),
+        );
+      }),
+    ).finally(() => {
+      growth = peak.stop() - before;
+    });
+
+    expect(growth, `resident memory grew by ${Math.round(growth / MB)} MB`).toBeLessThan(150 * MB);
+    for (const { path, status, text, sent } of answers) {
+      expect([401, 413], `${path}: ${status} ${text}`).toContain(status);
+      // Answered before the body was all sent: nobody waited to read it.
+      expect(sent, path).toBeLessThan(body.length);
+    }
+  }, 120_000);
+
+  it('an authenticated upload within RELAY_BODY_LIMIT (32 MB by default) is still relayed whole', async () => {
+    const form = audioForm(20 * MB);
+    const answer = await upload(
+      `${server.baseUrl}/v1/audio/transcriptions`,
+      { authorization: `Bearer ${key}`, 'content-type': form.contentType },
+      form.body,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ text: 'heard you' });
+    expect(fake.last().body.length).toBe(form.body.length);
+  }, 60_000);
+});
