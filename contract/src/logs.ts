@@ -1,3 +1,5 @@
+import type { LogFacts } from './log-facts';
+
 /** A usage log row as the API returns it (`channel` is the channel_id column). */
 export interface LogEntry {
   id: number;
@@ -15,6 +17,8 @@ export interface LogEntry {
   request_id: string;
   elapsed_time: number;
   is_stream: boolean;
+  /** What the line says, as data, for the console to say in its language; null in rows one-api wrote. */
+  facts: LogFacts | null;
 }
 
 /** The filters of the log page; 0 / '' mean "any". */

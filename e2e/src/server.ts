@@ -11,6 +11,8 @@ const webDist = join(repoRoot, 'web/dist');
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's SQLite file, for a test that writes to it as one-api would. */
+  databasePath: string;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   if (!existsSync(join(webDist, 'index.html')))
     throw new Error(`${webDist} is missing: run "npm run build" first`);
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
+  const databasePath = join(dataDir, 'switchyard.db');
   const port = await freePort();
   let log = '';
   const child = spawn(process.execPath, [serverEntry], {
@@ -54,7 +57,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     env: {
       ...process.env,
       PORT: String(port),
-      SQLITE_PATH: join(dataDir, 'switchyard.db'),
+      SQLITE_PATH: databasePath,
       SESSION_SECRET: 'e2e-session-secret-with-enough-length',
       WEB_DIST: webDist,
       GLOBAL_API_RATE_LIMIT: '0',
@@ -81,6 +84,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   return {
     baseUrl,
+    databasePath,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

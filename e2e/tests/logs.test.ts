@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -280,6 +281,48 @@ describe('an administrator reads everyone’s usage', () => {
     await rootPage.getByTestId('usage-requests').getByText('1', { exact: true }).waitFor();
     await root.close();
   });
+});
+
+describe('the Chinese console says log details in Chinese', () => {
+  const ONE_API_ROW = '通过兑换码充值 $1.000000 额度';
+
+  beforeAll(async () => {
+    const [code] = await admin.call<string[]>('POST', '/api/redemption/', {
+      name: 'e2e',
+      quota: 2_000_000,
+      count: 1,
+    });
+    const redeemed = await alice.request.post('/api/user/topup', { data: { key: code } });
+    expect(((await redeemed.json()) as { success: boolean }).success).toBe(true);
+    // A row one-api wrote to the same database: its own columns, Chinese text, no facts.
+    const [user] = await admin.call<Array<{ id: number }>>(
+      'GET',
+      `/api/user/search?keyword=${ALICE.username}`,
+    );
+    const db = new Database(server.databasePath);
+    db.prepare(
+      `insert into logs (user_id, created_at, type, content, username, token_name, model_name, quota,
+        prompt_tokens, completion_tokens, channel_id, request_id, elapsed_time, is_stream, system_prompt_reset)
+        values (?, ?, 1, ?, ?, '', '', 500000, 0, 0, 0, '', 0, 0, 0)`,
+    ).run(user?.id, Math.floor(Date.now() / 1000), ONE_API_ROW, ALICE.username);
+    db.close();
+  });
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    it(`consumption, redemption and top-up details, and one-api's row as it is (${viewport.width})`, async () => {
+      const context = await signedIn(ALICE, 'zh', viewport);
+      const view = await context.newPage();
+      await view.goto('/log');
+      const logs = view.getByTestId(viewport === PHONE ? 'logs-cards' : 'logs-table');
+      await logs.getByText('模型倍率 0.25 × 分组倍率 1.00 × 补全倍率 3.00').first().waitFor();
+      await logs.getByText('通过兑换码充值 $4.000000', { exact: true }).waitFor();
+      await logs.getByText(ONE_API_ROW, { exact: true }).waitFor();
+      // The administrator's remark is shown as they wrote it.
+      await logs.getByText('e2e credit', { exact: true }).waitFor();
+      expect(await logs.textContent()).not.toMatch(/model ratio|Redeemed a code/);
+      await context.close();
+    });
+  }
 });
 
 describe('screenshots', () => {

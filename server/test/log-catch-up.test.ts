@@ -20,8 +20,8 @@ const DAY = 86400;
 const HOUR = 3600;
 const W = 1_770_000_000 - (1_770_000_000 % DAY);
 
-/** A log as one-api's gorm writes it: its own columns only, so Switchyard's `summarized` stays NULL. */
-type OneApiLog = Omit<NewLogRow, 'summarized'>;
+/** A log as one-api's gorm writes it: its own columns only, so Switchyard's `summarized` (and `facts`) stay NULL. */
+type OneApiLog = Omit<NewLogRow, 'summarized' | 'facts'>;
 
 describe('logs another program writes to the same database', () => {
   let database: TestDatabase;

@@ -1,10 +1,11 @@
+import type { LogEntry } from '@switchyard/contract/logs';
 import bcrypt from 'bcryptjs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database';
 import { migrateToLatest } from '../src/db/migrate';
 import { createTestDatabase, type TestDatabase } from './databases';
-import { Client, startTestApp, type TestApp } from './harness';
+import { Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
 
 /** A database an older Switchyard made: every migration up to 0004 ran, so users has no session_epoch. */
 describe('a database from before the session epoch', () => {
@@ -20,7 +21,8 @@ describe('a database from before the session epoch', () => {
       db.kysely,
     );
     await sql`alter table users drop column session_epoch`.execute(db.kysely);
-    await sql`delete from kysely_migration where name = '0005_session_epoch'`.execute(db.kysely);
+    // This and every later migration run again (each one only adds what is missing).
+    await sql`delete from kysely_migration where name >= '0005_session_epoch'`.execute(db.kysely);
     await db.close();
     t = await startTestApp({ database });
   });
@@ -43,5 +45,38 @@ describe('a database from before the session epoch', () => {
     copied.cookie = browser.cookie;
     await browser.get('/api/user/logout');
     expect((await copied.get('/api/user/self')).status).toBe(401);
+  });
+});
+
+/** A database from before log facts (0007): its logs have no facts column, and read with none. */
+describe('a database from before log facts', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const db = openDatabase(database.target);
+    await migrateToLatest(db);
+    await sql`alter table logs drop column facts`.execute(db.kysely);
+    await sql`insert into logs (user_id, created_at, type, content, username, quota)
+      values (1, 1700000000, 1, '管理员充值', 'early', 5)`.execute(db.kysely);
+    await sql`delete from kysely_migration where name = '0007_log_facts'`.execute(db.kysely);
+    await db.close();
+    t = await startTestApp({ database });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+
+  it('gets the column: old rows read without facts, new ones with', async () => {
+    const root = await t.root();
+    const early = (await root.get<EnvelopeBody<LogEntry[]>>('/api/log/?username=early')).body.data;
+    expect(early?.map((log) => [log.content, log.facts])).toEqual([['管理员充值', null]]);
+    const user = (await root.get<EnvelopeBody<Array<{ id: number }>>>('/api/user/search?keyword=root')).body
+      .data![0]!;
+    await root.post('/api/topup', { user_id: user.id, quota: 9 });
+    const [topUp] = (await root.get<EnvelopeBody<LogEntry[]>>('/api/log/?type=1&username=root')).body.data!;
+    expect(topUp?.facts).toEqual({ kind: 'top_up', quota: 9, by: 'root' });
   });
 });

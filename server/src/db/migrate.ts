@@ -30,6 +30,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     // The users' session epoch, so that sessions can be ended before their cookie expires.
     '0005_session_epoch': { up: (db) => ensureSchema(db, dialect, TABLES) },
     '0006_channel_test_error': { up: (db) => ensureSchema(db, dialect, TABLES) },
+    // The facts of each log line, so that the console can say it in its language.
+    '0007_log_facts': { up: (db) => ensureSchema(db, dialect, TABLES) },
   };
 }
 

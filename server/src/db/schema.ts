@@ -101,6 +101,8 @@ export interface LogsTable {
   elapsed_time: number;
   is_stream: boolean | number;
   system_prompt_reset: boolean | number;
+  /** The line's facts as JSON (contract/log-facts); NULL in rows another program wrote. */
+  facts: string | null;
   /** Set when the log is in the summaries (Switchyard's writes); NULL in rows another program wrote. */
   summarized: boolean | number | null;
 }

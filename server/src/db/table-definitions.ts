@@ -211,6 +211,8 @@ export const TABLES: TableDefinition[] = [
       bigint('elapsed_time', 0),
       bool('is_stream'),
       bool('system_prompt_reset'),
+      // What the line says as JSON (contract/log-facts), beside `content` (not part of one-api's schema).
+      text('facts'),
     ],
     indexes: [
       { name: 'idx_created_at_type', columns: ['created_at', 'type'] },

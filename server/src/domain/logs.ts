@@ -1,4 +1,5 @@
 import { SEARCH_LIMIT } from '@switchyard/contract/envelope';
+import { parseLogFacts } from '@switchyard/contract/log-facts';
 import type { DashboardRow, LogEntry, LogFilter } from '@switchyard/contract/logs';
 import { LogType } from '@switchyard/contract/roles';
 import { nowSeconds } from '../clock';
@@ -35,6 +36,7 @@ export const toApiLog = (row: LogRow): LogEntry => ({
   request_id: row.request_id ?? '',
   elapsed_time: Number(row.elapsed_time ?? 0),
   is_stream: Boolean(row.is_stream),
+  facts: parseLogFacts(row.facts) ?? null,
 });
 
 /** Usage logs: everyone's for administrators, one's own for everybody. */
@@ -71,6 +73,7 @@ export class LogService {
       content: success
         ? `Channel ${channel.name} test succeeded, response: ${message}`
         : `Channel ${channel.name} test failed, error: ${message}`,
+      facts: { kind: 'channel_test', channel: channel.name, success, message },
     });
   }
 

@@ -113,6 +113,7 @@ export class RedemptionService {
         type: LogType.topup,
         quota: code.quota,
         content: `Redeemed a code for ${quotaText(options, code.quota)}`,
+        facts: { kind: 'redemption', quota: code.quota },
       });
       return code.quota;
     });

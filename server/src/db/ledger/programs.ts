@@ -1,3 +1,4 @@
+import { withUnderpaid } from '@switchyard/contract/log-facts';
 import type { NewLogRow } from '../schema';
 import {
   type Hold,
@@ -220,6 +221,7 @@ export function* settleCarefulProgram(
               ...call.log,
               quota: charge,
               content: `${call.log.content ?? ''} (cost ${call.cost}, charged the ${charge} left)`,
+              facts: withUnderpaid(call.log.facts, { cost: call.cost, charged: charge }),
             },
       );
     }

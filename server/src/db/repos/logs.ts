@@ -1,4 +1,5 @@
 import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
+import { type LogFacts, logFactsText } from '@switchyard/contract/log-facts';
 import type { LogFilter } from '@switchyard/contract/logs';
 import { LogType } from '@switchyard/contract/roles';
 import { type SelectQueryBuilder, sql } from 'kysely';
@@ -12,7 +13,9 @@ import { removeLogsFromSummaries } from './log-summaries/removal';
 import { splitRange, type TimeRange } from './log-summaries/time-ranges';
 import { addLogSummaries } from './log-summaries/upserts';
 
-export type NewLog = Pick<NewLogRow, 'user_id' | 'type' | 'content'> & Partial<NewLogRow>;
+/** A log to write: `content` in English for one-api's readers, `facts` for the console. */
+export type NewLog = Pick<NewLogRow, 'user_id' | 'type' | 'content'> &
+  Partial<Omit<NewLogRow, 'facts'>> & { facts?: LogFacts };
 
 /** Writes one log and adds it to the summaries (marked so), in one transaction (the caller's, when it has one). */
 export function insertLog(db: Sql, log: NewLog): Promise<number> {
@@ -30,6 +33,7 @@ export function insertLog(db: Sql, log: NewLog): Promise<number> {
     is_stream: false,
     system_prompt_reset: false,
     ...log,
+    facts: log.facts ? logFactsText(log.facts) : null,
     summarized: true,
   };
   return inTransaction(db, async (tx) => {

@@ -1,3 +1,4 @@
+import { logFactsText } from '@switchyard/contract/log-facts';
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
 import type { OptionsStore } from '../options';
 
@@ -9,9 +10,13 @@ export interface Price {
   ratio: number;
 }
 
-/** A price with its consumption-log texts, worked out once per model, group and channel type. */
+/**
+ * A price with its consumption-log texts and facts (JSON, see contract/log-facts), worked out once
+ * per model, group and channel type.
+ */
 export interface QuotedPrice extends Price {
   text: { perToken: string; perUnit: string };
+  facts: { perToken: string; perUnit: string };
 }
 
 /** Distinct (model, group, channel type) prices kept at most; the cache starts over past it. */
@@ -22,6 +27,15 @@ export function quotaFor(price: Price, promptTokens: number, completionTokens: n
   if (promptTokens + completionTokens === 0) return 0;
   const quota = Math.ceil((promptTokens + completionTokens * price.completionRatio) * price.ratio);
   return price.ratio > 0 && quota <= 0 ? 1 : quota;
+}
+
+function priceFacts(price: Price, perUnit: boolean): string {
+  const { modelRatio, groupRatio, completionRatio } = price;
+  return logFactsText(
+    perUnit
+      ? { kind: 'consume', modelRatio, groupRatio }
+      : { kind: 'consume', modelRatio, groupRatio, completionRatio },
+  );
 }
 
 function describePrice(price: Price, perUnit: boolean): string {
@@ -59,7 +73,11 @@ export class PriceList {
       const groupRatio = groupRatios[group] ?? 1;
       const completionRatio = resolveCompletionRatio(model, channelType, completionRatios);
       const base = { modelRatio, groupRatio, completionRatio, ratio: modelRatio * groupRatio };
-      price = { ...base, text: { perToken: describePrice(base, false), perUnit: describePrice(base, true) } };
+      price = {
+        ...base,
+        text: { perToken: describePrice(base, false), perUnit: describePrice(base, true) },
+        facts: { perToken: priceFacts(base, false), perUnit: priceFacts(base, true) },
+      };
       this.#prices.set(key, price);
     }
     return price;

@@ -61,13 +61,15 @@ export class Settlements {
     const { payer } = call.reservation;
     if (call.reservation.closed) throw new Error('a reservation is settled or refunded once');
     call.reservation.closed = true;
+    const perUnit = call.fixedQuota !== undefined;
     const quota = call.fixedQuota ?? quotaFor(call.price, call.promptTokens, call.completionTokens);
     const log: NewLogRow | undefined = this.deps.options.bool('LogConsumeEnabled')
       ? {
           user_id: payer.userId,
           created_at: nowSeconds(),
           type: LogType.consume,
-          content: call.fixedQuota === undefined ? call.price.text.perToken : call.price.text.perUnit,
+          content: perUnit ? call.price.text.perUnit : call.price.text.perToken,
+          facts: perUnit ? call.price.facts.perUnit : call.price.facts.perToken,
           username: payer.username,
           token_name: payer.tokenName,
           model_name: call.model,

@@ -66,6 +66,7 @@ export class Registration {
             user_id: userId,
             type: LogType.system,
             content: `New user bonus of ${quotaText(options, newUserQuota)}`,
+            facts: { kind: 'new_user_bonus', quota: newUserQuota },
           });
         }
         if (fields.inviterId && inviteeQuota > 0) {
@@ -73,6 +74,7 @@ export class Registration {
             user_id: userId,
             type: LogType.system,
             content: `Invitation bonus of ${quotaText(options, inviteeQuota)}`,
+            facts: { kind: 'invitee_bonus', quota: inviteeQuota },
           });
         }
         if (fields.inviterId && inviterQuota > 0) {
@@ -81,6 +83,7 @@ export class Registration {
             user_id: fields.inviterId,
             type: LogType.system,
             content: `Bonus of ${quotaText(options, inviterQuota)} for inviting a user`,
+            facts: { kind: 'inviter_bonus', quota: inviterQuota },
           });
         }
         return userId;

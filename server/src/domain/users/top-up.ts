@@ -19,6 +19,7 @@ export async function topUp(
   if (quota <= 0) throw new DomainError('topup_amount_not_positive');
   const target = await deps.records.getRow(userId);
   if (!canManageUser(actor, target.role)) throw new DomainError('user_topup_forbidden');
+  const note = remark?.trim();
   await inTransaction(deps.records.db, async (tx) => {
     await addUserQuota(tx, target.id, quota);
     await insertLog(tx, {
@@ -26,7 +27,8 @@ export async function topUp(
       username: target.username,
       type: LogType.topup,
       quota,
-      content: remark?.trim() || `Top-up of ${quotaText(deps.options, quota)} by ${actor.username}`,
+      content: note || `Top-up of ${quotaText(deps.options, quota)} by ${actor.username}`,
+      facts: { kind: 'top_up', quota, by: actor.username, ...(note ? { remark: note } : {}) },
     });
   });
 }

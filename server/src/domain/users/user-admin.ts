@@ -95,6 +95,12 @@ export class UserAdmin {
           type: LogType.manage,
           username: current.username,
           content: `Administrator ${actor.username} changed the quota from ${quotaText(options, Number(current.quota))} to ${quotaText(options, input.quota as number)}`,
+          facts: {
+            kind: 'quota_change',
+            from: Number(current.quota),
+            to: input.quota as number,
+            by: actor.username,
+          },
         });
       }
     });

@@ -9,6 +9,20 @@ export const enLogs = {
     emptyText: 'Requests, top-ups and management actions will be listed here.',
     elapsed: '{{ms}} ms',
     stream: 'Stream',
+    facts: {
+      consumePerToken:
+        'Model ratio {{modelRatio}} × group ratio {{groupRatio}} × completion ratio {{completionRatio}}',
+      consumePerUnit: 'Model ratio {{modelRatio}} × group ratio {{groupRatio}}',
+      underpaid: '{{price}} (cost {{cost}}, charged the {{charged}} left)',
+      newUserBonus: 'New user bonus of {{quota}}',
+      inviteeBonus: 'Invitation bonus of {{quota}}',
+      inviterBonus: 'Bonus of {{quota}} for inviting a user',
+      topUp: 'Top-up of {{quota}} by {{by}}',
+      quotaChange: 'Administrator {{by}} changed the quota from {{from}} to {{to}}',
+      redemption: 'Redeemed a code for {{quota}}',
+      channelTestPassed: 'Channel {{channel}} test succeeded, response: {{message}}',
+      channelTestFailed: 'Channel {{channel}} test failed, error: {{message}}',
+    },
     columns: {
       time: 'Time',
       channel: 'Channel',
