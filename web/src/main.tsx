@@ -9,11 +9,11 @@ import { RouterProvider } from 'react-router';
 import { Providers } from './app/Providers';
 import { router } from './app/router';
 import { startConsole } from './app/startup';
+import { currentLanguage, loadMessages } from './i18n/i18n';
 
 startConsole();
 
-const root = document.getElementById('root');
-if (root) {
+function render(root: HTMLElement): void {
   createRoot(root).render(
     <StrictMode>
       <Providers>
@@ -22,4 +22,13 @@ if (root) {
       </Providers>
     </StrictMode>,
   );
+}
+
+const root = document.getElementById('root');
+// The first render waits for the messages of the reader's language (their own chunk); without them
+// (a failed download) the console still starts.
+if (root) {
+  void loadMessages(currentLanguage())
+    .catch(() => undefined)
+    .then(() => render(root));
 }

@@ -2,6 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy, Suspense } from 're
 import { useTranslation } from 'react-i18next';
 import { PageLoading } from '../components/PageLoading';
 import type { enShell } from '../i18n/en/shell';
+import { loadPageMessages } from '../i18n/i18n';
 
 export type PageName = keyof typeof enShell.pageNames;
 
@@ -14,14 +15,19 @@ function LazyRoute({ page: Page, name }: { page: LazyExoticComponent<ComponentTy
   );
 }
 
-/** A page as its own lazily loaded chunk, with the loading placeholder named after it. */
+/**
+ * A page as its own lazily loaded chunk, with the loading placeholder named after it. Its messages load
+ * alongside, unless it is a sign-in page (those come with the shell's).
+ */
 export function lazyPage<K extends string>(
   load: () => Promise<Record<K, ComponentType>>,
   exportName: K,
   name: PageName,
+  { signIn = false } = {},
 ) {
   const page = lazy(async () => {
-    const component: ComponentType = (await load())[exportName];
+    const [module] = await Promise.all([load(), signIn ? undefined : loadPageMessages()]);
+    const component: ComponentType = module[exportName];
     return { default: component };
   });
   return <LazyRoute page={page} name={name} />;

@@ -39,7 +39,9 @@ export const routes: RouteObject[] = [
           { path: '/', element: home() },
           {
             path: '/login',
-            element: lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage', 'login'),
+            element: lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage', 'login', {
+              signIn: true,
+            }),
           },
           {
             path: '/register',
