@@ -5,9 +5,10 @@ import '@mantine/notifications/styles.css';
 import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { Providers } from './app/Providers';
-import { router } from './app/router';
+import { RouteErrorBoundary } from './app/RouteErrorBoundary';
+import { ConsoleRoutes } from './app/router';
 import { startConsole } from './app/startup';
 import { currentLanguage, loadMessages } from './i18n/i18n';
 
@@ -18,7 +19,11 @@ function render(root: HTMLElement): void {
     <StrictMode>
       <Providers>
         {/* Plain updates, so the loading placeholder shows while a page chunk downloads. */}
-        <RouterProvider router={router} useTransitions={false} />
+        <BrowserRouter useTransitions={false}>
+          <RouteErrorBoundary>
+            <ConsoleRoutes />
+          </RouteErrorBoundary>
+        </BrowserRouter>
       </Providers>
     </StrictMode>,
   );

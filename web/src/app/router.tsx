@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { type RouteObject, useRoutes } from 'react-router';
 import { AppLayout } from './layout/AppLayout';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireAdmin, RequireUser } from './RequireUser';
-import { RouteError } from './RouteError';
+import { PageOutlet } from './RouteErrorBoundary';
 
 const guarded = (page: ReactNode) => <RequireUser>{page}</RequireUser>;
 const adminOnly = (page: ReactNode) => <RequireAdmin>{page}</RequireAdmin>;
@@ -28,13 +28,12 @@ const userEditPage = () =>
   lazyPage(() => import('../features/users/components/UserEditPage'), 'UserEditPage', 'user');
 
 /** Every route of spec section 2; each page is its own chunk. */
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     element: <AppLayout />,
-    errorElement: <RouteError />,
     children: [
       {
-        errorElement: <RouteError />,
+        element: <PageOutlet />,
         children: [
           { path: '/', element: home() },
           {
@@ -162,4 +161,10 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+/**
+ * The routes, for a BrowserRouter: the console uses no loaders or actions, and the declarative router
+ * leaves the data router's code out of the first download.
+ */
+export function ConsoleRoutes() {
+  return useRoutes(routes);
+}
