@@ -12,14 +12,9 @@ export default defineConfig({
     manifest: true,
     rolldownOptions: {
       output: {
-        // Few requests before the sign-in form works: what every page needs in one chunk, the sign-in
-        // page's own code (and the inputs other forms share with it) in another.
-        codeSplitting: {
-          groups: [
-            { name: 'console', tags: ['$initial'], priority: 2 },
-            { name: 'sign-in', test: /features[\\/]auth[\\/]components[\\/]LoginPage\.tsx$/, priority: 1 },
-          ],
-        },
+        // Few requests before the sign-in form works: everything the first render needs (the sign-in
+        // page included) in one chunk rather than a dozen small ones.
+        codeSplitting: { groups: [{ name: 'console', tags: ['$initial'] }] },
       },
     },
   },

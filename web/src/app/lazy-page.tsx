@@ -16,17 +16,16 @@ function LazyRoute({ page: Page, name }: { page: LazyExoticComponent<ComponentTy
 }
 
 /**
- * A page as its own lazily loaded chunk, with the loading placeholder named after it. Its messages load
- * alongside, unless it is a sign-in page (those come with the shell's).
+ * A page as its own lazily loaded chunk, with the loading placeholder named after it. The messages of
+ * the pages beyond the shell and sign-in load alongside.
  */
 export function lazyPage<K extends string>(
   load: () => Promise<Record<K, ComponentType>>,
   exportName: K,
   name: PageName,
-  { signIn = false } = {},
 ) {
   const page = lazy(async () => {
-    const [module] = await Promise.all([load(), signIn ? undefined : loadPageMessages()]);
+    const [module] = await Promise.all([load(), loadPageMessages()]);
     const component: ComponentType = module[exportName];
     return { default: component };
   });

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { type RouteObject, useRoutes } from 'react-router';
+import { LoginPage } from '../features/auth/components/LoginPage';
 import { AppLayout } from './layout/AppLayout';
 import { lazyPage } from './lazy-page';
 import { NotFoundPage } from './NotFoundPage';
@@ -38,9 +39,8 @@ const routes: RouteObject[] = [
           { path: '/', element: home() },
           {
             path: '/login',
-            element: lazyPage(() => import('../features/auth/components/LoginPage'), 'LoginPage', 'login', {
-              signIn: true,
-            }),
+            // Part of the first download: the page most first visits open, no extra request.
+            element: <LoginPage />,
           },
           {
             path: '/register',
