@@ -33,16 +33,22 @@ const MESSAGES: Record<Language, Record<MessagePart, () => Promise<object>>> = {
   },
 };
 const wantedParts = new Set<MessagePart>(['signIn']);
-const loadedParts = new Set<string>();
+const loads = new Map<string, Promise<void>>();
 
-/** Fetches the wanted parts of a language's messages that are not in yet. */
+/** Fetches the wanted parts of a language's messages that are not in yet (each once; again after a failure). */
 export async function loadMessages(language: Language): Promise<void> {
   await Promise.all(
-    [...wantedParts].map(async (part) => {
+    [...wantedParts].map((part) => {
       const key = `${language}.${part}`;
-      if (loadedParts.has(key)) return;
-      i18n.addResourceBundle(language, 'translation', await MESSAGES[language][part](), true, true);
-      loadedParts.add(key);
+      let load = loads.get(key);
+      if (!load) {
+        load = MESSAGES[language][part]().then((messages) => {
+          i18n.addResourceBundle(language, 'translation', messages, true, true);
+        });
+        load.catch(() => loads.delete(key));
+        loads.set(key, load);
+      }
+      return load;
     }),
   );
 }

@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { changeLanguage, LANGUAGES } from '../../i18n/i18n';
 import { LanguageButton } from './LanguageSwitch';
 
-/** The language choices; a chunk of its own (see LanguageSwitch). */
-export default function LanguageMenu({ defaultOpened }: { defaultOpened: boolean }) {
+/** The language choices, open from the start (the first click asked for them); a chunk of its own. */
+export default function LanguageMenu() {
   const { t } = useTranslation();
   return (
-    <Menu position="bottom-end" withinPortal defaultOpened={defaultOpened}>
+    <Menu position="bottom-end" withinPortal defaultOpened>
       <Menu.Target>
         <LanguageButton />
       </Menu.Target>

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { currentLanguage } from '../../i18n/i18n';
 
 // Mantine's Menu (with floating-ui) loads when the reader reaches for the switch, not with every page.
-const LanguageMenu = lazy(() => import('./LanguageMenu'));
+const loadLanguageMenu = () => import('./LanguageMenu');
+const LanguageMenu = lazy(loadLanguageMenu);
 
 export function LanguageButton(props: ButtonProps & ComponentPropsWithRef<'button'>) {
   const { t } = useTranslation();
@@ -15,16 +16,16 @@ export function LanguageButton(props: ButtonProps & ComponentPropsWithRef<'butto
   );
 }
 
+/** A plain button until first clicked; then the menu, opened. Pointing at it fetches the menu early. */
 export function LanguageSwitch() {
-  const [menu, setMenu] = useState<'closed' | 'opened' | null>(null);
-  const prepare = () => setMenu((state) => state ?? 'closed');
+  const [wanted, setWanted] = useState(false);
   const trigger = (
-    <LanguageButton onPointerEnter={prepare} onFocus={prepare} onClick={() => setMenu('opened')} />
+    <LanguageButton onPointerEnter={() => void loadLanguageMenu()} onClick={() => setWanted(true)} />
   );
-  if (!menu) return trigger;
+  if (!wanted) return trigger;
   return (
     <Suspense fallback={trigger}>
-      <LanguageMenu defaultOpened={menu === 'opened'} />
+      <LanguageMenu />
     </Suspense>
   );
 }
