@@ -28,7 +28,7 @@ const redemptionForm = () =>
 const userEditPage = () =>
   lazyPage(() => import('../features/users/components/UserEditPage'), 'UserEditPage', 'user');
 
-/** Every route of spec section 2; each page is its own chunk. */
+/** Every route of spec section 2; each page but the sign-in one is its own chunk. */
 const routes: RouteObject[] = [
   {
     element: <AppLayout />,
