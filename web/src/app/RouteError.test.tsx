@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/i18n';
 import { renderAt } from '../test/render';
-import { RouteError } from './RouteError';
+import { RouteErrorBoundary } from './RouteErrorBoundary';
 
 function Broken(): never {
   throw new Error('the page broke');
@@ -13,9 +13,15 @@ beforeEach(async () => {
   vi.spyOn(console, 'error').mockImplementation(() => undefined);
 });
 
-describe('router error element', () => {
+describe('route error boundary', () => {
   it('shows the heading and the error text instead of a blank page', async () => {
-    renderAt('/broken', '/broken', <Broken />, [], <RouteError />);
+    renderAt(
+      '/broken',
+      '/broken',
+      <RouteErrorBoundary>
+        <Broken />
+      </RouteErrorBoundary>,
+    );
     expect(await screen.findByRole('heading', { name: 'Unexpected Application Error!' })).toBeTruthy();
     expect(screen.getByText('the page broke')).toBeTruthy();
   });

@@ -1,6 +1,5 @@
 import { Alert, Button, Code, Container, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { describeError } from '../lib/api-client';
 
 const isChunkFailure = (message: string): boolean =>
@@ -8,13 +7,10 @@ const isChunkFailure = (message: string): boolean =>
     message,
   );
 
-/** The router's error element: a thrown error never leaves a blank page. */
-export function RouteError() {
+/** What RouteErrorBoundary shows for a thrown error: never a blank page. */
+export function RouteError({ error }: { error: unknown }) {
   const { t } = useTranslation();
-  const error = useRouteError();
-  const message = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : describeError(error ?? 'unknown error');
+  const message = describeError(error ?? 'unknown error');
   const chunk = isChunkFailure(message);
   return (
     <Container size="sm" py={60}>

@@ -1,5 +1,5 @@
 import type { ServerStatus } from '@switchyard/contract/status';
-import { i18n } from '../i18n/i18n';
+import { currentLanguage, i18n, loadMessages } from '../i18n/i18n';
 import { api, configureApiClient } from '../lib/api-client';
 import { applyBranding, restoreServerStatus, saveServerStatus } from '../lib/server-status';
 import { restoreSession } from '../lib/session';
@@ -15,6 +15,8 @@ export async function loadServerStatus(): Promise<ServerStatus | null> {
     applyBranding();
     return data;
   } catch {
+    // A quick failure can come before the messages (loading alongside) are in.
+    await loadMessages(currentLanguage()).catch(() => undefined);
     showError(i18n.t('errors.serverUnreachable'));
     return null;
   }

@@ -1,6 +1,5 @@
 import { CONSOLE_CALL_HEADER, CONSOLE_CALL_VALUE } from '@switchyard/contract/console-call';
 import type { Envelope } from '@switchyard/contract/envelope';
-import { isErrorCode, renderError } from '@switchyard/contract/render-error';
 import { i18n } from '../i18n/i18n';
 import { clearSession } from './session';
 import { showError, showInfo } from './toast';
@@ -93,9 +92,11 @@ export function describeError(error: unknown): string {
 
 /**
  * A refusal's words in the console's language, from its code and params; the server's own message for
- * a code this console does not know, or none (an older server).
+ * a code this console does not know, or none (an older server). The messages of every code, in both
+ * languages, load with the first refusal rather than with every page.
  */
-export function refusalText(envelope: Pick<Envelope, 'message' | 'code' | 'params'>): string {
+export async function refusalText(envelope: Pick<Envelope, 'message' | 'code' | 'params'>): Promise<string> {
+  const { isErrorCode, renderError } = await import('@switchyard/contract/render-error');
   if (!isErrorCode(envelope.code)) return envelope.message;
   return renderError(envelope.code, envelope.params, i18n.language === 'zh' ? 'zh' : 'en');
 }
@@ -137,7 +138,8 @@ export async function call<T>(method: string, path: string, options: CallOptions
   }
   const envelope = await readEnvelope<T>(response);
   if (!response.ok) {
-    const message = (envelope && refusalText(envelope)) || `${response.status} ${response.statusText}`.trim();
+    const message =
+      (envelope && (await refusalText(envelope))) || `${response.status} ${response.statusText}`.trim();
     if (!options.silent || response.status === 401) reportHttpFailure(response.status, message);
     throw new ApiError(message, 'http', response.status);
   }
@@ -147,7 +149,7 @@ export async function call<T>(method: string, path: string, options: CallOptions
     throw new ApiError(message, 'http', response.status);
   }
   if (!envelope.success) {
-    const message = refusalText(envelope);
+    const message = await refusalText(envelope);
     if (!options.silent) showError(message || i18n.t('errors.refused'));
     throw new ApiError(message, 'refused', response.status);
   }

@@ -7,16 +7,10 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { i18n } from '../i18n/i18n';
 
 /** Render `element` at `path` inside the console's providers; other paths show their own name. */
-export function renderAt(
-  path: string,
-  routePath: string,
-  element: ReactNode,
-  otherPaths: string[] = [],
-  errorElement?: ReactNode,
-) {
+export function renderAt(path: string, routePath: string, element: ReactNode, otherPaths: string[] = []) {
   const router = createMemoryRouter(
     [
-      { path: routePath, element, errorElement },
+      { path: routePath, element },
       ...otherPaths.map((other) => ({ path: other, element: <p>at {other}</p> })),
     ],
     { initialEntries: [path] },

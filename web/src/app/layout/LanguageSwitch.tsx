@@ -1,24 +1,31 @@
-import { Button, Menu } from '@mantine/core';
+import { Button, type ButtonProps } from '@mantine/core';
+import { type ComponentPropsWithRef, lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeLanguage, currentLanguage, LANGUAGES } from '../../i18n/i18n';
+import { currentLanguage } from '../../i18n/i18n';
 
-export function LanguageSwitch() {
+// Mantine's Menu (with floating-ui) loads when the reader reaches for the switch, not with every page.
+const loadLanguageMenu = () => import('./LanguageMenu');
+const LanguageMenu = lazy(loadLanguageMenu);
+
+export function LanguageButton(props: ButtonProps & ComponentPropsWithRef<'button'>) {
   const { t } = useTranslation();
-  const language = currentLanguage();
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button variant="subtle" color="gray" size="compact-sm" aria-label={t('nav.language')}>
-          {t(`language.${language}`)}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {LANGUAGES.map((lng) => (
-          <Menu.Item key={lng} onClick={() => void changeLanguage(lng)} data-language={lng}>
-            {t(`language.${lng}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Button variant="subtle" color="gray" size="compact-sm" aria-label={t('nav.language')} {...props}>
+      {t(`language.${currentLanguage()}`)}
+    </Button>
+  );
+}
+
+/** A plain button until first clicked; then the menu, opened. Pointing at it fetches the menu early. */
+export function LanguageSwitch() {
+  const [wanted, setWanted] = useState(false);
+  const trigger = (
+    <LanguageButton onPointerEnter={() => void loadLanguageMenu()} onClick={() => setWanted(true)} />
+  );
+  if (!wanted) return trigger;
+  return (
+    <Suspense fallback={trigger}>
+      <LanguageMenu />
+    </Suspense>
   );
 }

@@ -1,15 +1,16 @@
-import { Button, Group, Menu } from '@mantine/core';
+import { Button, Group } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
-import { useLogout } from '../../features/auth/api/logout';
+import { Link } from 'react-router';
 import { useSessionUser } from '../../lib/session';
+
+// Mantine's Menu (with floating-ui) loads for signed-in users only, not on the sign-in page.
+const SignedInMenu = lazy(() => import('./SignedInMenu'));
 
 /** Login and register buttons for visitors; a dropdown with logout for signed-in users. */
 export function UserMenu({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const user = useSessionUser();
-  const navigate = useNavigate();
-  const logout = useLogout();
 
   if (!user) {
     return (
@@ -25,24 +26,15 @@ export function UserMenu({ onNavigate }: { onNavigate?: () => void }) {
   }
 
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button variant="light" size="compact-sm" data-testid="user-menu" maw={180}>
+    // The placeholder has no test id: tests wait for the working menu.
+    <Suspense
+      fallback={
+        <Button variant="light" size="compact-sm" maw={180}>
           {user.username}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('nav.signedInAs', { name: user.display_name || user.username })}</Menu.Label>
-        <Menu.Item
-          color="red"
-          onClick={() => {
-            onNavigate?.();
-            logout.mutate(undefined, { onSettled: () => navigate('/login') });
-          }}
-        >
-          {t('nav.logout')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+      }
+    >
+      <SignedInMenu user={user} onNavigate={onNavigate} />
+    </Suspense>
   );
 }

@@ -1,9 +1,14 @@
 import { Button, Divider, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useServerStatus } from '../../../lib/server-status';
 import { useStartOAuth } from '../api/oauth';
-import { WeChatLoginModal } from './WeChatLoginModal';
+
+// The modal (and Mantine's Modal with it) loads only when a visitor opens it.
+const WeChatLoginModal = lazy(async () => ({
+  default: (await import('./WeChatLoginModal')).WeChatLoginModal,
+}));
 
 /** GitHub, WeChat and Lark buttons, each only when the server status enables it. */
 export function SocialLogin() {
@@ -40,8 +45,10 @@ export function SocialLogin() {
           </Button>
         )}
       </Group>
-      {wechatOn && (
-        <WeChatLoginModal opened={wechatOpened} onClose={wechat.close} qrCode={status.wechat_qrcode} />
+      {wechatOn && wechatOpened && (
+        <Suspense fallback={null}>
+          <WeChatLoginModal opened onClose={wechat.close} qrCode={status.wechat_qrcode} />
+        </Suspense>
       )}
     </>
   );

@@ -2,8 +2,9 @@ import { notifications, notificationsStore } from '@mantine/notifications';
 import { OPTION_KEYS } from '@switchyard/contract/options';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chinesePages } from '../../../i18n/chinese-pages';
+import { englishPages } from '../../../i18n/english-pages';
 import { i18n } from '../../../i18n/i18n';
-import { resources } from '../../../i18n/resources';
 import { jsonResponse, renderAt } from '../../../test/render';
 import { OptionSection } from './OptionSection';
 
@@ -123,7 +124,10 @@ describe('an outbound address', () => {
 describe('option labels', () => {
   it('exist for every option in both languages', () => {
     for (const language of ['en', 'zh'] as const) {
-      const labels = resources[language].translation.settings.options as Record<string, { label: string }>;
+      const labels = { en: englishPages, zh: chinesePages }[language].settings.options as Record<
+        string,
+        { label: string }
+      >;
       expect(
         OPTION_KEYS.filter((key) => !labels[key]?.label),
         language,

@@ -1,0 +1,22 @@
+import type { englishPages } from './english-pages';
+import type { Messages } from './messages';
+import { zhChannels } from './zh/channels';
+import { zhLogs } from './zh/logs';
+import { zhPages } from './zh/pages';
+import { zhRedemptions } from './zh/redemptions';
+import { zhSettings } from './zh/settings';
+import { zhTokens } from './zh/tokens';
+import { zhTopup } from './zh/topup';
+import { zhUsers } from './zh/users';
+
+/** The Chinese of every other page: loaded with the first of them. */
+export const chinesePages: Messages<typeof englishPages> = {
+  ...zhUsers,
+  ...zhPages,
+  ...zhTokens,
+  ...zhRedemptions,
+  ...zhTopup,
+  ...zhChannels,
+  ...zhLogs,
+  ...zhSettings,
+};

@@ -1,0 +1,20 @@
+import { enChannels } from './en/channels';
+import { enLogs } from './en/logs';
+import { enPages } from './en/pages';
+import { enRedemptions } from './en/redemptions';
+import { enSettings } from './en/settings';
+import { enTokens } from './en/tokens';
+import { enTopup } from './en/topup';
+import { enUsers } from './en/users';
+
+/** The English of every other page: loaded with the first of them. */
+export const englishPages = {
+  ...enUsers,
+  ...enPages,
+  ...enTokens,
+  ...enRedemptions,
+  ...enTopup,
+  ...enChannels,
+  ...enLogs,
+  ...enSettings,
+};
