@@ -103,12 +103,17 @@ describe(`guarantee 3: SIGKILL under load (${PROCESSES} process${PROCESSES > 1 ?
     const victim = processes[0]!;
     let alive = processes.map((server) => server.baseUrl);
     const keys = accounts.flatMap((account) => account.keys.map((key) => `sk-${key.key}`));
-    const load = runLoad({ targets: () => alive, keys, workers: 24, durationMs: 3_000 });
-    await sleep(1_500);
+    const calls: LoadCall[] = [];
+    const load = runLoad({ targets: () => alive, keys, workers: 24, durationMs: 30_000, calls });
+    // The kill comes once the load is in full swing, however slow the machine is today.
+    const swing = Date.now() + 15_000;
+    while (calls.filter((call) => call.completed).length < 60 && Date.now() < swing) await sleep(50);
     await victim.stop('SIGKILL');
-    // With two processes the load goes on against the survivor; with one it stops here.
+    // With two processes the load goes on against the survivor for a while; with one it stops here.
     alive = alive.filter((url) => url !== victim.baseUrl);
-    const calls: LoadCall[] = await load;
+    if (alive.length > 0) await sleep(1_500);
+    alive = [];
+    await load;
     await victim.start();
 
     // The dead process's holds come back once its lease (2 s) runs out and a sweep finds it.

@@ -19,6 +19,8 @@ export interface LoadOptions {
   workers: number;
   durationMs: number;
   body?: (stream: boolean) => Record<string, unknown>;
+  /** The calls so far, filled as they end: a test can act once enough went through. */
+  calls?: LoadCall[];
 }
 
 const chatBody = (stream: boolean) => ({
@@ -67,7 +69,7 @@ async function oneCall(target: string, key: string, stream: boolean, body: Recor
 
 /** Closed-loop load: `workers` callers, each calling again as soon as its last call ended. */
 export async function runLoad(options: LoadOptions): Promise<LoadCall[]> {
-  const calls: LoadCall[] = [];
+  const calls: LoadCall[] = options.calls ?? [];
   const deadline = Date.now() + options.durationMs;
   const body = options.body ?? chatBody;
   await Promise.all(
