@@ -133,45 +133,34 @@ describe('log facts', () => {
     expect(failed?.content).toMatch(/^Channel probe test failed, error: .*Incorrect API key/);
   });
 
+  /** A top-up row as one-api writes it: every column but facts. */
+  const oneApiRow = (row: { created_at: number; content: string; quota: number; facts?: string }) => ({
+    user_id: 1,
+    type: 1,
+    username: 'oneapi-user',
+    token_name: '',
+    model_name: '',
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    channel_id: 0,
+    request_id: '',
+    elapsed_time: 0,
+    is_stream: false,
+    system_prompt_reset: false,
+    ...row,
+  });
+
   it('a row one-api wrote has no facts and keeps its content; a broken facts text reads as none', async () => {
     await t.db.kysely
       .insertInto('logs')
       .values([
-        {
-          user_id: 1,
-          created_at: 1_700_000_000,
-          type: 1,
-          content: '通过兑换码充值 $1.000000 额度',
-          username: 'oneapi-user',
-          token_name: '',
-          model_name: '',
-          quota: 500_000,
-          prompt_tokens: 0,
-          completion_tokens: 0,
-          channel_id: 0,
-          request_id: '',
-          elapsed_time: 0,
-          is_stream: false,
-          system_prompt_reset: false,
-        },
-        {
-          user_id: 1,
+        oneApiRow({ created_at: 1_700_000_000, content: '通过兑换码充值 $1.000000 额度', quota: 500_000 }),
+        oneApiRow({
           created_at: 1_700_000_001,
-          type: 1,
           content: 'hand-edited',
-          username: 'oneapi-user',
-          token_name: '',
-          model_name: '',
           quota: 1,
-          prompt_tokens: 0,
-          completion_tokens: 0,
-          channel_id: 0,
-          request_id: '',
-          elapsed_time: 0,
-          is_stream: false,
-          system_prompt_reset: false,
           facts: '{"kind":"redemption","quota":"lots"',
-        },
+        }),
       ])
       .execute();
     const rows = await logsOf('oneapi-user', 1);
