@@ -50,8 +50,13 @@ async function main(): Promise<void> {
 
   const shutdown = async (signal: string) => {
     logger.info(`${signal} received, shutting down`);
-    await server.close();
-    await db.close();
+    try {
+      await server.close();
+      await db.close();
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown did not finish cleanly');
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -47,6 +47,10 @@ const load = createRequire(import.meta.url);
 
 const STATEMENT_CACHE_SIZE = 500;
 
+// A database that takes longer than this to take a connection is out: the call fails clearly rather
+// than wait on it (pg waits for ever by default, even for a pool being closed at shutdown).
+const CONNECT_TIMEOUT_MS = 5_000;
+
 /** better-sqlite3 with prepared statements kept by SQL text: the hot path prepares nothing twice. */
 function withStatementCache(database: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
@@ -97,7 +101,11 @@ export function openConnection(target: DatabaseTarget): Connection {
       // one-api's keys are char(n): PostgreSQL pads shorter values (a preset INITIAL_ROOT_TOKEN) with
       // spaces on read; MySQL and SQLite do not, so strip them here to read the same everywhere.
       pg.types.setTypeParser(pg.types.builtins.BPCHAR, (value) => value.trimEnd());
-      const pool = new pg.Pool({ connectionString: target.connectionString, max: 20 });
+      const pool = new pg.Pool({
+        connectionString: target.connectionString,
+        max: 20,
+        connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      });
       // A connection dropped by the server (restart, failover, a network cut) must not bring the
       // process down: idle ones report on the pool, ones in use on their client (the query fails).
       pool.on('error', () => {});
@@ -114,6 +122,7 @@ export function openConnection(target: DatabaseTarget): Connection {
         password: target.password,
         database: target.database,
         connectionLimit: 20,
+        connectTimeout: CONNECT_TIMEOUT_MS,
         supportBigNumbers: true,
         decimalNumbers: true,
         charset: 'utf8mb4',
@@ -124,5 +133,10 @@ export function openConnection(target: DatabaseTarget): Connection {
       break;
     }
   }
-  return { kysely, dialect: target.dialect, sqlite, close: () => kysely.destroy() };
+  // Closing while the database is out (a shutdown during an outage) has no one to say goodbye to.
+  const close = () =>
+    kysely.destroy().catch((error: unknown) => {
+      if (!isDatabaseUnreachable(error)) throw error;
+    });
+  return { kysely, dialect: target.dialect, sqlite, close };
 }
