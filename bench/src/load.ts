@@ -4,9 +4,12 @@ export interface LoadResult {
   requests: number;
   errors: number;
   rps: number;
+  /** Total latency (ms): the whole answer. */
   p50: number;
   p99: number;
+  /** Time to the first byte of the answer (ms): the first event of a stream. */
   ttfbP50: number;
+  ttfbP99: number;
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -21,6 +24,8 @@ export async function runLoad(options: {
   concurrency: number;
   seconds: number;
   warmupSeconds: number;
+  /** Called once as the measured window begins, after the warm-up. */
+  onMeasuring?: () => void;
 }): Promise<LoadResult> {
   const pool = new Pool(options.origin, {
     connections: options.concurrency,
@@ -37,7 +42,10 @@ export async function runLoad(options: {
     Array.from({ length: options.concurrency }, async () => {
       while (Date.now() < end) {
         const measuring = Date.now() >= warmupEnd;
-        if (measuring && measuredStart === 0) measuredStart = performance.now();
+        if (measuring && measuredStart === 0) {
+          measuredStart = performance.now();
+          options.onMeasuring?.();
+        }
         const started = performance.now();
         let firstByte = 0;
         try {
@@ -72,5 +80,6 @@ export async function runLoad(options: {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     ttfbP50: percentile(ttfbs, 50),
+    ttfbP99: percentile(ttfbs, 99),
   };
 }

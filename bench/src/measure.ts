@@ -1,0 +1,55 @@
+// One measured window against one target: the load generator's figures, and the target's CPU time per
+// call and event-loop delay over exactly that window (the warm-up excluded).
+import { type LoadResult, runLoad } from './load';
+import type { LoopDelay, LoopDelayProbes } from './loop-delay';
+import { cpuMsBetween, cpuSnapshot, processTree } from './proc-stats';
+import type { Target } from './servers';
+import type { BenchCase } from './settings';
+
+export interface Run {
+  load: LoadResult;
+  /** CPU µs per call, summed over the target's process tree. */
+  cpuUsPerCall?: number;
+  loopDelay?: LoopDelay;
+  /** How many processes the target had (a cluster's primary and workers). */
+  processes?: number;
+}
+
+export const requestBody = (stream: boolean) =>
+  JSON.stringify({
+    model: 'gpt-3.5-turbo',
+    messages: [{ role: 'user', content: 'Hello, benchmark!' }],
+    stream,
+  });
+
+export async function measure(
+  target: Target,
+  benchCase: BenchCase,
+  window: { seconds: number; warmupSeconds: number },
+  probes: LoopDelayProbes | undefined,
+): Promise<Run> {
+  const pid = target.process?.pid;
+  // Found before the load: scanning /proc inside the window would stall the load generator.
+  const tree = pid === undefined ? [] : processTree(pid);
+  let before = cpuSnapshot([]);
+  const load = await runLoad({
+    origin: target.url,
+    path: '/v1/chat/completions',
+    headers: target.headers,
+    body: requestBody(benchCase.stream),
+    concurrency: benchCase.concurrency,
+    ...window,
+    onMeasuring: () => {
+      probes?.reset(tree);
+      before = cpuSnapshot(tree);
+    },
+  });
+  if (pid === undefined) return { load };
+  const after = cpuSnapshot(processTree(pid));
+  return {
+    load,
+    cpuUsPerCall: (cpuMsBetween(before, after) * 1000) / Math.max(1, load.requests),
+    loopDelay: await probes?.collect([...after.keys()]),
+    processes: after.size,
+  };
+}

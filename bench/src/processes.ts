@@ -1,0 +1,112 @@
+// Starting the bench's child processes: pinned to a core when `taskset` is there, plain JavaScript.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+/** Where a process may run: one core, or anywhere (`undefined`). */
+export type Cores = string | undefined;
+
+export function start(
+  cores: Cores,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  stdout: 'pipe' | 'inherit' = 'pipe',
+): ChildProcess {
+  const pinned = hasTaskset && cores !== undefined;
+  return spawn(pinned ? 'taskset' : command, pinned ? ['-c', cores, command, ...args] : args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', stdout, 'inherit'],
+  });
+}
+
+/** Moves a running process (all its threads) to other cores. */
+export function pin(pid: number, cores: string): void {
+  if (hasTaskset) spawnSync('taskset', ['-a', '-p', '-c', cores, String(pid)], { stdio: 'ignore' });
+}
+
+/** The port a child prints as its first line once it listens. */
+export const portPrintedBy = (child: ChildProcess) =>
+  new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`child exited (${code}) before listening`)));
+    child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
+  });
+
+/**
+ * A port nobody listens on now. Other benches may run on this machine at the same time: a fixed port
+ * could reach their gateway instead of ours.
+ */
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/** Waits until the child answers 200 at url; fails as soon as the child exits. */
+export async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the server exited`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+/** The node flags of the server's serve script (`node <flags> dist/main.js`). */
+export function servedNodeFlags(): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'server/package.json'), 'utf8')) as {
+    scripts: { serve: string };
+  };
+  return manifest.scripts.serve.split(' ').filter((word) => word.startsWith('--'));
+}
+
+export function ensureServerBuilt(): void {
+  if (!fs.existsSync(path.join(root, 'server/dist/main.js'))) {
+    spawnSync('npm', ['run', 'build', '-w', 'server'], { cwd: root, stdio: 'inherit' });
+  }
+}
+
+/**
+ * The bench's own servers (fake upstream, bare proxy, loop-delay probe) as plain JavaScript in
+ * bench/dist, so they run without a TypeScript loader: tsx's hooks thread would add to the bare
+ * proxy's memory and start-up what the gateway (built JavaScript) does not pay.
+ */
+export async function buildBenchServers(): Promise<
+  Record<'fakeUpstream' | 'bareProxy' | 'loopDelayProbe', string>
+> {
+  const names = {
+    fakeUpstream: 'fake-upstream',
+    bareProxy: 'bare-proxy',
+    loopDelayProbe: 'loop-delay-probe',
+  };
+  const outdir = path.join(root, 'bench/dist');
+  await build({
+    entryPoints: Object.values(names).map((name) => path.join(root, `bench/src/${name}.ts`)),
+    outdir,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    logLevel: 'warning',
+  });
+  const file = (name: string) => path.join(outdir, `${name}.js`);
+  return {
+    fakeUpstream: file(names.fakeUpstream),
+    bareProxy: file(names.bareProxy),
+    loopDelayProbe: pathToFileURL(file(names.loopDelayProbe)).href,
+  };
+}

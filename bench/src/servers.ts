@@ -1,0 +1,87 @@
+// The servers under test: the gateway (built server, on one database) and the bare Node proxy, both
+// with the node flags of `npm run serve` and the loop-delay probe preloaded.
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import type { BenchDatabaseHandle } from './bench-database';
+import { type BenchAccount, setUpAccount } from './gateway-setup';
+import { type Cores, freePort, portPrintedBy, root, servedNodeFlags, start, waitFor } from './processes';
+
+/** Something the load generator sends requests to, with the headers it needs. */
+export interface Target {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The process to measure (CPU, memory, loop delay), or none for the fake upstream. */
+  process?: ChildProcess;
+}
+
+export const upstreamHeaders = { 'content-type': 'application/json', authorization: 'Bearer sk-bench' };
+
+export interface Gateway extends Target {
+  process: ChildProcess;
+  database: BenchDatabaseHandle;
+  account: BenchAccount;
+}
+
+export interface ServerOptions {
+  cores: Cores;
+  /** Node flags every server under test gets (serve script's, BENCH_NODE_ARGS, the probe). */
+  nodeArgs: string[];
+  env: Record<string, string>;
+}
+
+export function nodeArgsForServers(extra: string[], probe: string | undefined): string[] {
+  return [...servedNodeFlags(), ...extra, ...(probe ? ['--import', probe] : [])];
+}
+
+export async function startBareProxy(
+  file: string,
+  upstreamUrl: string,
+  options: ServerOptions,
+): Promise<Target> {
+  const child = start(options.cores, process.execPath, [...options.nodeArgs, file], {
+    ...options.env,
+    UPSTREAM_URL: upstreamUrl,
+  });
+  return {
+    name: 'bare proxy',
+    url: `http://127.0.0.1:${await portPrintedBy(child)}`,
+    headers: upstreamHeaders,
+    process: child,
+  };
+}
+
+export async function startGateway(
+  name: string,
+  database: BenchDatabaseHandle,
+  upstreamUrl: string,
+  options: ServerOptions,
+): Promise<Gateway> {
+  const port = await freePort();
+  const child = start(
+    options.cores,
+    process.execPath,
+    [...options.nodeArgs, path.join(root, 'server/dist/main.js')],
+    { ...options.env, ...database.env, PORT: String(port), SESSION_SECRET: 'bench', LOG_LEVEL: 'warn' },
+    'inherit',
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/status`, child);
+  const account = await setUpAccount(url, upstreamUrl);
+  return {
+    name,
+    url,
+    headers: { 'content-type': 'application/json', authorization: `Bearer sk-${account.key}` },
+    process: child,
+    database,
+    account,
+  };
+}
+
+/** Ends a server and waits until it has (a gateway writes its CPU profile on the way out). */
+export function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  return exited;
+}
