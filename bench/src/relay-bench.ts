@@ -9,7 +9,6 @@ import path from 'node:path';
 import { type BenchDatabaseHandle, createBenchDatabase } from './bench-database';
 import { LoopDelayProbes } from './loop-delay';
 import { measure, type Run } from './measure';
-import { rssOf } from './proc-stats';
 import { buildBenchServers, ensureServerBuilt, pin, portPrintedBy, start } from './processes';
 import { type CaseResult, DIRECT, printCost, printLatency } from './report';
 import {
@@ -22,9 +21,9 @@ import {
   upstreamHeaders,
 } from './servers';
 import { estimatedSeconds, selectedCases, settings } from './settings';
-import { soak } from './soak';
+import { measureMemory } from './soak';
 import { summarise } from './summary';
-import { type Memory, printTargets } from './targets';
+import { printTargets } from './targets';
 import { compareWorkers } from './workers-compare';
 
 const SERVERS_CORE = '0';
@@ -124,27 +123,7 @@ async function main(): Promise<void> {
     );
     printCost(results, settings.loopDelayResolutionMs);
 
-    let memory: Memory | undefined;
-    if (mainGateway) {
-      const barePeak = rssOf(bare.process!.pid!).peak;
-      const peakBeforeSoak = rssOf(mainGateway.process.pid!).peak;
-      const soaked = settings.soakSeconds > 0 ? await soak(mainGateway, settings.soakSeconds) : undefined;
-      console.log(`\nPeak RSS after the cases: bare proxy ${barePeak.toFixed(1)} MiB`);
-      for (const gateway of gateways) {
-        console.log(`  ${gateway.name} ${rssOf(gateway.process.pid!).peak.toFixed(1)} MiB`);
-      }
-      if (soaked) {
-        console.log(
-          `Soak, ${mainGateway.name}: ${settings.soakSeconds} s streaming at c=64, ${soaked.requests} requests (${soaked.rps.toFixed(0)}/s), ${soaked.errors} errors; RSS first tenth ${soaked.firstTenth.toFixed(1)} MiB, last tenth ${soaked.lastTenth.toFixed(1)} MiB, peak ${peakBeforeSoak.toFixed(1)} MiB before the soak, ${soaked.peak.toFixed(1)} MiB after`,
-        );
-        memory = {
-          gatewayPeak: soaked.peak,
-          barePeak,
-          soakFirstTenth: soaked.firstTenth,
-          soakLastTenth: soaked.lastTenth,
-        };
-      }
-    }
+    const memory = mainGateway ? await measureMemory(bare, gateways, settings.soakSeconds) : undefined;
 
     if (settings.workers.length > 0) {
       pin(process.pid, '0,1');

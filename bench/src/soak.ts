@@ -3,9 +3,10 @@
 import { runLoad } from './load';
 import { requestBody } from './measure';
 import { rssOf } from './proc-stats';
-import type { Gateway } from './servers';
+import type { Gateway, Target } from './servers';
+import type { Memory } from './targets';
 
-export interface SoakResult {
+interface SoakResult {
   requests: number;
   rps: number;
   errors: number;
@@ -18,7 +19,7 @@ export interface SoakResult {
 const average = (values: number[]) =>
   values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 
-export async function soak(gateway: Gateway, seconds: number): Promise<SoakResult> {
+async function soak(gateway: Gateway, seconds: number): Promise<SoakResult> {
   const pid = gateway.process.pid!;
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(rssOf(pid).rss), 1000);
@@ -40,5 +41,32 @@ export async function soak(gateway: Gateway, seconds: number): Promise<SoakResul
     firstTenth: average(samples.slice(0, tenth)),
     lastTenth: average(samples.slice(-tenth)),
     peak: rssOf(pid).peak,
+  };
+}
+
+/**
+ * Prints the peak RSS of the bare proxy and every gateway after the cases, then soaks the first gateway
+ * and prints its memory over the soak; the figures for the memory targets (none without a soak).
+ */
+export async function measureMemory(
+  bare: Target,
+  gateways: Gateway[],
+  seconds: number,
+): Promise<Memory | undefined> {
+  const barePeak = rssOf(bare.process!.pid!).peak;
+  console.log(`\nPeak RSS after the cases: bare proxy ${barePeak.toFixed(1)} MiB`);
+  for (const gateway of gateways)
+    console.log(`  ${gateway.name} ${rssOf(gateway.process.pid!).peak.toFixed(1)} MiB`);
+  const gateway = gateways[0];
+  if (!gateway || seconds === 0) return undefined;
+  const soaked = await soak(gateway, seconds);
+  console.log(
+    `Soak, ${gateway.name}: ${seconds} s streaming at c=64, ${soaked.requests} requests (${soaked.rps.toFixed(0)}/s), ${soaked.errors} errors; RSS first tenth ${soaked.firstTenth.toFixed(1)} MiB, last tenth ${soaked.lastTenth.toFixed(1)} MiB, peak ${soaked.peak.toFixed(1)} MiB`,
+  );
+  return {
+    gatewayPeak: soaked.peak,
+    barePeak,
+    soakFirstTenth: soaked.firstTenth,
+    soakLastTenth: soaked.lastTenth,
   };
 }
