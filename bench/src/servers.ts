@@ -4,6 +4,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { BenchDatabaseHandle } from './bench-database';
 import { type BenchAccount, setUpAccount } from './gateway-setup';
+import { processTree } from './proc-stats';
 import { type Cores, freePort, portPrintedBy, root, servedNodeFlags, start, waitFor } from './processes';
 
 /** Something the load generator sends requests to, with the headers it needs. */
@@ -78,10 +79,21 @@ export async function startGateway(
   };
 }
 
-/** Ends a server and waits until it has (a gateway writes its CPU profile on the way out). */
-export function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+/**
+ * Ends a server and waits until it has (a gateway writes its CPU profile on the way out); children it
+ * left behind (cluster workers of a primary that did not end them) are ended too.
+ */
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const descendants = processTree(child.pid!).slice(1);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.kill('SIGTERM');
-  return exited;
+  await exited;
+  for (const pid of descendants) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone, as it should be
+    }
+  }
 }
