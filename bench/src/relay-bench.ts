@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     children.push(fake);
     const upstreamUrl = `http://127.0.0.1:${await portPrintedBy(fake)}`;
     const server = {
+      entry: settings.server,
       nodeArgs: nodeArgsForServers(settings.nodeArgs, probes ? files.loopDelayProbe : undefined),
       env: probes?.env(settings.loopDelayResolutionMs) ?? {},
     };
@@ -106,8 +107,8 @@ async function main(): Promise<void> {
       const database = await createDatabase(kind, kind);
       gateways.push(
         await startGateway(`gateway ${kind}`, database, upstreamUrl, {
+          ...server,
           nodeArgs: [...server.nodeArgs, ...profile],
-          env: server.env,
           cores: SERVERS_CORE,
         }),
       );

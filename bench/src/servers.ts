@@ -25,6 +25,8 @@ export interface Gateway extends Target {
 }
 
 export interface ServerOptions {
+  /** The built server's entry (default: this repository's server/dist/main.js). */
+  entry?: string;
   cores: Cores;
   /** Node flags every server under test gets (serve script's, BENCH_NODE_ARGS, the probe). */
   nodeArgs: string[];
@@ -62,7 +64,7 @@ export async function startGateway(
   const child = start(
     options.cores,
     process.execPath,
-    [...options.nodeArgs, path.join(root, 'server/dist/main.js')],
+    [...options.nodeArgs, options.entry ?? path.join(root, 'server/dist/main.js')],
     { ...options.env, ...database.env, PORT: String(port), SESSION_SECRET: 'bench', LOG_LEVEL: 'warn' },
     'inherit',
   );

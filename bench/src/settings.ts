@@ -34,6 +34,8 @@ export const settings = {
   databases: databases(),
   /** WORKERS values to compare unpinned at c=64 after the main run (none by default). */
   workers: list(process.env.BENCH_WORKERS, ''),
+  /** The built server to run as the gateway, e.g. another worktree's, to compare two versions. */
+  server: process.env.BENCH_SERVER,
   /** A folder for V8 CPU profiles of the gateways (written when they shut down). */
   profileDir: process.env.BENCH_PROFILE_DIR,
   /** Extra node flags for the gateway and the bare proxy, to compare settings. */
