@@ -68,7 +68,8 @@ afterAll(() => {
 it('reads every probed process of a cluster, and the next reading starts from nothing', async () => {
   const tree = processTree(server.pid!);
   const sleeper = tree.find((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep'))!;
-  probes.reset(tree);
+  // A reading starts the histograms over, and unlike reset() it waits until every process has.
+  await probes.collect(tree);
   const before = cpuSnapshot(tree);
   fs.writeFileSync(path.join(dir, 'block'), '');
   while (fs.readdirSync(dir).filter((name) => name.startsWith('done')).length < 2) {
