@@ -11,18 +11,29 @@ const CHECKPOINTER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Sqlite = require(workerData.driver);
 const database = new Sqlite(workerData.file);
+const { minMs, maxMs, targetPages } = workerData;
+let delay = minMs;
+let lastLog = 0;
 let timer;
 const checkpoint = () => {
   let behind = false;
   try {
     const [result] = database.pragma('wal_checkpoint(PASSIVE)');
     behind = result.busy === 0 && result.checkpointed < result.log;
+    // Each page a checkpoint copies costs a write, and hot pages change between checkpoints: wait
+    // for about targetPages new pages, as the writer's own checkpoint did, rather than copy each
+    // page over and over.
+    // Pages written since the last round (the WAL counts from zero again once the writer restarted it).
+    const fresh = result.log >= lastLog ? result.log - lastLog : result.log;
+    lastLog = result.log;
+    const pagesPerMs = Math.max(fresh, 1) / delay;
+    delay = Math.min(maxMs, Math.max(minMs, targetPages / pagesPerMs));
   } catch {
     // Locked for a moment: the next round will do.
   }
-  timer = setTimeout(checkpoint, behind ? 0 : workerData.intervalMs);
+  timer = setTimeout(checkpoint, behind ? 0 : delay);
 };
-timer = setTimeout(checkpoint, workerData.intervalMs);
+timer = setTimeout(checkpoint, delay);
 parentPort.once('message', () => {
   clearTimeout(timer);
   database.close();
@@ -30,8 +41,11 @@ parentPort.once('message', () => {
 });
 `;
 
-/** How often the checkpointer looks at the WAL: about as often as the automatic one ran under load. */
-const CHECKPOINT_INTERVAL_MS = 100;
+/**
+ * The checkpointer's rhythm: about as many pages per checkpoint as SQLite's automatic checkpoint
+ * (1,000), looked at least every second and at most every 20 ms.
+ */
+const CHECKPOINT_CADENCE = { targetPages: 1_000, minMs: 20, maxMs: 1_000 };
 
 /**
  * Pages after which the writer checkpoints by itself after all: reached only when the checkpointer
@@ -43,7 +57,7 @@ export const FALLBACK_AUTOCHECKPOINT_PAGES = 5_000;
 export function startCheckpointer(file: string, driverPath: string): { stop(): void } {
   const worker = new Worker(CHECKPOINTER, {
     eval: true,
-    workerData: { file, driver: driverPath, intervalMs: CHECKPOINT_INTERVAL_MS },
+    workerData: { file, driver: driverPath, ...CHECKPOINT_CADENCE },
   });
   worker.unref();
   // Without the checkpointer the writer's fallback checkpoint still bounds the WAL: nothing is lost.
