@@ -48,8 +48,11 @@ parentPort.once('message', () => {
 const CHECKPOINT_CADENCE = { targetPages: 1_000, minMs: 20, maxMs: 1_000 };
 
 /**
- * Pages after which the writer checkpoints by itself after all: reached only when the checkpointer
- * cannot keep up or is gone, so that the WAL cannot grow without bound.
+ * Pages after which the writer checkpoints by itself after all, so that the WAL cannot grow without
+ * bound. The writer starts the WAL over only when it finds every page copied, and under steady load
+ * pages keep arriving while the checkpointer copies: the WAL then often grows to this size, where the
+ * writer's own checkpoint finds nearly everything copied already. 2,000 measured worse (the writer
+ * checkpointed more often: 11-12 commits over 5 ms per 2,200 against 4-6).
  */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 5_000;
 
