@@ -6,6 +6,7 @@ import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import type { DatabaseTarget } from '../config/database-target';
 import type { Database } from './schema';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer';
 
 export type Dialect = DatabaseTarget['dialect'];
 
@@ -52,7 +53,7 @@ const STATEMENT_CACHE_SIZE = 500;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /** better-sqlite3 with prepared statements kept by SQL text: the hot path prepares nothing twice. */
-function withStatementCache(database: SqliteDatabase.Database) {
+function withStatementCache(database: SqliteDatabase.Database, onClose: () => void) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     prepare(sql: string) {
@@ -65,6 +66,7 @@ function withStatementCache(database: SqliteDatabase.Database) {
       return statement;
     },
     close() {
+      onClose();
       statements.clear();
       database.close();
     },
@@ -78,8 +80,12 @@ function openSqlite(file: string): { kysely: Kysely<Database>; database: SqliteD
   database.pragma('journal_mode = WAL');
   database.pragma('busy_timeout = 3000');
   database.pragma('synchronous = NORMAL');
+  // Checkpoints run on a thread of their own, not inside a commit on the event loop.
+  const checkpointer =
+    file === ':memory:' ? undefined : startCheckpointer(file, load.resolve('better-sqlite3'));
+  if (checkpointer) database.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new SqliteDialect({ database: withStatementCache(database, () => checkpointer?.stop()) }),
     plugins: [new SqliteBooleanPlugin()],
   });
   return { kysely, database };
