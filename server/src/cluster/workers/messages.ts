@@ -1,0 +1,26 @@
+import type { CodePurpose } from '../../domain/verification-codes';
+import type { Change } from '../change-bus';
+
+/** The rate limit rules, whose counts the primary keeps for every worker. */
+export type LimitRule = 'critical' | 'api' | 'web';
+
+/** What a worker asks of the state the primary keeps for all workers (without Redis). */
+export type SharedCall =
+  | { op: 'allow'; rule: LimitRule; key: string }
+  | { op: 'issue'; purpose: CodePurpose; email: string; length?: number }
+  | { op: 'verify' | 'redeem'; purpose: CodePurpose; email: string; code: string }
+  | { op: 'discard'; purpose: CodePurpose; email: string };
+
+/** Worker → primary. Every message of ours carries `switchyard`, so Node's own cluster messages are told apart. */
+export type WorkerMessage =
+  | { switchyard: 'change'; change: Change }
+  | { switchyard: 'call'; id: number; call: SharedCall };
+
+/** Primary → worker. */
+export type PrimaryMessage =
+  | { switchyard: 'change'; change: Change }
+  | { switchyard: 'answer'; id: number; value?: unknown; error?: string };
+
+export function isOurs<T extends { switchyard: string }>(message: unknown): message is T {
+  return typeof message === 'object' && message !== null && 'switchyard' in message;
+}
