@@ -115,7 +115,8 @@ export class WorkerSupervisor {
     slot.quickExits = Date.now() - slot.startedAt < STABLE_AFTER_MS ? slot.quickExits + 1 : 0;
     const delayMs = restartDelayMs(slot.quickExits);
     this.deps.logger.error(
-      { worker: slot.number, pid: worker.process.pid, code, signal, restartInMs: delayMs },
+      // Not `worker`/`pid`: those fields say which process wrote a line.
+      { slot: slot.number, workerPid: worker.process.pid, code, signal, restartInMs: delayMs },
       `worker ${slot.number} died (${signal ?? `exit code ${code}`}); starting another in ${delayMs} ms`,
     );
     slot.restart = setTimeout(() => {
