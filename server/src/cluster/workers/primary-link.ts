@@ -45,11 +45,6 @@ export class PrimaryLink {
     });
   }
 
-  close(): void {
-    this.port.off('message', this.#receive);
-    this.#failAll('closed');
-  }
-
   #send(message: WorkerMessage): boolean {
     if (!this.port.connected || !this.port.send) return false;
     this.port.send(message);
