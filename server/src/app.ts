@@ -279,6 +279,14 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     request.session = services.sessions.open(request.cookies[SESSION_COOKIE]);
   });
   installCriticalRateLimit(server, services.criticalRateLimiter);
+  if (bus instanceof IpcChangeBus) {
+    // A console call that changed something answers once the other workers applied the change, so
+    // the next call sees it whichever worker takes it (Redis, between processes, makes no such promise).
+    addRouteHook(server, 'onSend', isApiRoute, async (_request, _reply, payload) => {
+      await bus.spread();
+      return payload;
+    });
+  }
   // Who is calling is known from the headers: a caller without access is refused before its body is read.
   addRouteHook(server, 'onRequest', isApiRoute, accessGuard(db));
   installBodyBudget(server, config.bodyBudget);

@@ -13,12 +13,17 @@ export type SharedCall =
 
 /** Worker → primary. Every message of ours carries `switchyard`, so Node's own cluster messages are told apart. */
 export type WorkerMessage =
-  | { switchyard: 'change'; change: Change }
+  /** A change this worker made, numbered so that the primary can say when every other worker applied it. */
+  | { switchyard: 'change'; change: Change; seq: number }
+  /** This worker applied the change the primary relayed under `relay`. */
+  | { switchyard: 'applied'; relay: number }
   | { switchyard: 'call'; id: number; call: SharedCall };
 
 /** Primary → worker. */
 export type PrimaryMessage =
-  | { switchyard: 'change'; change: Change }
+  | { switchyard: 'change'; change: Change; relay: number }
+  /** Every other worker applied this worker's change `seq` (or died meanwhile). */
+  | { switchyard: 'relayed'; seq: number }
   | { switchyard: 'answer'; id: number; value?: unknown; error?: string };
 
 export function isOurs<T extends { switchyard: string }>(message: unknown): message is T {

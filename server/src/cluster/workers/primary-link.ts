@@ -3,6 +3,8 @@ import { isOurs, type PrimaryMessage, type SharedCall, type WorkerMessage } from
 
 /** The longest a worker waits for the primary's answer (it answers from memory, in microseconds). */
 const ANSWER_WITHIN_MS = 2_000;
+/** The longest a change's author waits for the other workers to have applied it (they reload from the database). */
+const APPLIED_WITHIN_MS = 2_000;
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -15,33 +17,51 @@ interface Pending {
  * and calls on the state the primary keeps for all of them (rate limits, mailed codes).
  */
 export class PrimaryLink {
-  readonly #pending = new Map<number, Pending>();
-  readonly #changeHandlers: Array<(change: Change) => void> = [];
+  readonly #calls = new Map<number, Pending>();
+  readonly #changes = new Map<number, () => void>();
+  #applyChange: (change: Change) => Promise<void> = async () => {};
   #nextId = 1;
 
   constructor(private readonly port: NodeJS.Process = process) {
     port.on('message', this.#receive);
-    port.once('disconnect', () => this.#failAll('the primary process is gone'));
+    port.once('disconnect', () => {
+      for (const id of [...this.#calls.keys()]) this.#answer(id, { error: 'the primary process is gone' });
+      for (const done of [...this.#changes.values()]) done();
+    });
   }
 
-  /** Tells the primary, which tells every other worker. */
-  sendChange(change: Change): void {
-    this.#send({ switchyard: 'change', change });
+  /**
+   * Tells the primary, which tells every other worker; resolves once they all applied it (or
+   * after APPLIED_WITHIN_MS, or at once when the primary is gone: the periodic sync catches up).
+   */
+  sendChange(change: Change): Promise<void> {
+    const seq = this.#nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(), APPLIED_WITHIN_MS);
+      const done = () => {
+        clearTimeout(timer);
+        this.#changes.delete(seq);
+        resolve();
+      };
+      this.#changes.set(seq, done);
+      if (!this.#send({ switchyard: 'change', change, seq })) done();
+    });
   }
 
-  onChange(handler: (change: Change) => void): void {
-    this.#changeHandlers.push(handler);
+  /** How this worker applies another worker's change; the primary hears when it is done. */
+  onChange(apply: (change: Change) => Promise<void>): void {
+    this.#applyChange = apply;
   }
 
   call<T>(call: SharedCall): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.#pending.delete(id);
+        this.#calls.delete(id);
         reject(new Error(`the primary did not answer within ${ANSWER_WITHIN_MS} ms`));
       }, ANSWER_WITHIN_MS);
-      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
-      if (!this.#send({ switchyard: 'call', id, call })) this.#settle(id, { error: 'the primary is gone' });
+      this.#calls.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      if (!this.#send({ switchyard: 'call', id, call })) this.#answer(id, { error: 'the primary is gone' });
     });
   }
 
@@ -53,21 +73,27 @@ export class PrimaryLink {
 
   readonly #receive = (message: unknown): void => {
     if (!isOurs<PrimaryMessage>(message)) return;
-    if (message.switchyard === 'change') {
-      for (const handler of this.#changeHandlers) handler(message.change);
-    } else this.#settle(message.id, message);
+    switch (message.switchyard) {
+      case 'change': {
+        const { relay } = message;
+        this.#applyChange(message.change).finally(() => this.#send({ switchyard: 'applied', relay }));
+        break;
+      }
+      case 'relayed':
+        this.#changes.get(message.seq)?.();
+        break;
+      case 'answer':
+        this.#answer(message.id, message);
+        break;
+    }
   };
 
-  #settle(id: number, answer: { value?: unknown; error?: string }): void {
-    const pending = this.#pending.get(id);
+  #answer(id: number, answer: { value?: unknown; error?: string }): void {
+    const pending = this.#calls.get(id);
     if (!pending) return;
-    this.#pending.delete(id);
+    this.#calls.delete(id);
     clearTimeout(pending.timer);
     if (answer.error !== undefined) pending.reject(new Error(answer.error));
     else pending.resolve(answer.value);
-  }
-
-  #failAll(reason: string): void {
-    for (const id of [...this.#pending.keys()]) this.#settle(id, { error: reason });
   }
 }

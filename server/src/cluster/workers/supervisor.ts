@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import type { Change } from '../change-bus';
 import { isOurs, type WorkerMessage } from './messages';
 import type { SharedState } from './shared-state';
 
@@ -17,6 +18,13 @@ export function restartDelayMs(quickExits: number): number {
   return Math.min(MOST_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (quickExits - 1));
 }
 
+/** A change relayed to other workers, until all of them applied it. */
+interface Relay {
+  origin: Worker;
+  seq: number;
+  waiting: Set<Worker>;
+}
+
 interface Slot {
   number: number;
   worker: Worker | undefined;
@@ -32,6 +40,8 @@ interface Slot {
  */
 export class WorkerSupervisor {
   readonly #slots: Slot[];
+  readonly #relays = new Map<number, Relay>();
+  #nextRelay = 1;
   #stopping = false;
 
   constructor(
@@ -109,6 +119,8 @@ export class WorkerSupervisor {
   }
 
   #onExit(worker: Worker, code: number | null, signal: string | null): void {
+    // Its author need not wait for a dead worker: it reads everything afresh when replaced.
+    for (const [id, relay] of this.#relays) this.#applied(id, relay, worker);
     const slot = this.#slotOf(worker);
     if (!slot || this.#stopping) return;
     slot.worker = undefined;
@@ -127,9 +139,12 @@ export class WorkerSupervisor {
 
   #onMessage(from: Worker, message: WorkerMessage): void {
     if (message.switchyard === 'change') {
-      for (const { worker } of this.#slots) {
-        if (worker && worker !== from && worker.isConnected()) worker.send(message);
-      }
+      this.#relay(from, message.change, message.seq);
+      return;
+    }
+    if (message.switchyard === 'applied') {
+      const relay = this.#relays.get(message.relay);
+      if (relay) this.#applied(message.relay, relay, from);
       return;
     }
     const { id, call } = message;
@@ -140,6 +155,26 @@ export class WorkerSupervisor {
       (value) => reply({ value }),
       (error: unknown) => reply({ error: String(error) }),
     );
+  }
+
+  /** Sends a worker's change to every other worker; its author hears once they all applied it. */
+  #relay(origin: Worker, change: Change, seq: number): void {
+    const id = this.#nextRelay++;
+    const relay: Relay = { origin, seq, waiting: new Set() };
+    for (const { worker } of this.#slots) {
+      if (!worker || worker === origin || !worker.isConnected()) continue;
+      relay.waiting.add(worker);
+      worker.send({ switchyard: 'change', change, relay: id });
+    }
+    this.#relays.set(id, relay);
+    if (relay.waiting.size === 0) this.#applied(id, relay);
+  }
+
+  #applied(id: number, relay: Relay, by?: Worker): void {
+    if (by) relay.waiting.delete(by);
+    if (relay.waiting.size > 0) return;
+    this.#relays.delete(id);
+    if (relay.origin.isConnected()) relay.origin.send({ switchyard: 'relayed', seq: relay.seq });
   }
 
   #slotOf(worker: Worker): Slot | undefined {
