@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { type LoadResult, runLoad } from './load';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -16,6 +17,30 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const GATEWAY_PORT = Number(process.env.BENCH_PORT ?? 3910);
 const COUNTS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 const TICKS_PER_SECOND = 100;
+/** `postgres` runs each gateway on a fresh PostgreSQL database (BENCH_PG_URL names the server); else SQLite. */
+const DATABASE = process.env.BENCH_DB === 'postgres' ? 'postgres' : 'sqlite';
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh database for one gateway: its SQL_DSN / SQLITE_PATH, and how to remove it. */
+async function freshDatabase(dir: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (DATABASE === 'sqlite') {
+    return { env: { SQL_DSN: '', SQLITE_PATH: path.join(dir, 'bench.db') }, drop: async () => {} };
+  }
+  const name = `switchyard_workers_bench_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: PG_ADMIN });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    env: { SQL_DSN: url.toString() },
+    drop: () => admin(`drop database if exists ${name} with (force)`),
+  };
+}
 
 /** CPU ms a process and its children (the workers) used so far. */
 function cpuMsOfTree(pid: number): number {
@@ -125,12 +150,12 @@ async function measure(workers: number, fakeUrl: string): Promise<Measured[]> {
     scripts: { serve: string };
   };
   const nodeFlags = manifest.scripts.serve.split(' ').filter((part) => part.startsWith('--'));
+  const database = await freshDatabase(dir);
   const gateway = spawn(process.execPath, [...nodeFlags, path.join(root, 'server/dist/main.js')], {
     env: {
       ...process.env,
       PORT: String(GATEWAY_PORT),
-      SQLITE_PATH: path.join(dir, 'bench.db'),
-      SQL_DSN: '',
+      ...database.env,
       SESSION_SECRET: 'bench',
       LOG_LEVEL: 'warn',
       WORKERS: String(workers),
@@ -176,6 +201,7 @@ async function measure(workers: number, fakeUrl: string): Promise<Measured[]> {
     const exited = new Promise((resolve) => gateway.once('exit', resolve));
     gateway.kill('SIGTERM');
     await exited;
+    await database.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -195,7 +221,7 @@ async function main(): Promise<void> {
   }
   fake.kill('SIGTERM');
   console.log(
-    `\nWORKERS compared (${os.availableParallelism()} cores; gateway, upstream and load generator on all of them; c=${CONCURRENCY}; medians of ${ROUNDS} × ${SECONDS} s; SQLite)`,
+    `\nWORKERS compared (${os.availableParallelism()} cores; gateway, upstream and load generator on all of them; c=${CONCURRENCY}; medians of ${ROUNDS} × ${SECONDS} s; ${DATABASE})`,
   );
   console.log(
     'case        | workers |     rps | p50 ms | p99 ms | gateway CPU µs/call | machine busy | errors',

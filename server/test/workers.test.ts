@@ -381,9 +381,11 @@ describe(`WORKERS=2 without Redis (${TEST_DIALECT})`, () => {
 
   it('SIGTERM stops both workers gracefully: exit 0, calls in flight answered and settled', async () => {
     const account = await customer('lastcalls', 5_000_000, 1_000_000);
+    const sent = slowFake.requests.length;
     const calls = Array.from({ length: 16 }, () => chat(account.key, 'gpt-4'));
-    // The calls are with the slow upstream (400 ms) when the signal comes.
-    await sleep(150);
+    // The signal comes when every call is with the slow upstream (400 ms), however busy the machine.
+    const deadline = Date.now() + 10_000;
+    while (slowFake.requests.length < sent + 16 && Date.now() < deadline) await sleep(10);
     const code = await server.stop('SIGTERM');
     expect(code).toBe(0);
     const statuses = await Promise.all(calls);

@@ -41,6 +41,8 @@ interface Slot {
 export class WorkerSupervisor {
   readonly #slots: Slot[];
   readonly #relays = new Map<number, Relay>();
+  /** Workers that serve: a change's author waits for these only (one still starting reads everything afresh). */
+  readonly #serving = new Set<Worker>();
   #nextRelay = 1;
   #stopping = false;
 
@@ -87,6 +89,7 @@ export class WorkerSupervisor {
       };
       cluster.on('listening', onListening);
       cluster.on('exit', onExit);
+      cluster.on('listening', (worker) => this.#serving.add(worker));
       for (const slot of this.#slots) this.#fork(slot);
     });
   }
@@ -120,6 +123,7 @@ export class WorkerSupervisor {
 
   #onExit(worker: Worker, code: number | null, signal: string | null): void {
     // Its author need not wait for a dead worker: it reads everything afresh when replaced.
+    this.#serving.delete(worker);
     for (const [id, relay] of this.#relays) this.#applied(id, relay, worker);
     const slot = this.#slotOf(worker);
     if (!slot || this.#stopping) return;
@@ -163,7 +167,7 @@ export class WorkerSupervisor {
     const relay: Relay = { origin, seq, waiting: new Set() };
     for (const { worker } of this.#slots) {
       if (!worker || worker === origin || !worker.isConnected()) continue;
-      relay.waiting.add(worker);
+      if (this.#serving.has(worker)) relay.waiting.add(worker);
       worker.send({ switchyard: 'change', change, relay: id });
     }
     this.#relays.set(id, relay);
