@@ -32,6 +32,11 @@ import { nowSeconds } from './clock';
 import { type ChangeBus, LocalChangeBus, RedisChangeBus } from './cluster/change-bus';
 import { createRateLimiter } from './cluster/rate-limiter';
 import { RedisVerificationCodes } from './cluster/redis-verification-codes';
+import { IpcChangeBus } from './cluster/workers/ipc-change-bus';
+import { IpcRateLimiter } from './cluster/workers/ipc-rate-limiter';
+import { IpcVerificationCodes } from './cluster/workers/ipc-verification-codes';
+import type { LimitRule } from './cluster/workers/messages';
+import type { PrimaryLink } from './cluster/workers/primary-link';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { findUserById } from './db/repos/users';
@@ -70,6 +75,18 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** Milliseconds since the epoch for mailed codes' expiry; tests move it forward. Default Date.now. */
   clock?: () => number;
+  /** Set in a worker of a cluster (WORKERS > 1); absent in a process of its own. */
+  worker?: WorkerRole;
+}
+
+/**
+ * A worker's place in the cluster. Without Redis, what the workers share (changes, rate limits,
+ * mailed codes) goes through the primary; with Redis, through Redis as between separate processes.
+ */
+export interface WorkerRole {
+  primary: PrimaryLink;
+  /** Whether this worker runs the background jobs (the log summary catch-up): one worker of the cluster. */
+  runsJobs: boolean;
 }
 
 export interface App {
@@ -85,6 +102,7 @@ function createServices(
   bus: ChangeBus,
   logger?: FastifyBaseLogger,
   clock?: () => number,
+  worker?: WorkerRole,
 ): Services {
   const identities = new IdentityCache(db);
   const router = new ChannelRouter(db);
@@ -101,11 +119,18 @@ function createServices(
       await billing.returnCredit({ userId: change.id });
     }
   });
-  const limiterOf = ({ limit, windowSeconds }: { limit: number; windowSeconds: number }) =>
-    createRateLimiter(config.redis, limit, windowSeconds * 1000, (error) =>
+  const limiterOf = (rule: LimitRule, { limit, windowSeconds }: { limit: number; windowSeconds: number }) => {
+    // Workers without Redis count in the primary: one count for the whole cluster.
+    if (limit > 0 && worker && !config.redis) {
+      return new IpcRateLimiter(worker.primary, rule, (error) =>
+        logger?.warn({ reason: String(error) }, 'rate limiter: the primary did not answer'),
+      );
+    }
+    return createRateLimiter(config.redis, limit, windowSeconds * 1000, (error) =>
       logger?.warn({ reason: String(error) }, 'redis rate limiter'),
     );
-  const codes = createVerificationCodes(config, logger, clock);
+  };
+  const codes = createVerificationCodes(config, logger, clock, worker);
   const users = new UserService({
     db,
     options,
@@ -127,8 +152,8 @@ function createServices(
     leaseMs: config.quotaLeaseMs,
     onQuotaSpent: (id, amount) => reminder.spent(id, amount),
     onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),
-    // Without Redis there is no other process to ask.
-    askForCredit: config.redis ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
+    // Without Redis or other workers there is no other process to ask.
+    askForCredit: config.redis || worker ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
   });
   const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger) });
   const logs = new LogService({ db });
@@ -185,26 +210,36 @@ function createServices(
     emailVerification: new EmailVerification({ db, options, codes, mailer }),
     passwordReset: new PasswordReset({ db, options, codes, mailer }),
     turnstile: new TurnstileCheck({ options, verifyUrl: config.providerUrls.turnstileVerify }),
-    criticalRateLimiter: limiterOf(config.criticalRateLimit),
-    apiRateLimiter: limiterOf(config.apiRateLimit),
-    webRateLimiter: limiterOf(config.webRateLimit),
+    criticalRateLimiter: limiterOf('critical', config.criticalRateLimit),
+    apiRateLimiter: limiterOf('api', config.apiRateLimit),
+    webRateLimiter: limiterOf('web', config.webRateLimit),
   };
 }
 
-/** Mailed codes and reset links: in Redis when there is one, so that any process takes them. */
+/**
+ * Mailed codes and reset links: in Redis when there is one, else in the cluster's primary, so that
+ * any process takes them; in memory in a process of its own.
+ */
 function createVerificationCodes(
   config: Config,
   logger?: FastifyBaseLogger,
   clock?: () => number,
+  worker?: WorkerRole,
 ): VerificationCodes {
-  if (!config.redis) return new MemoryVerificationCodes({ clock });
+  if (!config.redis) {
+    return worker ? new IpcVerificationCodes(worker.primary) : new MemoryVerificationCodes({ clock });
+  }
   return new RedisVerificationCodes(config.redis, (error) =>
     logger?.warn({ reason: String(error) }, 'redis verification codes'),
   );
 }
 
-async function openChangeBus(config: Config, logger?: FastifyBaseLogger): Promise<ChangeBus> {
-  if (!config.redis) return new LocalChangeBus();
+async function openChangeBus(
+  config: Config,
+  logger?: FastifyBaseLogger,
+  worker?: WorkerRole,
+): Promise<ChangeBus> {
+  if (!config.redis) return worker ? new IpcChangeBus(worker.primary) : new LocalChangeBus();
   const bus = new RedisChangeBus(config.redis, (error) => logger?.warn({ err: error }, 'redis change bus'));
   await bus.ready();
   return bus;
@@ -214,13 +249,14 @@ async function openChangeBus(config: Config, logger?: FastifyBaseLogger): Promis
 const SHUTDOWN_SETTLEMENT_WAIT_MS = 5_000;
 
 /** Builds the whole application on an open, migrated database. Tests call this on a fresh one. */
-export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<App> {
-  const bus = await openChangeBus(config, logger);
+export async function buildApp({ config, db, logger, clock, worker }: AppDeps): Promise<App> {
+  const bus = await openChangeBus(config, logger, worker);
   const options = new OptionsStore(db, () => bus.publish({ kind: 'options' }));
   await options.reload();
-  const services = createServices(config, db, options, bus, logger, clock);
+  const services = createServices(config, db, options, bus, logger, clock, worker);
   await services.billing.start();
-  await services.logSummaryCatchUp.start();
+  // One set of background jobs per cluster, not one per worker (see WorkerRole).
+  if (worker?.runsJobs !== false) await services.logSummaryCatchUp.start();
 
   const server = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -243,6 +279,14 @@ export async function buildApp({ config, db, logger, clock }: AppDeps): Promise<
     request.session = services.sessions.open(request.cookies[SESSION_COOKIE]);
   });
   installCriticalRateLimit(server, services.criticalRateLimiter);
+  if (bus instanceof IpcChangeBus) {
+    // A console call that changed something answers once the other workers applied the change, so
+    // the next call sees it whichever worker takes it (Redis, between processes, makes no such promise).
+    addRouteHook(server, 'onSend', isApiRoute, async (_request, _reply, payload) => {
+      await bus.spread();
+      return payload;
+    });
+  }
   // Who is calling is known from the headers: a caller without access is refused before its body is read.
   addRouteHook(server, 'onRequest', isApiRoute, accessGuard(db));
   installBodyBudget(server, config.bodyBudget);

@@ -1,6 +1,16 @@
-import type { FastifyInstance, onRequestHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  onRequestHookHandler,
+  onSendHookHandler,
+  preHandlerHookHandler,
+  RouteOptions,
+} from 'fastify';
 
-type RouteHooks = { onRequest: onRequestHookHandler; preHandler: preHandlerHookHandler };
+type RouteHooks = {
+  onRequest: onRequestHookHandler;
+  preHandler: preHandlerHookHandler;
+  onSend: onSendHookHandler;
+};
 
 /**
  * Attaches a hook, at registration, only to the routes it concerns (decided from the route's

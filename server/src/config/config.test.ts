@@ -1,12 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '.';
 import { parseDatabaseTarget } from './database-target';
 import { ConfigError } from './env';
+import { readWorkers } from './workers';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -85,6 +86,13 @@ describe('SQL_DSN', () => {
 });
 
 describe('loadConfig', () => {
+  it('runs one process unless WORKERS says otherwise; auto is one worker per core', () => {
+    expect(loadConfig({}).workers).toBe(1);
+    expect(loadConfig({ WORKERS: ' 4 ' }).workers).toBe(4);
+    expect(loadConfig({ WORKERS: 'auto' }).workers).toBe(availableParallelism());
+    expect(readWorkers({ WORKERS: 'AUTO' }, 16)).toBe(16);
+  });
+
   it('has sensible defaults and a random session secret when none is set', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
@@ -131,6 +139,11 @@ describe('loadConfig', () => {
     [{ RELAY_BODY_LIMIT: '32MB' }, /^RELAY_BODY_LIMIT: /],
     [{ REQUEST_BODY_BUDGET: '8' }, /^REQUEST_BODY_BUDGET: /],
     [{ RELAY_BODY_LIMIT: '100', REQUEST_BODY_BUDGET: '64' }, /^REQUEST_BODY_BUDGET: must be at least/],
+    [{ WORKERS: '0' }, /^WORKERS: expected auto or a whole number from 1 to 256, got "0"/],
+    [{ WORKERS: 'two' }, /^WORKERS: /],
+    [{ WORKERS: '-2' }, /^WORKERS: /],
+    [{ WORKERS: '1.5' }, /^WORKERS: /],
+    [{ WORKERS: '1000' }, /^WORKERS: /],
   ])('refuses %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -6,6 +6,7 @@ import { type Env, fail, readInteger } from './env';
 import { type ProviderUrls, readProviderUrls } from './provider-urls';
 import { type RedisTarget, readRedisTarget } from './redis-target';
 import { readTrustedProxies } from './trusted-proxies';
+import { readWorkers } from './workers';
 
 export interface Config extends BodyLimits {
   port: number;
@@ -47,6 +48,8 @@ export interface Config extends BodyLimits {
    * private CA or a self-signed certificate. Unset: only the built-in roots.
    */
   smtpTrustedCertificates: string | undefined;
+  /** Server processes sharing the port (WORKERS; `auto` = one per core). 1: a single process, no cluster. */
+  workers: number;
 }
 
 function readInitialRootToken(env: Env): string | undefined {
@@ -124,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowSeconds: GLOBAL_RATE_LIMIT_WINDOW_SECONDS,
     },
     smtpTrustedCertificates: readSmtpCertificates(env),
+    workers: readWorkers(env),
     ...readBodyLimits(env),
   };
 }
