@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { setUpAccount } from './gateway-setup';
 import { type LoadResult, runLoad } from './load';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -92,48 +93,6 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-async function api(base: string, cookie: string, method: string, url: string, body?: unknown) {
-  const response = await fetch(base + url, {
-    method,
-    headers: { 'content-type': 'application/json', cookie },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await response.json()) as { success: boolean; message: string; data?: unknown };
-  if (!json.success) throw new Error(`${method} ${url}: ${json.message}`);
-  return { json, cookie: response.headers.getSetCookie()[0]?.split(';')[0] ?? cookie };
-}
-
-/** A channel to the fake upstream, a user with quota and a limited key: answers the key. */
-async function setUp(gatewayUrl: string, fakeUrl: string): Promise<string> {
-  const rootCookie = (
-    await api(gatewayUrl, '', 'POST', '/api/user/login', { username: 'root', password: '123456' })
-  ).cookie;
-  await api(gatewayUrl, rootCookie, 'POST', '/api/channel/', {
-    type: 1,
-    name: 'bench',
-    key: 'sk-bench',
-    base_url: fakeUrl,
-    models: 'gpt-3.5-turbo',
-    group: 'default',
-  });
-  await api(gatewayUrl, rootCookie, 'POST', '/api/user/', { username: 'bench', password: 'benchmark1' });
-  const users = await api(gatewayUrl, rootCookie, 'GET', '/api/user/search?keyword=bench');
-  const user = (users.json.data as Array<{ id: number; username: string }>).find(
-    (u) => u.username === 'bench',
-  )!;
-  await api(gatewayUrl, rootCookie, 'POST', '/api/topup', { user_id: user.id, quota: 1_000_000_000_000 });
-  const login = await api(gatewayUrl, '', 'POST', '/api/user/login', {
-    username: 'bench',
-    password: 'benchmark1',
-  });
-  const token = await api(gatewayUrl, login.cookie, 'POST', '/api/token/', {
-    name: 'bench',
-    remain_quota: 900_000_000_000,
-    expired_time: -1,
-  });
-  return (token.json.data as { key: string }).key;
-}
-
 interface Measured {
   workers: number;
   stream: boolean;
@@ -167,7 +126,7 @@ async function measure(workers: number, fakeUrl: string): Promise<Measured[]> {
     await waitFor(`${gatewayUrl}/api/status`);
     // Every worker listens before the primary says so; the status answering means one does.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const key = await setUp(gatewayUrl, fakeUrl);
+    const { key } = await setUpAccount(gatewayUrl, fakeUrl);
     const results: Measured[] = [];
     for (const stream of [false, true]) {
       const cpuBefore = cpuMsOfTree(gateway.pid!);
