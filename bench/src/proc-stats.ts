@@ -63,3 +63,17 @@ export function cpuMsBetween(before: CpuSnapshot, after: CpuSnapshot): number {
   for (const [id, ms] of after) total += ms - (before.get(id) ?? 0);
   return total;
 }
+
+/** Busy and total CPU ticks of the whole machine so far, from /proc/stat. */
+export function machineTicks(): { busy: number; total: number } {
+  const values = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const total = values.reduce((sum, value) => sum + value, 0);
+  const idle = (values[3] ?? 0) + (values[4] ?? 0);
+  return { busy: total - idle, total };
+}

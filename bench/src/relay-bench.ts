@@ -132,12 +132,13 @@ async function main(): Promise<void> {
       await compareWorkers(
         {
           counts: settings.workers,
+          database: settings.workersDatabase,
           repeats: settings.repeats,
           window: { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
           upstreamUrl,
           server,
           probes,
-          createDatabase: (name) => createDatabase('sqlite', name),
+          createDatabase: (name) => createDatabase(settings.workersDatabase, name),
           progress,
         },
         gateways,

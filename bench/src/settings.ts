@@ -14,11 +14,10 @@ const number = (name: string, fallback: number) => {
 
 export type BenchDatabase = 'sqlite' | 'postgres';
 
-function databases(): BenchDatabase[] {
-  const names = list(process.env.BENCH_DATABASES, 'sqlite,postgres');
+function databases(variable: string, fallback: string): BenchDatabase[] {
+  const names = list(process.env[variable], fallback);
   for (const name of names) {
-    if (name !== 'sqlite' && name !== 'postgres')
-      throw new Error(`BENCH_DATABASES: unknown database ${name}`);
+    if (name !== 'sqlite' && name !== 'postgres') throw new Error(`${variable}: unknown database ${name}`);
   }
   return names as BenchDatabase[];
 }
@@ -31,9 +30,11 @@ export const settings = {
   repeats: Math.max(1, Math.round(number('BENCH_REPEATS', 3))),
   /** Which cases to run, e.g. `stream:64` (default: all four). */
   cases: list(process.env.BENCH_CASES, 'plain:1,plain:64,stream:1,stream:64'),
-  databases: databases(),
+  databases: databases('BENCH_DATABASES', 'sqlite,postgres'),
   /** WORKERS values to compare unpinned at c=64 after the main run (none by default). */
   workers: list(process.env.BENCH_WORKERS, ''),
+  /** The database of the workers comparison: `sqlite` (default) or `postgres`. */
+  workersDatabase: databases('BENCH_WORKERS_DATABASE', 'sqlite')[0] ?? 'sqlite',
   /** The built server to run as the gateway, e.g. another worktree's, to compare two versions. */
   server: process.env.BENCH_SERVER,
   /** A folder for V8 CPU profiles of the gateways (written when they shut down). */

@@ -1,16 +1,19 @@
-// WORKERS=n against WORKERS=m on this machine's cores: each gateway not pinned, sharing every core with
+// WORKERS=n against WORKERS=m on this machine's cores (`BENCH_WORKERS=1,2`, on `BENCH_WORKERS_DATABASE`): each gateway not pinned, sharing every core with
 // the load generator and the fake upstream, as a real host would. CPU per call counts the whole process
 // tree (primary and workers).
 import type { BenchDatabaseHandle } from './bench-database';
 import type { LoopDelayProbes } from './loop-delay';
 import { measure, type Run } from './measure';
+import { machineTicks } from './proc-stats';
 import { type Gateway, type ServerOptions, startGateway } from './servers';
 import { workerCases } from './settings';
-import { summarise } from './summary';
+import { median, summarise } from './summary';
 import { fixed, printTable } from './table';
 
 export interface WorkersOptions {
   counts: string[];
+  /** Named in the table's title. */
+  database: string;
   repeats: number;
   window: { seconds: number; warmupSeconds: number };
   upstreamUrl: string;
@@ -36,10 +39,16 @@ export async function compareWorkers(options: WorkersOptions, started: Gateway[]
   const rows: string[][] = [];
   for (const benchCase of workerCases()) {
     const runs = new Map<Gateway, Run[]>(gateways.map((gateway) => [gateway, []]));
+    const machineBusy = new Map<Gateway, number[]>(gateways.map((gateway) => [gateway, []]));
     for (let repeat = 1; repeat <= options.repeats; repeat++) {
-      for (const gateway of gateways) {
+      // Alternate the order, so that neither count always runs on the warmer machine.
+      const order = repeat % 2 === 1 ? gateways : [...gateways].reverse();
+      for (const gateway of order) {
+        const before = machineTicks();
         const run = await measure(gateway, benchCase, options.window, options.probes);
+        const after = machineTicks();
         runs.get(gateway)!.push(run);
+        machineBusy.get(gateway)!.push((after.busy - before.busy) / (after.total - before.total));
         options.progress(`${benchCase.label} #${repeat} ${gateway.name}: ${run.load.rps.toFixed(0)} rps`);
       }
     }
@@ -55,12 +64,13 @@ export async function compareWorkers(options: WorkersOptions, started: Gateway[]
         fixed(s.cpuUsPerCall, 0),
         fixed(s.loopDelay?.p99, 2),
         fixed(s.loopDelay?.max, 2),
+        `${fixed(median(machineBusy.get(gateway)!) * 100, 0)}%`,
         String(s.errors),
       ]);
     }
   }
   printTable(
-    `Workers (SQLite, gateway not pinned: it shares both cores with the load generator and the upstream; medians of ${options.repeats})`,
+    `Workers (${options.database}, gateway not pinned: it shares both cores with the load generator and the upstream; medians of ${options.repeats})`,
     [
       'case',
       'gateway',
@@ -71,6 +81,7 @@ export async function compareWorkers(options: WorkersOptions, started: Gateway[]
       'CPU µs/call (all processes)',
       'loop delay p99 ms',
       'max ms',
+      'machine busy',
       'errors',
     ],
     rows,

@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import v8 from 'node:v8';
-import { buildApp, type WorkerRole } from './app';
+import { buildApp } from './app';
 import { PrimaryLink } from './cluster/workers/primary-link';
 import { SharedState } from './cluster/workers/shared-state';
 import { WORKER_SLOT_VARIABLE, WorkerSupervisor } from './cluster/workers/supervisor';
@@ -13,6 +13,7 @@ import { OptionsStore } from './domain/options';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes } from './domain/verification-codes';
 import { createLogger } from './logging';
+import type { WorkerRole } from './services-wiring';
 
 // V8 lets garbage pile up in the old generation (up to ~4× the live heap) before a full collection;
 // collecting at 1.3× keeps a busy gateway's memory flat at a measured cost of nothing (see README).

@@ -1,0 +1,202 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Services } from './api/services';
+import { SessionCodec } from './api/session';
+import { nowSeconds } from './clock';
+import { type ChangeBus, LocalChangeBus, RedisChangeBus } from './cluster/change-bus';
+import { createRateLimiter } from './cluster/rate-limiter';
+import { RedisVerificationCodes } from './cluster/redis-verification-codes';
+import { IpcChangeBus } from './cluster/workers/ipc-change-bus';
+import { IpcRateLimiter } from './cluster/workers/ipc-rate-limiter';
+import { IpcVerificationCodes } from './cluster/workers/ipc-verification-codes';
+import type { LimitRule } from './cluster/workers/messages';
+import type { PrimaryLink } from './cluster/workers/primary-link';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import { findUserById } from './db/repos/users';
+import { Billing } from './domain/billing';
+import { BillingDashboard } from './domain/billing-dashboard';
+import { ChannelBalances } from './domain/channel-balance';
+import { ChannelService } from './domain/channels';
+import { EmailVerification } from './domain/email-verification';
+import { LogSummaryCatchUp } from './domain/log-summary-catch-up';
+import { LogService } from './domain/logs';
+import { Mailer } from './domain/mail';
+import { channelAlerts, Notifier } from './domain/notifier';
+import { OAuthAccounts } from './domain/oauth/accounts';
+import { ExternalIdentities } from './domain/oauth/identities';
+import type { OptionsStore } from './domain/options';
+import { PasswordReset } from './domain/password-reset';
+import { QuotaReminder } from './domain/quota-reminder';
+import { RedemptionService } from './domain/redemptions';
+import { TokenService } from './domain/tokens';
+import { TurnstileCheck } from './domain/turnstile';
+import { UserService } from './domain/users';
+import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
+import { ChannelTester } from './jobs/channel-tester';
+import { ChannelHealth } from './relay/pipeline/channel-health';
+import { ChannelRouter } from './relay/pipeline/channel-router';
+import { IdentityCache } from './relay/pipeline/identity-cache';
+import { Relay } from './relay/pipeline/relay';
+import { createTokenCounter } from './relay/pipeline/tokenizer';
+import { UpstreamClient } from './relay/upstream';
+
+/**
+ * A worker's place in the cluster. Without Redis, what the workers share (changes, rate limits,
+ * mailed codes) goes through the primary; with Redis, through Redis as between separate processes.
+ */
+export interface WorkerRole {
+  primary: PrimaryLink;
+  /** Whether this worker runs the background jobs (the log summary catch-up): one worker of the cluster. */
+  runsJobs: boolean;
+}
+
+/** Wires every service once, explicitly: the only place that knows what depends on what. */
+export function createServices(
+  config: Config,
+  db: Db,
+  options: OptionsStore,
+  bus: ChangeBus,
+  logger?: FastifyBaseLogger,
+  clock?: () => number,
+  worker?: WorkerRole,
+): Services {
+  const identities = new IdentityCache(db);
+  const router = new ChannelRouter(db);
+  bus.subscribe(async (change) => {
+    if (change.kind === 'options') await options.reload();
+    else if (change.kind === 'channels') router.invalidate();
+    else if (change.kind === 'token') {
+      identities.tokenChanged(change.key);
+      // An edited key's balance is what the administrator set: credit held for it goes back.
+      if (change.id !== undefined) await billing.returnCredit({ tokenId: change.id });
+    } else if (change.kind === 'credit') await billing.returnCredit({ userId: change.userId });
+    else {
+      identities.userChanged(change.id);
+      await billing.returnCredit({ userId: change.id });
+    }
+  });
+  const limiterOf = (rule: LimitRule, { limit, windowSeconds }: { limit: number; windowSeconds: number }) => {
+    // Workers without Redis count in the primary: one count for the whole cluster.
+    if (limit > 0 && worker && !config.redis) {
+      return new IpcRateLimiter(worker.primary, rule, (error) =>
+        logger?.warn({ reason: String(error) }, 'rate limiter: the primary did not answer'),
+      );
+    }
+    return createRateLimiter(config.redis, limit, windowSeconds * 1000, (error) =>
+      logger?.warn({ reason: String(error) }, 'redis rate limiter'),
+    );
+  };
+  const codes = createVerificationCodes(config, logger, clock, worker);
+  const users = new UserService({
+    db,
+    options,
+    codes,
+    onUserChanged: (id) => bus.publish({ kind: 'user', id }),
+  });
+  const channels = new ChannelService({ db, options, onChanged: () => bus.publish({ kind: 'channels' }) });
+  const mailer = new Mailer(options, { trustedCertificates: config.smtpTrustedCertificates });
+  const notifier = new Notifier({ db, options, mailer });
+  const reminder = new QuotaReminder({
+    options,
+    readUser: (id) => findUserById(db, id),
+    sendMail: (message) => mailer.send(message),
+    onError: (error) => logger?.warn({ reason: String(error) }, 'quota reminder not sent'),
+  });
+  const billing = new Billing({
+    ledger: db.ledger,
+    options,
+    leaseMs: config.quotaLeaseMs,
+    onQuotaSpent: (id, amount) => reminder.spent(id, amount),
+    onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),
+    // Without Redis or other workers there is no other process to ask.
+    askForCredit: config.redis || worker ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
+  });
+  const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger) });
+  const logs = new LogService({ db });
+  const upstream = new UpstreamClient(config);
+  const relay = new Relay({
+    router,
+    billing,
+    options,
+    health,
+    counter: createTokenCounter(() => options.bool('ApproximateTokenEnabled')),
+    upstream,
+    logger,
+  });
+  return {
+    config,
+    db,
+    options,
+    codes,
+    users,
+    tokens: new TokenService({
+      db,
+      users,
+      onTokenChanged: (key, id) => bus.publish({ kind: 'token', key, id }),
+    }),
+    redemptions: new RedemptionService({ db, options }),
+    channels,
+    logs,
+    logSummaryCatchUp: new LogSummaryCatchUp({
+      db,
+      onCaughtUp: (logs) => logger?.info({ logs }, 'log summaries took in logs another program wrote'),
+      onError: (error) => logger?.warn({ err: error }, 'log summary catch-up failed'),
+    }),
+    channelTester: new ChannelTester({
+      logs,
+      relay,
+      channels,
+      health,
+      options,
+      pauseMs: config.channelTestPauseMs,
+    }),
+    channelBalances: new ChannelBalances({ channels }),
+    billing,
+    billingDashboard: new BillingDashboard({ db, options }),
+    router,
+    identities,
+    relay,
+    bus,
+    sessions: new SessionCodec(config.sessionSecret),
+    startTime: nowSeconds(),
+    mailer,
+    notifier,
+    oauth: new OAuthAccounts({ db, options, users }),
+    externalIdentities: new ExternalIdentities({ options, urls: config.providerUrls }),
+    emailVerification: new EmailVerification({ db, options, codes, mailer }),
+    passwordReset: new PasswordReset({ db, options, codes, mailer }),
+    turnstile: new TurnstileCheck({ options, verifyUrl: config.providerUrls.turnstileVerify }),
+    criticalRateLimiter: limiterOf('critical', config.criticalRateLimit),
+    apiRateLimiter: limiterOf('api', config.apiRateLimit),
+    webRateLimiter: limiterOf('web', config.webRateLimit),
+  };
+}
+
+/**
+ * Mailed codes and reset links: in Redis when there is one, else in the cluster's primary, so that
+ * any process takes them; in memory in a process of its own.
+ */
+function createVerificationCodes(
+  config: Config,
+  logger?: FastifyBaseLogger,
+  clock?: () => number,
+  worker?: WorkerRole,
+): VerificationCodes {
+  if (!config.redis) {
+    return worker ? new IpcVerificationCodes(worker.primary) : new MemoryVerificationCodes({ clock });
+  }
+  return new RedisVerificationCodes(config.redis, (error) =>
+    logger?.warn({ reason: String(error) }, 'redis verification codes'),
+  );
+}
+
+export async function openChangeBus(
+  config: Config,
+  logger?: FastifyBaseLogger,
+  worker?: WorkerRole,
+): Promise<ChangeBus> {
+  if (!config.redis) return worker ? new IpcChangeBus(worker.primary) : new LocalChangeBus();
+  const bus = new RedisChangeBus(config.redis, (error) => logger?.warn({ err: error }, 'redis change bus'));
+  await bus.ready();
+  return bus;
+}
