@@ -26,15 +26,26 @@ function chatTools(tools: unknown): Json[] | undefined {
   });
 }
 
-/** `tool_choice`: a mode, or one function by name. */
-function chatToolChoice(choice: unknown): unknown {
-  if (choice === undefined || choice === null) return undefined;
-  if (choice === 'none' || choice === 'auto' || choice === 'required') return choice;
+/** The function names an `allowed_tools` choice lists. */
+const allowedNames = (tools: unknown): Set<unknown> =>
+  new Set((Array.isArray(tools) ? tools : []).map((tool) => asObject(tool)?.name));
+
+/**
+ * `tool_choice` over the chat tools: a mode, one function by name, or `allowed_tools` (the tools
+ * narrowed to the ones it names, called in its mode).
+ */
+function withToolChoice(tools: Json[], choice: unknown): { tools: Json[]; choice?: unknown } {
+  if (choice === undefined || choice === null) return { tools };
+  if (choice === 'none' || choice === 'auto' || choice === 'required') return { tools, choice };
   const object = asObject(choice);
   if (object?.type === 'function' && typeof object.name === 'string' && object.name)
-    return { type: 'function', function: { name: object.name } };
+    return { tools, choice: { type: 'function', function: { name: object.name } } };
+  if (object?.type === 'allowed_tools' && (object.mode === 'auto' || object.mode === 'required')) {
+    const names = allowedNames(object.tools);
+    return { tools: tools.filter((tool) => names.has(asObject(tool.function)?.name)), choice: object.mode };
+  }
   throw invalidResponsesRequest(
-    "tool_choice must be 'none', 'auto', 'required' or {type: 'function', name}",
+    "tool_choice must be 'none', 'auto', 'required', {type: 'function', name} or {type: 'allowed_tools', mode, tools}",
     'tool_choice',
     'unsupported_tool_choice',
   );
@@ -108,10 +119,9 @@ export function responsesToChat(body: Json): Json {
     const value = optionalNumber(body, field);
     if (value !== undefined) chat[field] = value;
   }
-  const tools = chatTools(body.tools);
-  if (tools && tools.length > 0) {
+  const { tools, choice } = withToolChoice(chatTools(body.tools) ?? [], body.tool_choice);
+  if (tools.length > 0) {
     chat.tools = tools;
-    const choice = chatToolChoice(body.tool_choice);
     if (choice !== undefined) chat.tool_choice = choice;
     if (typeof body.parallel_tool_calls === 'boolean') chat.parallel_tool_calls = body.parallel_tool_calls;
   }
