@@ -156,6 +156,40 @@ describe('/v1/responses streamed (typed events) over an OpenAI chat channel', ()
     ]);
   });
 
+  it('the SDK assembles a reasoning item, text and usage details from the stream', async () => {
+    answer({
+      reasoning: 'Think first.',
+      content: 'Done.',
+      usage: {
+        prompt_tokens: 40,
+        completion_tokens: 30,
+        total_tokens: 70,
+        prompt_tokens_details: { cached_tokens: 16 },
+        completion_tokens_details: { reasoning_tokens: 20 },
+      },
+    });
+    const stream = customer.openai.responses.stream({
+      model: 'o3-mini',
+      input: 'Hi',
+      reasoning: { effort: 'high' },
+    });
+    const reasoning: string[] = [];
+    stream.on('response.reasoning_text.delta', (event) => reasoning.push(event.delta));
+    const final = await stream.finalResponse();
+    expect(upstreamBody()).toMatchObject({ reasoning_effort: 'high', stream: true });
+    expect(reasoning.join('')).toBe('Think first.');
+    expect(final.output).toMatchObject([
+      { type: 'reasoning', content: [{ type: 'reasoning_text', text: 'Think first.' }] },
+      { type: 'message', content: [{ type: 'output_text', text: 'Done.' }] },
+    ]);
+    expect(final.output_text).toBe('Done.');
+    expect(final.reasoning).toEqual({ effort: 'high', summary: null });
+    expect(final.usage).toMatchObject({
+      input_tokens_details: { cached_tokens: 16 },
+      output_tokens_details: { reasoning_tokens: 20 },
+    });
+  });
+
   it('max_output_tokens reached mid-stream: response.incomplete ends it; no [DONE] on the wire', async () => {
     answer({ content: 'cut short', finishReason: 'length' });
     const response = await fetch(`${t.baseUrl}/v1/responses`, {
