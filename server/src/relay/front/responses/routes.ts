@@ -3,7 +3,6 @@ import { nowSeconds } from '../../../clock';
 import type { Relay } from '../../pipeline/relay';
 import { parseJsonObject } from '../json-body';
 import { ReplySink } from '../reply-sink';
-import { newRequestId } from '../request-id';
 import { responseNotStored } from './errors';
 import { responsesToChat } from './request';
 import { ResponsesSink } from './sink';
@@ -59,7 +58,7 @@ export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps
       url,
       ...deps.routeOptions,
       handler: async (request, reply) => {
-        const requestId = request.relayCall?.requestId ?? newRequestId();
+        const { requestId } = request.relayCall;
         deps.sendError(reply.hijack(), requestId, responseNotStored(request.params.id), request.log);
       },
     });
