@@ -3,7 +3,7 @@ import { invalidResponsesRequest, needsStoredState } from './errors';
 
 const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);
 
-/** Input item types a stateless gateway cannot honour, or that belong to OpenAI's hosted tools. */
+/** Input items that point at stored items, which a stateless gateway cannot look up. */
 const STATEFUL_ITEMS = new Set(['item_reference']);
 
 /** One content part of an input message as a chat part. */
@@ -12,7 +12,7 @@ function chatPart(part: Json, param: string): Json {
     case 'input_text':
     case 'output_text':
       if (typeof part.text !== 'string')
-        throw invalidResponsesRequest(`${param}.text must be a string`, param);
+        throw invalidResponsesRequest(`${param}.text must be a string`, `${param}.text`);
       return { type: 'text', text: part.text };
     case 'refusal':
       return { type: 'text', text: String(part.refusal ?? '') };
