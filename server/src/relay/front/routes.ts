@@ -10,9 +10,11 @@ import type { Relay } from '../pipeline/relay';
 import { anthropicToOpenAi } from './anthropic/request';
 import { anthropicError } from './anthropic/response';
 import { AnthropicSink } from './anthropic/sink';
+import { parseJsonObject } from './json-body';
 import { modelObject } from './models';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
+import { responsesRoutes } from './responses/routes';
 
 export interface RelayRouteDeps {
   relay: Relay;
@@ -74,17 +76,6 @@ const NOT_IMPLEMENTED = [
   ['POST', '/v1/batches'],
   ['GET', '/v1/batches'],
 ] as const;
-
-function parseJsonObject(raw: Buffer): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(raw.toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw RelayError.invalid('The request body must be a JSON object', 'invalid_json');
-}
 
 const queryOf = (url: string) => {
   const index = url.indexOf('?');
@@ -200,7 +191,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       const { requestId, caller } = request.relayCall;
       const sink = new ReplySink(reply, requestId);
       try {
-        const body = parseJsonObject(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
+        const body = parseJsonObject(request.body);
         await deps.relay.handle(
           caller,
           {
@@ -217,6 +208,9 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
         sendError(reply, requestId, error, request.log, 'anthropic');
       }
     });
+
+    // OpenAI's Responses API: converted to the chat pipeline and back; nothing is stored.
+    responsesRoutes(scope, { relay: deps.relay, routeOptions: relayRoute(bearerKey), sendError });
 
     scope.get('/v1/models', routeConfig, async (request, reply) => {
       const requestId = newRequestId();

@@ -1,0 +1,158 @@
+import { asObject, type Json, numberOf } from '../../json-value';
+
+/** What every response object of one call shares: its ids, model, time and the request it answers. */
+export interface ResponseContext {
+  /** The call's request id: `resp_<id>` names the response, and its items derive from it. */
+  requestId: string;
+  /** The model as the client named it. */
+  model: string;
+  createdAt: number;
+  /** The client's Responses request, echoed back as OpenAI does. */
+  request: Json;
+}
+
+type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+
+export const itemIds = (requestId: string) => ({
+  response: `resp_${requestId}`,
+  message: `msg_${requestId}`,
+  reasoning: `rs_${requestId}`,
+  functionCall: (index: number) => `fc_${requestId}_${index}`,
+});
+
+export const outputText = (text: string): Json => ({ type: 'output_text', text, annotations: [] });
+
+export const messageItem = (id: string, status: ItemStatus, content: Json[]): Json => ({
+  id,
+  type: 'message',
+  status,
+  role: 'assistant',
+  content,
+});
+
+export const reasoningItem = (id: string, status: ItemStatus, text: string | undefined): Json => ({
+  id,
+  type: 'reasoning',
+  status,
+  summary: [],
+  content: text === undefined ? [] : [{ type: 'reasoning_text', text }],
+});
+
+export const functionCallItem = (
+  id: string,
+  status: ItemStatus,
+  call: { callId: string; name: string; arguments: string },
+): Json => ({
+  id,
+  type: 'function_call',
+  status,
+  call_id: call.callId,
+  name: call.name,
+  arguments: call.arguments,
+});
+
+/** A chat answer's `usage` as the Responses API reports it; null when the upstream sent none. */
+export function responsesUsage(value: unknown): Json | null {
+  const usage = asObject(value);
+  if (!usage) return null;
+  const input = numberOf(usage.prompt_tokens) ?? 0;
+  const output = numberOf(usage.completion_tokens) ?? 0;
+  const inputDetails = asObject(usage.prompt_tokens_details);
+  const cacheWrite = numberOf(inputDetails?.cache_write_tokens);
+  return {
+    input_tokens: input,
+    input_tokens_details: {
+      cached_tokens: numberOf(inputDetails?.cached_tokens) ?? 0,
+      ...(cacheWrite === undefined ? {} : { cache_write_tokens: cacheWrite }),
+    },
+    output_tokens: output,
+    output_tokens_details: {
+      reasoning_tokens: numberOf(asObject(usage.completion_tokens_details)?.reasoning_tokens) ?? 0,
+    },
+    total_tokens: numberOf(usage.total_tokens) ?? input + output,
+  };
+}
+
+/** A chat finish reason as the response's status: a cut-off answer is incomplete, with the reason. */
+export function finalStatus(finishReason: unknown): { status: string; incomplete_details: Json | null } {
+  if (finishReason === 'length')
+    return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
+  if (finishReason === 'content_filter')
+    return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
+  return { status: 'completed', incomplete_details: null };
+}
+
+/** The response object with the request's settings echoed, as OpenAI answers them; no output yet. */
+export function responseShell(context: ResponseContext, status: string): Json {
+  const { request } = context;
+  const reasoning = asObject(request.reasoning);
+  return {
+    id: itemIds(context.requestId).response,
+    object: 'response',
+    created_at: context.createdAt,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: typeof request.instructions === 'string' ? request.instructions : null,
+    max_output_tokens: numberOf(request.max_output_tokens) ?? null,
+    metadata: asObject(request.metadata) ?? {},
+    model: context.model,
+    output: [],
+    parallel_tool_calls:
+      typeof request.parallel_tool_calls === 'boolean' ? request.parallel_tool_calls : true,
+    previous_response_id: null,
+    reasoning: { effort: typeof reasoning?.effort === 'string' ? reasoning.effort : null, summary: null },
+    // Stateless: nothing is kept, whatever the request asked.
+    store: false,
+    temperature: numberOf(request.temperature) ?? null,
+    text: { format: asObject(asObject(request.text)?.format) ?? { type: 'text' } },
+    tool_choice: request.tool_choice ?? 'auto',
+    tools: Array.isArray(request.tools) ? request.tools : [],
+    top_p: numberOf(request.top_p) ?? null,
+    truncation: 'disabled',
+    usage: null,
+    user: typeof request.user === 'string' ? request.user : null,
+  };
+}
+
+/** The reasoning text OpenAI-compatible providers send beside the answer (DeepSeek and kin). */
+export const reasoningTextOf = (message: Json | undefined): string | undefined => {
+  const text = message?.reasoning_content ?? message?.reasoning;
+  return typeof text === 'string' && text ? text : undefined;
+};
+
+/** An OpenAI chat completion as a Responses API response object. */
+export function chatToResponse(completion: Json, context: ResponseContext): Json {
+  const choice = asObject(Array.isArray(completion.choices) ? completion.choices[0] : undefined);
+  const message = asObject(choice?.message);
+  const { status, incomplete_details } = finalStatus(choice?.finish_reason);
+  const itemStatus = status === 'completed' ? 'completed' : 'incomplete';
+  const ids = itemIds(context.requestId);
+  const output: Json[] = [];
+  const reasoning = reasoningTextOf(message);
+  if (reasoning) output.push(reasoningItem(ids.reasoning, itemStatus, reasoning));
+  const content: Json[] = [];
+  if (typeof message?.content === 'string' && message.content) content.push(outputText(message.content));
+  if (typeof message?.refusal === 'string' && message.refusal)
+    content.push({ type: 'refusal', refusal: message.refusal });
+  if (content.length > 0) output.push(messageItem(ids.message, itemStatus, content));
+  const toolCalls = Array.isArray(message?.tool_calls) ? message.tool_calls : [];
+  toolCalls.forEach((entry, index) => {
+    const call = asObject(entry);
+    const fn = asObject(call?.function);
+    output.push(
+      functionCallItem(ids.functionCall(index), 'completed', {
+        callId: typeof call?.id === 'string' && call.id ? call.id : `call_${context.requestId}_${index}`,
+        name: String(fn?.name ?? ''),
+        arguments: typeof fn?.arguments === 'string' ? fn.arguments : '{}',
+      }),
+    );
+  });
+  return {
+    ...responseShell(context, status),
+    incomplete_details,
+    output,
+    usage: responsesUsage(completion.usage),
+  };
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { nowSeconds } from '../../../clock';
+import type { Relay } from '../../pipeline/relay';
+import { parseJsonObject } from '../json-body';
+import { ReplySink } from '../reply-sink';
+import { responseNotStored } from './errors';
+import { responsesToChat } from './request';
+import { ResponsesSink } from './sink';
+
+export interface ResponsesRouteDeps {
+  relay: Relay;
+  /** The relay's route options: the key checked from the headers before the body is read, the body limit. */
+  routeOptions: RouteShorthandOptions;
+  /** Answers a failure in OpenAI's error shape (or ends a stream that has begun). */
+  sendError: (reply: FastifyReply, requestId: string, error: unknown, log: FastifyRequest['log']) => void;
+}
+
+/** What a stored response would serve: this gateway keeps none, so each answers 404 (`responses_not_stored`). */
+const STORED_RESPONSE_ROUTES = [
+  ['GET', '/v1/responses/:id'],
+  ['DELETE', '/v1/responses/:id'],
+  ['POST', '/v1/responses/:id/cancel'],
+  ['GET', '/v1/responses/:id/input_items'],
+] as const;
+
+/**
+ * OpenAI's Responses API. The parsed request (`native`) is kept beside its chat translation: the
+ * answer echoes it, and a pass-through to channels that speak Responses would send it as it is.
+ */
+export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps): void {
+  scope.post('/v1/responses', deps.routeOptions, async (request, reply) => {
+    const { requestId, caller } = request.relayCall;
+    const sink = new ReplySink(reply, requestId);
+    try {
+      const native = parseJsonObject(request.body);
+      const chat = responsesToChat(native);
+      const context = { requestId, model: String(native.model), createdAt: nowSeconds(), request: native };
+      await deps.relay.handle(
+        caller,
+        {
+          requestId,
+          mode: 'chat',
+          path: '/v1/chat/completions',
+          query: '',
+          rawBody: Buffer.from(JSON.stringify(chat)),
+          contentType: 'application/json',
+        },
+        new ResponsesSink(sink, context),
+      );
+    } catch (error) {
+      deps.sendError(reply, requestId, error, request.log);
+    }
+  });
+
+  for (const [method, url] of STORED_RESPONSE_ROUTES) {
+    scope.route<{ Params: { id: string } }>({
+      method,
+      url,
+      ...deps.routeOptions,
+      handler: async (request, reply) => {
+        const { requestId } = request.relayCall;
+        deps.sendError(reply.hijack(), requestId, responseNotStored(request.params.id), request.log);
+      },
+    });
+  }
+}

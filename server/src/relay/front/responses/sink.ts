@@ -1,0 +1,66 @@
+import { badUpstreamAnswer } from '../../errors';
+import { asObject } from '../../json-value';
+import type { ClientSink } from '../../pipeline/client-sink';
+import { chatToResponse, type ResponseContext } from './response';
+import { ResponsesStreamWriter } from './stream';
+
+/** Wraps the caller's response: OpenAI chat answers from the pipeline leave as Responses API answers. */
+export class ResponsesSink implements ClientSink {
+  readonly signal: AbortSignal;
+  readonly #stream: ResponsesStreamWriter;
+  #pending = '';
+
+  constructor(
+    private readonly inner: ClientSink,
+    private readonly context: ResponseContext,
+  ) {
+    this.signal = inner.signal;
+    this.#stream = new ResponsesStreamWriter(context);
+  }
+
+  body(status: number, contentType: string, body: string | Buffer): void {
+    if (!contentType.includes('json')) {
+      this.inner.body(status, contentType, body);
+      return;
+    }
+    let completion: ReturnType<typeof asObject>;
+    try {
+      completion = asObject(JSON.parse(body.toString()));
+    } catch {
+      completion = undefined;
+    }
+    if (!completion) {
+      const error = badUpstreamAnswer('not a JSON object');
+      this.inner.body(error.status, 'application/json', JSON.stringify(error.body(this.context.requestId)));
+      return;
+    }
+    this.inner.body(status, 'application/json', JSON.stringify(chatToResponse(completion, this.context)));
+  }
+
+  startStream(): void {
+    this.inner.startStream();
+  }
+
+  /** Receives `data: {...}\n\n` frames (and keep-alive comments) and re-frames them as typed events. */
+  write(data: string): void {
+    this.#pending += data;
+    let boundary = this.#pending.indexOf('\n\n');
+    while (boundary !== -1) {
+      const frame = this.#pending.slice(0, boundary);
+      this.#pending = this.#pending.slice(boundary + 2);
+      if (frame.startsWith('data: ')) {
+        const out = this.#stream.chunk(frame.slice(6));
+        if (out) this.inner.write(out);
+      } else if (frame.startsWith(':')) {
+        this.inner.write(`${frame}\n\n`);
+      }
+      boundary = this.#pending.indexOf('\n\n');
+    }
+  }
+
+  end(): void {
+    const tail = this.#stream.finish();
+    if (tail) this.inner.write(tail);
+    this.inner.end();
+  }
+}
