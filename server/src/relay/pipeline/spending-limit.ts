@@ -61,7 +61,7 @@ export class StreamSpendWatch {
     if (text.length === this.#seenChars) return true;
     this.#completionTokens += counter.text(text.slice(this.#seenChars), model);
     this.#seenChars = text.length;
-    const cost = quotaFor(price, promptTokens, this.#completionTokens);
+    const cost = quotaFor(price, { prompt_tokens: promptTokens, completion_tokens: this.#completionTokens });
     const missing = cost - reservation.amount;
     if (missing <= 0) return true;
     if (await billing.extend(reservation, Math.max(missing, step))) return true;
