@@ -47,11 +47,19 @@ export const DEFAULT_CACHE_READ_RATIO_JSON = toOptionJson(byRule(cacheReadRatioB
 export const DEFAULT_CACHE_WRITE_RATIO_JSON = toOptionJson(byRule(cacheWriteRatioByRule));
 
 /** The CacheReadRatio the relay bills with; `configured` is the parsed CacheReadRatio option. */
-export function resolveCacheReadRatio(model: string, channelType?: number, configured: RatioMap = {}): number {
+export function resolveCacheReadRatio(
+  model: string,
+  channelType?: number,
+  configured: RatioMap = {},
+): number {
   return lookupInOrder(model, channelType, configured, {}) ?? cacheReadRatioByRule(model);
 }
 
 /** The CacheWriteRatio the relay bills with; `configured` is the parsed CacheWriteRatio option. */
-export function resolveCacheWriteRatio(model: string, channelType?: number, configured: RatioMap = {}): number {
+export function resolveCacheWriteRatio(
+  model: string,
+  channelType?: number,
+  configured: RatioMap = {},
+): number {
   return lookupInOrder(model, channelType, configured, {}) ?? cacheWriteRatioByRule(model);
 }

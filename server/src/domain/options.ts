@@ -16,7 +16,13 @@ import { loadOptionRows, saveOption } from '../db/repos/options';
 import { DomainError, InputError } from './errors';
 
 type RatioKey = 'ModelRatio' | 'CompletionRatio' | 'GroupRatio' | 'CacheReadRatio' | 'CacheWriteRatio';
-const RATIO_KEYS: RatioKey[] = ['ModelRatio', 'CompletionRatio', 'GroupRatio', 'CacheReadRatio', 'CacheWriteRatio'];
+const RATIO_KEYS: RatioKey[] = [
+  'ModelRatio',
+  'CompletionRatio',
+  'GroupRatio',
+  'CacheReadRatio',
+  'CacheWriteRatio',
+];
 
 function defaults(): OptionMap {
   return Object.fromEntries(OPTION_KEYS.map((key) => [key, OPTION_SPECS[key].default])) as OptionMap;
