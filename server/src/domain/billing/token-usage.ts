@@ -21,12 +21,3 @@ export interface TokenUsage {
   completion_audio_tokens?: number;
 }
 
-/** The optional parts of a usage, in the order logs list them. */
-export const USAGE_PARTS = [
-  'cached_tokens',
-  'cache_write_tokens',
-  'reasoning_tokens',
-  'prompt_audio_tokens',
-  'prompt_image_tokens',
-  'completion_audio_tokens',
-] as const satisfies ReadonlyArray<keyof TokenUsage>;
