@@ -20,4 +20,3 @@ export interface TokenUsage {
   /** Of completion_tokens: audio output. */
   completion_audio_tokens?: number;
 }
-
