@@ -7,6 +7,23 @@ import { z } from 'zod';
  */
 /** Numbers are finite (zod refuses NaN and Infinity). */
 const quota = z.number();
+const tokens = z.number().int().nonnegative().optional();
+
+/** The parts of a call's tokens its provider reported, each one counted in the prompt or completion column. */
+const tokenPartsSchema = z.object({
+  /** Prompt tokens read from the provider's cache, priced at cacheReadRatio. */
+  cached: tokens,
+  /** Prompt tokens written to the provider's cache, priced at cacheWriteRatio. */
+  cacheWrite: tokens,
+  /** Completion tokens spent reasoning, priced as completion. */
+  reasoning: tokens,
+  /** Audio and image prompt tokens, audio completion tokens: priced as ordinary ones. */
+  audioInput: tokens,
+  imageInput: tokens,
+  audioOutput: tokens,
+});
+
+export type LogTokenParts = z.infer<typeof tokenPartsSchema>;
 
 const logFactsSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -15,6 +32,11 @@ const logFactsSchema = z.discriminatedUnion('kind', [
     groupRatio: z.number(),
     /** Absent for calls priced per unit (images, speech), which have no completion tokens. */
     completionRatio: z.number().optional(),
+    /** Set with the cached part: its price relative to the prompt price. */
+    cacheReadRatio: z.number().optional(),
+    /** Set with the cache-write part: its price relative to the prompt price. */
+    cacheWriteRatio: z.number().optional(),
+    parts: tokenPartsSchema.optional(),
     /** The account could not pay the whole cost: charged what was left of it. */
     underpaid: z.object({ cost: quota, charged: quota }).optional(),
   }),

@@ -669,7 +669,7 @@ export const DEFAULT_COMPLETION_RATIO: RatioMap = {
 };
 
 /** JSON of a ratio map with sorted keys, as one-api's option defaults are written. */
-const toOptionJson = (ratios: RatioMap): string =>
+export const toOptionJson = (ratios: RatioMap): string =>
   JSON.stringify(Object.fromEntries(Object.entries(ratios).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 
 export const DEFAULT_MODEL_RATIO_JSON = toOptionJson(DEFAULT_MODEL_RATIO);
@@ -741,7 +741,7 @@ function withoutInternetSuffix(model: string, prefixes: readonly string[]): stri
 }
 
 /** one-api's key order: "name(type)" configured, then default; then the bare name configured, then default. */
-function lookupInOrder(
+export function lookupInOrder(
   model: string,
   channelType: number | undefined,
   configured: RatioMap,

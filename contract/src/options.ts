@@ -1,4 +1,5 @@
 import { trimBaseUrl } from './base-url';
+import { DEFAULT_CACHE_READ_RATIO_JSON, DEFAULT_CACHE_WRITE_RATIO_JSON } from './cache-ratios';
 import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
 import { type ErrorDetail, renderError } from './render-error';
 import { splitList } from './tokens';
@@ -81,6 +82,8 @@ export const OPTION_SPECS = {
   ModelRatio: { kind: 'ratio-json', default: DEFAULT_MODEL_RATIO_JSON },
   CompletionRatio: { kind: 'ratio-json', default: DEFAULT_COMPLETION_RATIO_JSON },
   GroupRatio: { kind: 'ratio-json', default: DEFAULT_GROUP_RATIO },
+  CacheReadRatio: { kind: 'ratio-json', default: DEFAULT_CACHE_READ_RATIO_JSON },
+  CacheWriteRatio: { kind: 'ratio-json', default: DEFAULT_CACHE_WRITE_RATIO_JSON },
   TopUpLink: str(),
   ChatLink: str(),
   AutomaticDisableChannelEnabled: bool(false),

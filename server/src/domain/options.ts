@@ -15,8 +15,14 @@ import type { Sql } from '../db/connect';
 import { loadOptionRows, saveOption } from '../db/repos/options';
 import { DomainError, InputError } from './errors';
 
-type RatioKey = 'ModelRatio' | 'CompletionRatio' | 'GroupRatio';
-const RATIO_KEYS: RatioKey[] = ['ModelRatio', 'CompletionRatio', 'GroupRatio'];
+type RatioKey = 'ModelRatio' | 'CompletionRatio' | 'GroupRatio' | 'CacheReadRatio' | 'CacheWriteRatio';
+const RATIO_KEYS: RatioKey[] = [
+  'ModelRatio',
+  'CompletionRatio',
+  'GroupRatio',
+  'CacheReadRatio',
+  'CacheWriteRatio',
+];
 
 function defaults(): OptionMap {
   return Object.fromEntries(OPTION_KEYS.map((key) => [key, OPTION_SPECS[key].default])) as OptionMap;

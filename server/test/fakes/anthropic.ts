@@ -11,7 +11,12 @@ export interface FakeAnthropicOptions {
   apiKey: string;
   reply?: string;
   toolUse?: FakeToolUse;
-  usage?: { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number };
+  usage?: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_read_input_tokens?: number;
+    cache_creation_input_tokens?: number;
+  };
   stopReason?: string;
   /** Answer every call with this HTTP status and Anthropic error type instead. */
   error?: { status: number; type: string; message?: string };

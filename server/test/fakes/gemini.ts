@@ -5,7 +5,14 @@ export interface FakeGeminiOptions {
   apiKey: string;
   reply?: string;
   functionCall?: { name: string; args: Record<string, unknown> };
-  usage?: { promptTokenCount: number; candidatesTokenCount: number; thoughtsTokenCount?: number };
+  usage?: {
+    promptTokenCount: number;
+    candidatesTokenCount: number;
+    thoughtsTokenCount?: number;
+    /** Part of promptTokenCount. */
+    cachedContentTokenCount?: number;
+    promptTokensDetails?: Array<{ modality: string; tokenCount: number }>;
+  };
   finishReason?: string;
   /** Answer every call with this Google error instead. */
   error?: { code: number; status: string; message?: string };
@@ -35,6 +42,8 @@ function usageMetadata(options: FakeGeminiOptions, candidates: number) {
     promptTokenCount: usage.promptTokenCount,
     candidatesTokenCount: candidates,
     ...(usage.thoughtsTokenCount ? { thoughtsTokenCount: usage.thoughtsTokenCount } : {}),
+    ...(usage.cachedContentTokenCount ? { cachedContentTokenCount: usage.cachedContentTokenCount } : {}),
+    ...(usage.promptTokensDetails ? { promptTokensDetails: usage.promptTokensDetails } : {}),
     totalTokenCount: usage.promptTokenCount + candidates + (usage.thoughtsTokenCount ?? 0),
   };
 }

@@ -4,7 +4,8 @@ import { type FakeHandler, type RecordedRequest, sendJson } from './http-fake';
 export interface FakeOpenAiOptions {
   /** The answer's text; split into one stream chunk per word. */
   reply?: string;
-  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  /** With `prompt_tokens_details` / `completion_tokens_details` when given. */
+  usage?: FakeOpenAiUsage | null;
   /** Wait before answering (ms). */
   delayMs?: number;
   /** Wait between stream chunks (ms). */
@@ -13,9 +14,16 @@ export interface FakeOpenAiOptions {
   silenceMs?: number;
 }
 
+interface FakeOpenAiUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  prompt_tokens_details?: Record<string, number>;
+  completion_tokens_details?: Record<string, number>;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-type Totals = { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
+type Totals = (FakeOpenAiUsage & { total_tokens: number }) | null;
 
 /**
  * A streamed chat or legacy completion, one chunk per word, then the finish chunk, then (when the

@@ -79,7 +79,7 @@ describe('Anthropic Claude channels (Messages API)', () => {
     expect(log).toMatchObject({ prompt_tokens: 31, completion_tokens: 7, channel_id: rig.channelId });
   });
 
-  it('counts cached prompt tokens as prompt tokens and maps max_tokens to length', async () => {
+  it('counts cached prompt tokens as prompt tokens (at the cache read price) and maps max_tokens to length', async () => {
     rig.fake.use(
       anthropicHandler({
         apiKey: KEY,
@@ -97,7 +97,9 @@ describe('Anthropic Claude channels (Messages API)', () => {
       expect(answer.choices[0]?.finish_reason).toBe('length');
     });
     expect(rig.fake.last().json).toMatchObject({ max_tokens: 16 });
-    expect(quota).toBe(expectedQuota(MODEL, ANTHROPIC, { prompt: 105, completion: 16 }));
+    // (5 + 100 × 0.1 + 16 × 5) × 1.5
+    expect(quota).toBe(143);
+    expect(quota).toBe(expectedQuota(MODEL, ANTHROPIC, { prompt: 105, completion: 16, cached: 100 }));
   });
 
   it('streams text in order and bills from the last usage report, not the sum', async () => {

@@ -1,17 +1,26 @@
+import { resolveCacheReadRatio, resolveCacheWriteRatio } from '@switchyard/contract/cache-ratios';
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
 import type { TestApp } from '../harness';
 import { balances, type Customer, consumeLogs } from '../relay-setup';
 
-/** What a call must cost with the default ratios: ceil((prompt + completion × completion ratio) × model ratio). */
+/**
+ * What a call must cost with the default ratios: ceil(((prompt − cached − written) + cached × cache
+ * read ratio + written × cache write ratio + completion × completion ratio) × model ratio).
+ */
 export function expectedQuota(
   model: string,
   channelType: number,
-  usage: { prompt: number; completion: number },
+  usage: { prompt: number; completion: number; cached?: number; written?: number },
 ): number {
-  const completionRatio = resolveCompletionRatio(model, channelType);
-  return Math.ceil(
-    (usage.prompt + usage.completion * completionRatio) * resolveModelRatio(model, channelType),
-  );
+  const { prompt, completion, cached = 0, written = 0 } = usage;
+  const tokens =
+    prompt -
+    cached -
+    written +
+    cached * resolveCacheReadRatio(model, channelType) +
+    written * resolveCacheWriteRatio(model, channelType) +
+    completion * resolveCompletionRatio(model, channelType);
+  return Math.ceil(Number((tokens * resolveModelRatio(model, channelType)).toPrecision(12)));
 }
 
 /** Runs `work` and answers how much quota it took from the customer once settled, and the newest log. */

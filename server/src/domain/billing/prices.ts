@@ -1,11 +1,17 @@
-import { logFactsText } from '@switchyard/contract/log-facts';
+import { resolveCacheReadRatio, resolveCacheWriteRatio } from '@switchyard/contract/cache-ratios';
+import { type LogFacts, type LogTokenParts, logFactsText } from '@switchyard/contract/log-facts';
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
 import type { OptionsStore } from '../options';
+import type { TokenUsage } from './token-usage';
 
 export interface Price {
   modelRatio: number;
   groupRatio: number;
   completionRatio: number;
+  /** Prompt tokens read from the provider's cache cost this much of a prompt token. */
+  cacheReadRatio: number;
+  /** Prompt tokens written to the provider's cache cost this much of a prompt token. */
+  cacheWriteRatio: number;
   /** modelRatio × groupRatio */
   ratio: number;
 }
@@ -22,20 +28,67 @@ export interface QuotedPrice extends Price {
 /** Distinct (model, group, channel type) prices kept at most; the cache starts over past it. */
 const PRICE_CACHE_SIZE = 10_000;
 
-/** ceil((prompt + completion × completionRatio) × ratio), at least 1 when anything was used at a price. */
-export function quotaFor(price: Price, promptTokens: number, completionTokens: number): number {
-  if (promptTokens + completionTokens === 0) return 0;
-  const quota = Math.ceil((promptTokens + completionTokens * price.completionRatio) * price.ratio);
+// Twelve significant digits drop binary noise (40 × 0.1 → 4.000000000000001) before rounding up.
+const tidy = (value: number): number => Number(value.toPrecision(12));
+
+/**
+ * The one pricing rule of calls billed by tokens:
+ * ceil(((prompt − cached − cache writes) + cached × cacheReadRatio + cache writes × cacheWriteRatio
+ * + completion × completionRatio) × modelRatio × groupRatio), at least 1 when anything was used at a
+ * price. Cached and cache-write tokens are parts of the prompt (never more than it): each prompt token
+ * is billed once, at its own rate. Reasoning, audio and image tokens are billed as ordinary ones.
+ */
+export function quotaFor(price: Price, usage: TokenUsage): number {
+  const prompt = usage.prompt_tokens;
+  const completion = usage.completion_tokens;
+  if (prompt + completion === 0) return 0;
+  const cached = Math.min(usage.cached_tokens ?? 0, prompt);
+  const written = Math.min(usage.cache_write_tokens ?? 0, prompt - cached);
+  const tokens =
+    prompt -
+    cached -
+    written +
+    cached * price.cacheReadRatio +
+    written * price.cacheWriteRatio +
+    completion * price.completionRatio;
+  const quota = Math.ceil(tidy(tokens * price.ratio));
   return price.ratio > 0 && quota <= 0 ? 1 : quota;
 }
 
-function priceFacts(price: Price, perUnit: boolean): string {
+function priceFacts(price: Price, perUnit: boolean): Extract<LogFacts, { kind: 'consume' }> {
   const { modelRatio, groupRatio, completionRatio } = price;
-  return logFactsText(
-    perUnit
-      ? { kind: 'consume', modelRatio, groupRatio }
-      : { kind: 'consume', modelRatio, groupRatio, completionRatio },
-  );
+  return perUnit
+    ? { kind: 'consume', modelRatio, groupRatio }
+    : { kind: 'consume', modelRatio, groupRatio, completionRatio };
+}
+
+/** The reported parts of a call's tokens, as its log lists them; undefined when there are none. */
+function tokenParts(usage: TokenUsage): LogTokenParts | undefined {
+  const parts: LogTokenParts = {
+    cached: usage.cached_tokens,
+    cacheWrite: usage.cache_write_tokens,
+    reasoning: usage.reasoning_tokens,
+    audioInput: usage.prompt_audio_tokens,
+    imageInput: usage.prompt_image_tokens,
+    audioOutput: usage.completion_audio_tokens,
+  };
+  const known = Object.entries(parts).filter(([, count]) => count !== undefined && count > 0);
+  return known.length > 0 ? Object.fromEntries(known) : undefined;
+}
+
+/**
+ * A token-priced call's log facts: the price's own (shared by every call at that price) when the
+ * provider reported no parts, else with the parts and the cache ratios that priced them.
+ */
+export function consumeFacts(price: QuotedPrice, usage: TokenUsage): string {
+  const parts = tokenParts(usage);
+  if (!parts) return price.facts.perToken;
+  return logFactsText({
+    ...priceFacts(price, false),
+    ...(parts.cached ? { cacheReadRatio: price.cacheReadRatio } : {}),
+    ...(parts.cacheWrite ? { cacheWriteRatio: price.cacheWriteRatio } : {}),
+    parts,
+  });
 }
 
 function describePrice(price: Price, perUnit: boolean): string {
@@ -57,6 +110,8 @@ export class PriceList {
       options.ratios('ModelRatio'),
       options.ratios('GroupRatio'),
       options.ratios('CompletionRatio'),
+      options.ratios('CacheReadRatio'),
+      options.ratios('CacheWriteRatio'),
     ];
     if (
       tables.some((table, index) => table !== this.#pricedWith[index]) ||
@@ -68,15 +123,26 @@ export class PriceList {
     const key = `${channelType}\u0000${group}\u0000${model}`;
     let price = this.#prices.get(key);
     if (!price) {
-      const [modelRatios = {}, groupRatios = {}, completionRatios = {}] = tables;
+      const [modelRatios = {}, groupRatios = {}, completionRatios = {}, readRatios = {}, writeRatios = {}] =
+        tables;
       const modelRatio = resolveModelRatio(model, channelType, modelRatios);
       const groupRatio = groupRatios[group] ?? 1;
       const completionRatio = resolveCompletionRatio(model, channelType, completionRatios);
-      const base = { modelRatio, groupRatio, completionRatio, ratio: modelRatio * groupRatio };
+      const base: Price = {
+        modelRatio,
+        groupRatio,
+        completionRatio,
+        cacheReadRatio: resolveCacheReadRatio(model, channelType, readRatios),
+        cacheWriteRatio: resolveCacheWriteRatio(model, channelType, writeRatios),
+        ratio: modelRatio * groupRatio,
+      };
       price = {
         ...base,
         text: { perToken: describePrice(base, false), perUnit: describePrice(base, true) },
-        facts: { perToken: priceFacts(base, false), perUnit: priceFacts(base, true) },
+        facts: {
+          perToken: logFactsText(priceFacts(base, false)),
+          perUnit: logFactsText(priceFacts(base, true)),
+        },
       };
       this.#prices.set(key, price);
     }

@@ -5,16 +5,17 @@ import type { QuotaLedger, Settlement } from '../../db/ledger/ledger';
 import type { NewLogRow } from '../../db/schema';
 import type { OptionsStore } from '../options';
 import type { HolderLease } from './holder-lease';
-import { type QuotedPrice, quotaFor } from './prices';
+import { consumeFacts, type QuotedPrice, quotaFor } from './prices';
 import { holdOf, type Reservation } from './reservations';
+import type { TokenUsage } from './token-usage';
 
 export interface CallRecord {
   reservation: Reservation;
   price: QuotedPrice;
   model: string;
   channelId: number;
-  promptTokens: number;
-  completionTokens: number;
+  /** The tokens billed, with the parts the provider reported. */
+  usage: TokenUsage;
   /** Set for calls priced per unit (images, speech) instead of by tokens. */
   fixedQuota?: number;
   requestId: string;
@@ -62,20 +63,20 @@ export class Settlements {
     if (call.reservation.closed) throw new Error('a reservation is settled or refunded once');
     call.reservation.closed = true;
     const perUnit = call.fixedQuota !== undefined;
-    const quota = call.fixedQuota ?? quotaFor(call.price, call.promptTokens, call.completionTokens);
+    const quota = call.fixedQuota ?? quotaFor(call.price, call.usage);
     const log: NewLogRow | undefined = this.deps.options.bool('LogConsumeEnabled')
       ? {
           user_id: payer.userId,
           created_at: nowSeconds(),
           type: LogType.consume,
           content: perUnit ? call.price.text.perUnit : call.price.text.perToken,
-          facts: perUnit ? call.price.facts.perUnit : call.price.facts.perToken,
+          facts: perUnit ? call.price.facts.perUnit : consumeFacts(call.price, call.usage),
           username: payer.username,
           token_name: payer.tokenName,
           model_name: call.model,
           quota,
-          prompt_tokens: call.promptTokens,
-          completion_tokens: call.completionTokens,
+          prompt_tokens: call.usage.prompt_tokens,
+          completion_tokens: call.usage.completion_tokens,
           channel_id: call.channelId,
           request_id: call.requestId,
           elapsed_time: call.elapsedMs,

@@ -29,10 +29,34 @@ export const toolCallsText = (toolCalls: ToolCall[]): string =>
 
 const created = () => Math.floor(Date.now() / 1000);
 
-const withTotal = (usage: Usage) => ({
-  ...usage,
-  total_tokens: usage.prompt_tokens + usage.completion_tokens,
-});
+/** Details objects with only the parts that are known (non-zero); undefined when none is. */
+function details(parts: Record<string, number | undefined>): Record<string, number> | undefined {
+  const known = Object.entries(parts).filter((entry): entry is [string, number] => Boolean(entry[1]));
+  return known.length > 0 ? Object.fromEntries(known) : undefined;
+}
+
+/**
+ * Usage in OpenAI's shape: totals, and the prompt and completion details the provider reported.
+ * Cache writes have no field of OpenAI's; they stay counted in prompt_tokens.
+ */
+const withTotal = (usage: Usage) => {
+  const prompt = details({
+    cached_tokens: usage.cached_tokens,
+    audio_tokens: usage.prompt_audio_tokens,
+    image_tokens: usage.prompt_image_tokens,
+  });
+  const completion = details({
+    reasoning_tokens: usage.reasoning_tokens,
+    audio_tokens: usage.completion_audio_tokens,
+  });
+  return {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens: usage.prompt_tokens + usage.completion_tokens,
+    ...(prompt ? { prompt_tokens_details: prompt } : {}),
+    ...(completion ? { completion_tokens_details: completion } : {}),
+  };
+};
 
 export function chatCompletion(options: {
   id: string;

@@ -31,6 +31,26 @@ describe('the OpenAI stream translator', () => {
     expect(stream.text()).toBe('abc');
   });
 
+  it('reads the cached, audio, image, reasoning and audio output parts of the usage, leaving zeros out', () => {
+    const stream = translator();
+    const usage = {
+      prompt_tokens: 900,
+      completion_tokens: 120,
+      total_tokens: 1020,
+      prompt_tokens_details: { cached_tokens: 512, audio_tokens: 0, image_tokens: 85 },
+      completion_tokens_details: { reasoning_tokens: 64, audio_tokens: 8, accepted_prediction_tokens: 0 },
+    };
+    stream.push(JSON.stringify({ id: 'c', choices: [], usage }));
+    expect(stream.usage()).toEqual({
+      prompt_tokens: 900,
+      completion_tokens: 120,
+      cached_tokens: 512,
+      prompt_image_tokens: 85,
+      reasoning_tokens: 64,
+      completion_audio_tokens: 8,
+    });
+  });
+
   it("drops Azure's chunks with neither choices nor usage, and keeps a usage-only chunk", () => {
     const stream = translator();
     expect(stream.push(JSON.stringify({ id: 'c', choices: [] }))).toEqual([]);

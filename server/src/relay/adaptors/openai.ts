@@ -50,6 +50,29 @@ function requestBody(call: RelayCall, settings: OpenAiSettings): string | Buffer
   return JSON.stringify(body);
 }
 
+/** A token count a provider reported: a finite number of 0 or more, else nothing. */
+const tokenCount = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
+
+/**
+ * The parts OpenAI details: `prompt_tokens_details` (cached, audio, image) and
+ * `completion_tokens_details` (reasoning, audio), or the Responses API's `input_tokens_details` and
+ * `output_tokens_details`. Zero or absent parts are left out.
+ */
+function usageParts(usage: Json): Partial<Usage> {
+  const input = asObject(usage.prompt_tokens_details) ?? asObject(usage.input_tokens_details) ?? {};
+  const output = asObject(usage.completion_tokens_details) ?? asObject(usage.output_tokens_details) ?? {};
+  const parts: Partial<Usage> = {
+    cached_tokens: tokenCount(input.cached_tokens),
+    prompt_audio_tokens: tokenCount(input.audio_tokens),
+    prompt_image_tokens: tokenCount(input.image_tokens),
+    reasoning_tokens: tokenCount(output.reasoning_tokens),
+    completion_audio_tokens: tokenCount(output.audio_tokens),
+  };
+  return Object.fromEntries(Object.entries(parts).filter(([, count]) => count));
+}
+
+/** OpenAI's usage object (chat, completions, embeddings, the last stream chunk) as the relay bills it. */
 export function readUsage(value: unknown): Usage | undefined {
   const usage = asObject(value);
   if (!usage) return undefined;
@@ -59,7 +82,7 @@ export function readUsage(value: unknown): Usage | undefined {
   if (!Number.isFinite(prompt) || !Number.isFinite(completion)) return undefined;
   if (completion === 0 && total > prompt) completion = total - prompt;
   if (prompt === 0 && completion === 0 && total === 0) return undefined;
-  return { prompt_tokens: prompt, completion_tokens: completion };
+  return { prompt_tokens: prompt, completion_tokens: completion, ...usageParts(usage) };
 }
 
 /** The text of a chat or completion answer (choices' message content or text). */

@@ -1,4 +1,5 @@
 import type { ChannelRow } from '../../db/schema';
+import type { TokenUsage } from '../../domain/billing/token-usage';
 import type { RelayError } from '../errors';
 import type { UpstreamClient, UpstreamResponse } from '../upstream';
 
@@ -39,21 +40,8 @@ export interface UpstreamRequest {
   body?: string | Buffer;
 }
 
-/**
- * Tokens of one call, in OpenAI's convention: `prompt_tokens` counts every input token (cached ones
- * included), `completion_tokens` every output token (reasoning included). The optional parts say how
- * many of those were cache reads, cache writes or reasoning, for providers that report them.
- */
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  /** Of prompt_tokens: read from the provider's prompt cache. */
-  cached_tokens?: number;
-  /** Of prompt_tokens: written to the provider's prompt cache (Anthropic's cache_creation_input_tokens). */
-  cache_write_tokens?: number;
-  /** Of completion_tokens: spent on reasoning (thinking). */
-  reasoning_tokens?: number;
-}
+/** Tokens of one call, with the parts the provider reported (see TokenUsage). */
+export type Usage = TokenUsage;
 
 export interface ConvertedResponse {
   /** What the client receives (OpenAI's format). */

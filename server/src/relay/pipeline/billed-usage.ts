@@ -16,6 +16,7 @@ export function billedUsage(request: RelayRequest, result: Outcome, counter: Tok
     return { prompt_tokens: countPromptTokens(request, counter), completion_tokens: completion };
   }
   return {
+    ...reported,
     prompt_tokens: reported.prompt_tokens || countPromptTokens(request, counter),
     completion_tokens: Math.max(reported.completion_tokens, completion),
   };

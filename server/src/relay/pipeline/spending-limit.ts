@@ -17,7 +17,9 @@ export function completionBudget(
 ): { budget: number; promptTokens: number } {
   const promptTokens = countPromptTokens(request, counter);
   if (price.ratio <= 0) return { budget: Number.POSITIVE_INFINITY, promptTokens };
-  const budget = Math.floor((limit / price.ratio - promptTokens) / Math.max(price.completionRatio, 1e-9));
+  // The whole prompt might be written to the provider's cache, at its cache-write price.
+  const promptCost = promptTokens * Math.max(1, price.cacheWriteRatio);
+  const budget = Math.floor((limit / price.ratio - promptCost) / Math.max(price.completionRatio, 1e-9));
   return { budget, promptTokens };
 }
 
@@ -61,7 +63,7 @@ export class StreamSpendWatch {
     if (text.length === this.#seenChars) return true;
     this.#completionTokens += counter.text(text.slice(this.#seenChars), model);
     this.#seenChars = text.length;
-    const cost = quotaFor(price, promptTokens, this.#completionTokens);
+    const cost = quotaFor(price, { prompt_tokens: promptTokens, completion_tokens: this.#completionTokens });
     const missing = cost - reservation.amount;
     if (missing <= 0) return true;
     if (await billing.extend(reservation, Math.max(missing, step))) return true;

@@ -13,6 +13,15 @@ export const enLogs = {
       consumePerToken:
         'Model ratio {{modelRatio}} × group ratio {{groupRatio}} × completion ratio {{completionRatio}}',
       consumePerUnit: 'Model ratio {{modelRatio}} × group ratio {{groupRatio}}',
+      parts: {
+        separator: ' · ',
+        cached: 'cache read {{tokens}} tokens at ratio {{ratio}}',
+        cacheWrite: 'cache write {{tokens}} tokens at ratio {{ratio}}',
+        reasoning: 'reasoning {{tokens}} tokens',
+        audioInput: 'audio input {{tokens}} tokens',
+        imageInput: 'image input {{tokens}} tokens',
+        audioOutput: 'audio output {{tokens}} tokens',
+      },
       underpaid: '{{price}} (cost {{cost}}, charged the {{charged}} left)',
       newUserBonus: 'New user bonus of {{quota}}',
       inviteeBonus: 'Invitation bonus of {{quota}}',

@@ -37,7 +37,8 @@ export const enSettings = {
       quota: 'Quota',
       quotaText: 'Quota given to new and invited users, and reserved before each request.',
       ratio: 'Ratios',
-      ratioText: 'JSON objects: model name → ratio, model name → completion ratio, group name → ratio.',
+      ratioText:
+        'JSON objects: model name → ratio, model name → completion ratio, group name → ratio, model name → cache read and cache write ratio.',
       serverText: 'The public address of this site, used in mails, invitation links and OAuth callbacks.',
       login: 'Login and registration',
       emailDomain: 'Email domain whitelist',
@@ -84,6 +85,14 @@ export const enSettings = {
       ModelRatio: { label: 'Model ratio' },
       CompletionRatio: { label: 'Completion ratio', hint: 'Completion price relative to the prompt price' },
       GroupRatio: { label: 'Group ratio' },
+      CacheReadRatio: {
+        label: 'Cache read ratio',
+        hint: 'Price of prompt tokens read from the provider’s prompt cache, relative to the prompt price (models not listed: their provider’s discount, else 1)',
+      },
+      CacheWriteRatio: {
+        label: 'Cache write ratio',
+        hint: 'Price of prompt tokens written to the provider’s prompt cache, relative to the prompt price (Claude: 1.25, others: 1)',
+      },
       ServerAddress: { label: 'Server address', placeholder: 'e.g. https://yourdomain.com' },
       PasswordLoginEnabled: { label: 'Allow login with a password' },
       PasswordRegisterEnabled: { label: 'Allow registration with a password' },
@@ -135,7 +144,7 @@ export const enSettings = {
       About: { label: 'About', placeholder: 'The content of the about page' },
     },
     ratioPrice: {
-      rule: 'Ratio 1 = {{price}} per 1M tokens (at {{quotaPerUnit}} quota per dollar). A model costs ratio × that for prompt tokens, and × its completion ratio for completion tokens.',
+      rule: 'Ratio 1 = {{price}} per 1M tokens (at {{quotaPerUnit}} quota per dollar). A model costs ratio × that for prompt tokens, and × its completion ratio for completion tokens (reasoning included); cached prompt tokens × its cache read ratio, and tokens written to the cache × its cache write ratio.',
       ratio: 'Ratio',
       price: '$ per 1M tokens',
     },

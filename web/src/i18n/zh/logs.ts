@@ -15,6 +15,15 @@ export const zhLogs: Messages<typeof enLogs> = {
     facts: {
       consumePerToken: '模型倍率 {{modelRatio}} × 分组倍率 {{groupRatio}} × 补全倍率 {{completionRatio}}',
       consumePerUnit: '模型倍率 {{modelRatio}} × 分组倍率 {{groupRatio}}',
+      parts: {
+        separator: ' · ',
+        cached: '缓存读取 {{tokens}} tokens，倍率 {{ratio}}',
+        cacheWrite: '缓存写入 {{tokens}} tokens，倍率 {{ratio}}',
+        reasoning: '推理 {{tokens}} tokens',
+        audioInput: '音频输入 {{tokens}} tokens',
+        imageInput: '图片输入 {{tokens}} tokens',
+        audioOutput: '音频输出 {{tokens}} tokens',
+      },
       underpaid: '{{price}}（费用 {{cost}}，余额不足，扣除了剩余的 {{charged}}）',
       newUserBonus: '新用户注册赠送 {{quota}}',
       inviteeBonus: '使用邀请码注册赠送 {{quota}}',

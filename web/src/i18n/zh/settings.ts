@@ -38,7 +38,8 @@ export const zhSettings: Messages<typeof enSettings> = {
       quota: '额度设置',
       quotaText: '新用户和受邀用户获得的额度，以及每次请求预扣的额度。',
       ratio: '倍率设置',
-      ratioText: '均为 JSON 对象：模型名称 → 倍率，模型名称 → 补全倍率，分组名称 → 倍率。',
+      ratioText:
+        '均为 JSON 对象：模型名称 → 倍率，模型名称 → 补全倍率，分组名称 → 倍率，模型名称 → 缓存读取、缓存写入倍率。',
       serverText: '本站的公开地址，用于邮件、邀请链接和 OAuth 回调。',
       login: '配置登录注册',
       emailDomain: '配置邮箱域名白名单',
@@ -85,6 +86,14 @@ export const zhSettings: Messages<typeof enSettings> = {
       ModelRatio: { label: '模型倍率' },
       CompletionRatio: { label: '补全倍率', hint: '补全价格相对于提示价格的比例' },
       GroupRatio: { label: '分组倍率' },
+      CacheReadRatio: {
+        label: '缓存读取倍率',
+        hint: '从服务商提示缓存读取的提示 token 相对于提示价格的比例（未列出的模型：按其服务商的折扣，否则为 1）',
+      },
+      CacheWriteRatio: {
+        label: '缓存写入倍率',
+        hint: '写入服务商提示缓存的提示 token 相对于提示价格的比例（Claude：1.25，其他：1）',
+      },
       ServerAddress: { label: '服务器地址', placeholder: '例如：https://yourdomain.com' },
       PasswordLoginEnabled: { label: '允许通过密码进行登录' },
       PasswordRegisterEnabled: { label: '允许通过密码进行注册' },
@@ -127,7 +136,7 @@ export const zhSettings: Messages<typeof enSettings> = {
       About: { label: '关于', placeholder: '关于页面的内容' },
     },
     ratioPrice: {
-      rule: '倍率 1 = 每 100 万 token {{price}}（按每美元 {{quotaPerUnit}} 额度计算）。模型的提示价格为倍率乘以该价格，补全价格再乘以补全倍率。',
+      rule: '倍率 1 = 每 100 万 token {{price}}（按每美元 {{quotaPerUnit}} 额度计算）。模型的提示价格为倍率乘以该价格，补全价格（含推理）再乘以补全倍率；缓存命中的提示 token 再乘以缓存读取倍率，写入缓存的 token 再乘以缓存写入倍率。',
       ratio: '倍率',
       price: '每 100 万 token 美元',
     },

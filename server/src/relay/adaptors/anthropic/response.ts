@@ -11,15 +11,19 @@ import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { anthropicError } from './errors';
 import type { AnthropicErrorBody, AnthropicResponse, AnthropicStopReason, AnthropicUsage } from './wire';
 
-/** Anthropic counts cached prompt tokens apart from `input_tokens`; all of them were sent. */
+/**
+ * Anthropic counts cache reads and cache writes apart from `input_tokens`; all of them were sent, so
+ * the prompt is their sum, of which the reads are cached and the writes cache writes.
+ */
 export function usageOf(usage: AnthropicUsage | undefined): Usage | undefined {
   if (!usage || (usage.input_tokens === undefined && usage.output_tokens === undefined)) return undefined;
+  const read = usage.cache_read_input_tokens ?? 0;
+  const written = usage.cache_creation_input_tokens ?? 0;
   return {
-    prompt_tokens:
-      (usage.input_tokens ?? 0) +
-      (usage.cache_creation_input_tokens ?? 0) +
-      (usage.cache_read_input_tokens ?? 0),
+    prompt_tokens: (usage.input_tokens ?? 0) + written + read,
     completion_tokens: usage.output_tokens ?? 0,
+    ...(read > 0 ? { cached_tokens: read } : {}),
+    ...(written > 0 ? { cache_write_tokens: written } : {}),
   };
 }
 

@@ -4,14 +4,39 @@ import { answerObject, missing } from '../answer-check';
 import { chatAnswer, embeddingsAnswer, type FinishReason, type ToolCall } from '../openai-format';
 import type { ConvertedResponse, RelayCall, Usage } from '../types';
 import { geminiError } from './errors';
-import type { GeminiCandidate, GeminiChatResponse, GeminiEmbedResponse, GeminiUsageMetadata } from './wire';
+import type {
+  GeminiCandidate,
+  GeminiChatResponse,
+  GeminiEmbedResponse,
+  GeminiModalityTokenCount,
+  GeminiUsageMetadata,
+} from './wire';
 
-/** Thinking tokens are generated and billed as output, so they count as completion tokens. */
+/** The tokens of one modality in a usage breakdown (0 when it is not listed). */
+function modalityTokens(details: GeminiModalityTokenCount[] | undefined, modality: string): number {
+  const entry = Array.isArray(details) ? details.find((detail) => detail?.modality === modality) : undefined;
+  const count = entry?.tokenCount;
+  return typeof count === 'number' && Number.isFinite(count) && count > 0 ? count : 0;
+}
+
+/**
+ * Thinking tokens are generated and billed as output, so they count as completion tokens (Gemini
+ * reports them apart from the candidates'). Cached content is already part of the prompt count.
+ */
 export function usageOf(metadata: GeminiUsageMetadata | undefined): Usage | undefined {
   if (!metadata || metadata.promptTokenCount === undefined) return undefined;
+  const thoughts = metadata.thoughtsTokenCount ?? 0;
+  const parts: Partial<Usage> = {
+    cached_tokens: metadata.cachedContentTokenCount ?? 0,
+    reasoning_tokens: thoughts,
+    prompt_audio_tokens: modalityTokens(metadata.promptTokensDetails, 'AUDIO'),
+    prompt_image_tokens: modalityTokens(metadata.promptTokensDetails, 'IMAGE'),
+    completion_audio_tokens: modalityTokens(metadata.candidatesTokensDetails, 'AUDIO'),
+  };
   return {
     prompt_tokens: metadata.promptTokenCount,
-    completion_tokens: (metadata.candidatesTokenCount ?? 0) + (metadata.thoughtsTokenCount ?? 0),
+    completion_tokens: (metadata.candidatesTokenCount ?? 0) + thoughts,
+    ...Object.fromEntries(Object.entries(parts).filter(([, count]) => count)),
   };
 }
 

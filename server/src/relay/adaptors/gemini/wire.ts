@@ -60,11 +60,24 @@ export interface GeminiChatRequest {
   toolConfig?: GeminiToolConfig;
 }
 
+/** Tokens of one modality (TEXT, IMAGE, AUDIO, VIDEO, DOCUMENT). */
+export interface GeminiModalityTokenCount {
+  modality?: string;
+  tokenCount?: number;
+}
+
+/**
+ * promptTokenCount includes cachedContentTokenCount; thoughtsTokenCount is apart from
+ * candidatesTokenCount. The details split the prompt and the candidates by modality.
+ */
 export interface GeminiUsageMetadata {
   promptTokenCount?: number;
   candidatesTokenCount?: number;
   thoughtsTokenCount?: number;
+  cachedContentTokenCount?: number;
   totalTokenCount?: number;
+  promptTokensDetails?: GeminiModalityTokenCount[];
+  candidatesTokensDetails?: GeminiModalityTokenCount[];
 }
 
 export interface GeminiCandidate {

@@ -47,6 +47,31 @@ const cases: Array<[LogFacts, string, string]> = [
     'Model ratio 1.00 × group ratio 1.00 × completion ratio 1.00 (cost $2.000000, charged the $0.500000 left)',
     '模型倍率 1.00 × 分组倍率 1.00 × 补全倍率 1.00（费用 $2.000000，余额不足，扣除了剩余的 $0.500000）',
   ],
+  [
+    {
+      kind: 'consume',
+      modelRatio: 1.5,
+      groupRatio: 1,
+      completionRatio: 5,
+      cacheReadRatio: 0.1,
+      cacheWriteRatio: 1.25,
+      parts: { cached: 2000, cacheWrite: 400, reasoning: 64 },
+    },
+    'Model ratio 1.50 × group ratio 1.00 × completion ratio 5.00 · cache read 2,000 tokens at ratio 0.10 · cache write 400 tokens at ratio 1.25 · reasoning 64 tokens',
+    '模型倍率 1.50 × 分组倍率 1.00 × 补全倍率 5.00 · 缓存读取 2,000 tokens，倍率 0.10 · 缓存写入 400 tokens，倍率 1.25 · 推理 64 tokens',
+  ],
+  [
+    {
+      kind: 'consume',
+      modelRatio: 0.075,
+      groupRatio: 1,
+      completionRatio: 3,
+      parts: { imageInput: 258, audioInput: 50, audioOutput: 12 },
+      underpaid: { cost: 1_000, charged: 500 },
+    },
+    'Model ratio 0.07 × group ratio 1.00 × completion ratio 3.00 · audio input 50 tokens · image input 258 tokens · audio output 12 tokens (cost $0.002000, charged the $0.001000 left)',
+    '模型倍率 0.07 × 分组倍率 1.00 × 补全倍率 3.00 · 音频输入 50 tokens · 图片输入 258 tokens · 音频输出 12 tokens（费用 $0.002000，余额不足，扣除了剩余的 $0.001000）',
+  ],
   [{ kind: 'new_user_bonus', quota: 500_000 }, 'New user bonus of $1.000000', '新用户注册赠送 $1.000000'],
   [
     { kind: 'invitee_bonus', quota: 500_000 },

@@ -1,19 +1,47 @@
-import type { LogFacts } from '@switchyard/contract/log-facts';
+import type { LogFacts, LogTokenParts } from '@switchyard/contract/log-facts';
 import type { LogEntry } from '@switchyard/contract/logs';
 import type { TFunction } from 'i18next';
 import { renderLogQuota } from '../../../lib/format';
 
-const ratio = (value: number) => value.toFixed(2);
+const ratioText = (value: number) => value.toFixed(2);
+
+type ConsumeFacts = Extract<LogFacts, { kind: 'consume' }>;
+
+/** The reported parts of a call's tokens, each with the ratio that priced it when it has its own. */
+function partsText(facts: ConsumeFacts, t: TFunction): string[] {
+  const parts: LogTokenParts = facts.parts ?? {};
+  const count = (tokens: number) => tokens.toLocaleString('en-US');
+  const texts: string[] = [];
+  if (parts.cached) {
+    const ratio = ratioText(facts.cacheReadRatio ?? 1);
+    texts.push(t('logs.facts.parts.cached', { tokens: count(parts.cached), ratio }));
+  }
+  if (parts.cacheWrite) {
+    const ratio = ratioText(facts.cacheWriteRatio ?? 1);
+    texts.push(t('logs.facts.parts.cacheWrite', { tokens: count(parts.cacheWrite), ratio }));
+  }
+  for (const part of ['reasoning', 'audioInput', 'imageInput', 'audioOutput'] as const) {
+    const tokens = parts[part];
+    if (tokens) texts.push(t(`logs.facts.parts.${part}`, { tokens: count(tokens) }));
+  }
+  return texts;
+}
+
+/** A consumption's price, then the parts of its tokens. */
+function priceText(facts: ConsumeFacts, t: TFunction): string {
+  const ratios = { modelRatio: ratioText(facts.modelRatio), groupRatio: ratioText(facts.groupRatio) };
+  const price =
+    facts.completionRatio === undefined
+      ? t('logs.facts.consumePerUnit', ratios)
+      : t('logs.facts.consumePerToken', { ...ratios, completionRatio: ratioText(facts.completionRatio) });
+  return [price, ...partsText(facts, t)].join(t('logs.facts.parts.separator'));
+}
 
 /** A log line's facts in the console's language; undefined for facts this console does not know. */
 function factsText(facts: LogFacts, t: TFunction): string | undefined {
   switch (facts.kind) {
     case 'consume': {
-      const ratios = { modelRatio: ratio(facts.modelRatio), groupRatio: ratio(facts.groupRatio) };
-      const price =
-        facts.completionRatio === undefined
-          ? t('logs.facts.consumePerUnit', ratios)
-          : t('logs.facts.consumePerToken', { ...ratios, completionRatio: ratio(facts.completionRatio) });
+      const price = priceText(facts, t);
       if (!facts.underpaid) return price;
       const { cost, charged } = facts.underpaid;
       return t('logs.facts.underpaid', {

@@ -63,6 +63,8 @@ export function OperationTab({ options }: { options: OptionValues | null }) {
             { key: 'ModelRatio', extra: <RatioPriceHint quotaPerUnit={Number(options.QuotaPerUnit) || 0} /> },
             { key: 'CompletionRatio' },
             { key: 'GroupRatio' },
+            { key: 'CacheReadRatio' },
+            { key: 'CacheWriteRatio' },
           ],
           testId: 'section-ratio',
         },

@@ -78,6 +78,34 @@ describe('an option section', () => {
     expect(puts).toEqual([]);
   });
 
+  it('edits the cache ratios like the other ratios', async () => {
+    const puts = server();
+    const cache = { CacheReadRatio: '{"gpt-4o":0.5}', CacheWriteRatio: '{}' };
+    renderAt(
+      '/',
+      '/',
+      <OptionSection
+        title="Ratios"
+        options={cache}
+        fields={[{ key: 'CacheReadRatio' }, { key: 'CacheWriteRatio' }]}
+      />,
+    );
+    const read = await screen.findByLabelText('Cache read ratio');
+    fireEvent.change(read, { target: { value: '{"gpt-4o":-0.5}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await screen.findByText('Cache read ratio must be a JSON object of name → number of 0 or more');
+    expect(puts).toEqual([]);
+    fireEvent.change(read, { target: { value: '{"gpt-4o":0.25}' } });
+    fireEvent.change(screen.getByLabelText('Cache write ratio'), { target: { value: '{"claude-x":2}' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(puts).toEqual([
+        { key: 'CacheReadRatio', value: '{"gpt-4o":0.25}' },
+        { key: 'CacheWriteRatio', value: '{"claude-x":2}' },
+      ]),
+    );
+  });
+
   it('flips a boolean option between the strings true and false at once', async () => {
     const puts = server();
     renderAt(
