@@ -243,6 +243,9 @@ describe('Gemini-native API over an OpenAI channel', () => {
     ]);
     expect(answer.text).toBe('Forty-two');
     expect(answer.usageMetadata).toEqual(expectedMetadata);
+    // Gemini answers thoughts only to a client that asks for them.
+    const plain = await genai.models.generateContent({ model: MODEL, contents: 'Meaning of life?' });
+    expect(plain.candidates?.[0]?.content?.parts).toEqual([{ text: 'Forty-two' }]);
   });
 
   it('streams reasoning and a function call assembled whole, with the final usage', async () => {
@@ -257,7 +260,7 @@ describe('Gemini-native API over an OpenAI channel', () => {
     const stream = await genai.models.generateContentStream({
       model: MODEL,
       contents: 'Weather in Oslo?',
-      config: { tools: [{ functionDeclarations: [weather] }] },
+      config: { tools: [{ functionDeclarations: [weather] }], thinkingConfig: { includeThoughts: true } },
     });
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks[0]?.candidates?.[0]?.content?.parts).toEqual([{ text: 'Need weather.', thought: true }]);

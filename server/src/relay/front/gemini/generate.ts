@@ -13,6 +13,7 @@ import {
   geminiToOpenAi,
   parseGeminiBody,
   parseModelAction,
+  wantsThoughts,
 } from './request';
 import { GeminiSink } from './sink';
 import { toOpenAiTools } from './tools';
@@ -81,7 +82,7 @@ export async function handleModelAction(
         rawBody: Buffer.from(JSON.stringify(geminiToOpenAi(call))),
         contentType: 'application/json',
       },
-      new GeminiSink(sink, model, requestId, call.sse),
+      new GeminiSink(sink, { model, fallbackId: requestId, includeThoughts: wantsThoughts(call) }, call.sse),
     );
   } catch (error) {
     sendGoogleError(reply, requestId, error, request.log);

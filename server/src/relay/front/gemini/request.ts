@@ -1,5 +1,5 @@
 import { RelayError } from '../../errors';
-import type { Json } from '../../json-value';
+import { asObject, type Json } from '../../json-value';
 import { toOpenAiMessages } from './contents';
 import { toOpenAiSampling } from './generation-config';
 import { toOpenAiToolChoice, toOpenAiTools } from './tools';
@@ -69,3 +69,7 @@ export function parseGeminiBody(raw: Buffer): Json {
   }
   throw RelayError.invalid('Invalid JSON payload: the request body must be a JSON object', 'invalid_json');
 }
+
+/** thinkingConfig.includeThoughts: whether the answer carries the model's thoughts as thought parts. */
+export const wantsThoughts = (call: GeminiCall): boolean =>
+  asObject(asObject(call.body.generationConfig)?.thinkingConfig)?.includeThoughts === true;

@@ -68,12 +68,22 @@ export const reasoningOf = (message: Json): string =>
 export const responseIdOf = (id: unknown, fallback: string): string =>
   (typeof id === 'string' ? id : '').replace(/^chatcmpl-/, '') || fallback;
 
+/** What a Gemini answer takes from the request besides the OpenAI answer itself. */
+export interface AnswerShape {
+  /** The model the client named: the answer's modelVersion. */
+  model: string;
+  /** The responseId when the answer has no id of its own. */
+  fallbackId: string;
+  /** thinkingConfig.includeThoughts: Gemini answers thought parts only when asked for them. */
+  includeThoughts: boolean;
+}
+
 /** An OpenAI chat completion as a Gemini GenerateContentResponse. */
-export function openAiToGemini(completion: Json, model: string, requestId: string): Json {
+export function openAiToGemini(completion: Json, shape: AnswerShape): Json {
   const choice = asObject(Array.isArray(completion.choices) ? completion.choices[0] : undefined);
   const message = asObject(choice?.message) ?? {};
   const parts: Json[] = [];
-  const reasoning = reasoningOf(message);
+  const reasoning = shape.includeThoughts ? reasoningOf(message) : '';
   if (reasoning) parts.push({ text: reasoning, thought: true });
   if (typeof message.content === 'string' && message.content) parts.push({ text: message.content });
   parts.push(...functionCallParts(message.tool_calls));
@@ -87,7 +97,7 @@ export function openAiToGemini(completion: Json, model: string, requestId: strin
       },
     ],
     ...(usageMetadata ? { usageMetadata } : {}),
-    modelVersion: model,
-    responseId: responseIdOf(completion.id, requestId),
+    modelVersion: shape.model,
+    responseId: responseIdOf(completion.id, shape.fallbackId),
   };
 }

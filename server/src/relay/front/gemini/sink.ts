@@ -1,7 +1,7 @@
 import type { Json } from '../../json-value';
 import type { ClientSink } from '../../pipeline/client-sink';
 import type { ReplySink } from '../reply-sink';
-import { openAiToGemini } from './response';
+import { type AnswerShape, openAiToGemini } from './response';
 import { GeminiStreamWriter } from './stream';
 
 /**
@@ -16,12 +16,11 @@ export class GeminiSink implements ClientSink {
 
   constructor(
     private readonly inner: ReplySink,
-    private readonly model: string,
-    private readonly requestId: string,
+    private readonly shape: AnswerShape,
     private readonly sse: boolean,
   ) {
     this.signal = inner.signal;
-    this.#stream = new GeminiStreamWriter(model, requestId);
+    this.#stream = new GeminiStreamWriter(shape);
   }
 
   body(status: number, contentType: string, body: string | Buffer): void {
@@ -29,7 +28,7 @@ export class GeminiSink implements ClientSink {
       this.inner.body(status, contentType, body);
       return;
     }
-    const converted = openAiToGemini(JSON.parse(body.toString()) as Json, this.model, this.requestId);
+    const converted = openAiToGemini(JSON.parse(body.toString()) as Json, this.shape);
     this.inner.json(status, converted);
   }
 

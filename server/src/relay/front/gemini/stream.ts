@@ -1,6 +1,13 @@
 import { asObject, type Json } from '../../json-value';
 import { googleStreamError } from './errors';
-import { functionArgs, geminiFinishReason, reasoningOf, responseIdOf, usageMetadataOf } from './response';
+import {
+  type AnswerShape,
+  functionArgs,
+  geminiFinishReason,
+  reasoningOf,
+  responseIdOf,
+  usageMetadataOf,
+} from './response';
 
 interface ToolCallDraft {
   id: string;
@@ -20,10 +27,7 @@ export class GeminiStreamWriter {
   #usage: unknown;
   #finished = false;
 
-  constructor(
-    private readonly model: string,
-    private readonly requestId: string,
-  ) {}
+  constructor(private readonly shape: AnswerShape) {}
 
   /** One OpenAI `data:` payload in, Gemini chunks out. */
   chunk(payload: string): Json[] {
@@ -41,12 +45,12 @@ export class GeminiStreamWriter {
       this.#finished = true;
       return [googleStreamError(error)];
     }
-    this.#responseId ??= responseIdOf(chunk.id, this.requestId);
+    this.#responseId ??= responseIdOf(chunk.id, this.shape.fallbackId);
     if (chunk.usage) this.#usage = chunk.usage;
     const choice = asObject(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
     const delta = asObject(choice?.delta) ?? {};
     const parts: Json[] = [];
-    const reasoning = reasoningOf(delta);
+    const reasoning = this.shape.includeThoughts ? reasoningOf(delta) : '';
     if (reasoning) parts.push({ text: reasoning, thought: true });
     if (typeof delta.content === 'string' && delta.content) parts.push({ text: delta.content });
     this.#collectToolCalls(delta.tool_calls);
@@ -92,8 +96,8 @@ export class GeminiStreamWriter {
       candidates: [
         { content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), index: 0 },
       ],
-      modelVersion: this.model,
-      responseId: this.#responseId ?? this.requestId,
+      modelVersion: this.shape.model,
+      responseId: this.#responseId ?? this.shape.fallbackId,
     };
   }
 }
