@@ -36,7 +36,7 @@ describe('Gemini-native API: keys, paths and errors', () => {
 
   beforeAll(async () => {
     fake = await new HttpFake(openAiHandler()).start();
-    t = await startTestApp();
+    t = await startTestApp({ env: { RELAY_BODY_LIMIT: '1' } });
     const root = await t.root();
     await createChannel(root, {
       type: 1,
@@ -113,6 +113,27 @@ describe('Gemini-native API: keys, paths and errors', () => {
       expect(error.status).toBe(404);
       expect(JSON.parse(error.message)).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
     }
+  });
+
+  it("a model outside the key's list is PERMISSION_DENIED (403); a body over the limit is 413", async () => {
+    const limited = await createCustomer(t, 'geminilimit', { token: { models: 'vendor/model:7b' } });
+    const client = new GoogleGenAI({
+      apiKey: `sk-${limited.token.key}`,
+      httpOptions: { baseUrl: t.baseUrl },
+    });
+    const error = await sdkError(() => client.models.generateContent({ model: MODEL, contents: 'hi' }));
+    expect(error.status).toBe(403);
+    expect(JSON.parse(error.message)).toMatchObject({ error: { code: 403, status: 'PERMISSION_DENIED' } });
+    const counted = await sdkError(() => client.models.countTokens({ model: MODEL, contents: 'hi' }));
+    expect(counted.status).toBe(403);
+    const names: string[] = [];
+    for await (const model of await client.models.list()) names.push(model.name ?? '');
+    expect(names).toEqual(['models/vendor/model:7b']);
+
+    const big = { contents: [{ role: 'user', parts: [{ text: 'x'.repeat(1_200_000) }] }] };
+    const response = await post(`/v1beta/models/${MODEL}:generateContent`, big, { 'x-goog-api-key': key });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: { code: 413, status: 'INVALID_ARGUMENT' } });
   });
 
   it('upstream 429 and 400 reach the SDK as its ApiError with that status, nothing billed', async () => {
