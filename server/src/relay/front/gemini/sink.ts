@@ -28,8 +28,15 @@ export class GeminiSink implements ClientSink {
       this.inner.body(status, contentType, body);
       return;
     }
-    const converted = openAiToGemini(JSON.parse(body.toString()) as Json, this.shape);
-    this.inner.json(status, converted);
+    let answer: Json;
+    try {
+      answer = JSON.parse(body.toString()) as Json;
+    } catch {
+      // Settled already: whatever it is, the client gets it rather than nothing.
+      this.inner.body(status, contentType, body);
+      return;
+    }
+    this.inner.json(status, openAiToGemini(answer, this.shape));
   }
 
   startStream(): void {
