@@ -60,7 +60,6 @@ import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { ChannelTester } from './jobs/channel-tester';
-import { geminiRoutes } from './relay/front/gemini/routes';
 import { relayRoutes } from './relay/front/routes';
 import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
@@ -309,7 +308,6 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   oauthRoutes(server, services);
   verificationRoutes(server, services);
   await relayRoutes(server, { ...services, bodyLimit: config.relayBodyLimit });
-  await geminiRoutes(server, { ...services, bodyLimit: config.relayBodyLimit });
   billingDashboardRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();

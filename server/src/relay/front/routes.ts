@@ -10,6 +10,7 @@ import { anthropicToOpenAi } from './anthropic/request';
 import { anthropicError } from './anthropic/response';
 import { AnthropicSink } from './anthropic/sink';
 import { bodyRefusal } from './body-refusal';
+import { geminiRoutes } from './gemini/routes';
 import { modelObject } from './models';
 import { modelsForCaller } from './reachable-models';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
@@ -253,6 +254,8 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       reply.headers(CORS_HEADERS).code(204).send();
     scope.options('/v1/*', { onRequest: preflight }, preflight);
   });
+  // Google's Gemini API (/v1beta/models/{model}:{action}): its own scope, errors in Google's shape.
+  await geminiRoutes(app, deps);
 }
 
 /** The models the key in the Authorization header may call. */
