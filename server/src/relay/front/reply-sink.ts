@@ -42,10 +42,13 @@ export class ReplySink implements ClientSink {
     this.body(status, 'application/json', JSON.stringify(value));
   }
 
-  /** The head leaves with the first events (one packet, not two); the relay writes them at once. */
-  startStream(): void {
+  /**
+   * The head leaves with the first events (one packet, not two); the relay writes them at once.
+   * A front whose clients stream something other than events (Gemini's JSON array) names its type.
+   */
+  startStream(contentType = 'text/event-stream; charset=utf-8'): void {
     this.#head(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
+      'content-type': contentType,
       'cache-control': 'no-cache',
       connection: 'keep-alive',
       'x-accel-buffering': 'no',

@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { describeFrameworkError } from '../../api/errors';
-import { DomainError } from '../../domain/errors';
+import type { DomainError } from '../../domain/errors';
 import type { RelayMode } from '../adaptors/types';
 import { asRelayError, RelayError } from '../errors';
 import { authenticate, type RelayCaller } from '../pipeline/authenticate';
@@ -10,8 +9,11 @@ import type { Relay } from '../pipeline/relay';
 import { anthropicToOpenAi } from './anthropic/request';
 import { anthropicError } from './anthropic/response';
 import { AnthropicSink } from './anthropic/sink';
+import { bodyRefusal } from './body-refusal';
+import { geminiRoutes } from './gemini/routes';
 import { parseJsonObject } from './json-body';
 import { modelObject } from './models';
+import { modelsForCaller } from './reachable-models';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
 import { responsesRoutes } from './responses/routes';
@@ -113,19 +115,6 @@ function sendError(
 function anthropicAuthorization(request: FastifyRequest): string | undefined {
   const apiKey = request.headers['x-api-key'];
   return typeof apiKey === 'string' && apiKey ? `Bearer ${apiKey}` : request.headers.authorization;
-}
-
-/** Fastify's refusals of a body (too large, malformed, the budget full) in the relay's error shape. */
-function bodyRefusal(error: FastifyError | DomainError, request: FastifyRequest): unknown {
-  const status = error instanceof DomainError ? error.httpStatus : (error.statusCode ?? 500);
-  if (status < 400 || (status >= 500 && !(error instanceof DomainError))) return error;
-  const refusal =
-    error instanceof DomainError
-      ? error
-      : describeFrameworkError(error, status, request.routeOptions.bodyLimit);
-  return status >= 500
-    ? RelayError.gateway(status, refusal.message, refusal.code)
-    : RelayError.invalid(refusal.message, refusal.code, { status });
 }
 
 /** The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through untouched. */
@@ -259,12 +248,12 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       reply.headers(CORS_HEADERS).code(204).send();
     scope.options('/v1/*', { onRequest: preflight }, preflight);
   });
+  // Google's Gemini API (/v1beta/models/{model}:{action}): its own scope, errors in Google's shape.
+  await geminiRoutes(app, deps);
 }
 
-/** The models a key may call: its own whitelist, or everything its owner's group is routed to. */
+/** The models the key in the Authorization header may call. */
 async function reachableModels(deps: RelayRouteDeps, request: FastifyRequest): Promise<string[]> {
   const caller = await authenticate(deps.identities, request.headers.authorization, request.ip);
-  const groupModels = await deps.router.modelsFor(caller.user.group || 'default');
-  if (!caller.token.models) return groupModels;
-  return [...caller.token.models].filter((model) => groupModels.includes(model)).sort();
+  return modelsForCaller(deps.router, caller);
 }

@@ -36,6 +36,11 @@ export interface RelayDeps {
 export class Relay {
   constructor(private readonly deps: RelayDeps) {}
 
+  /** The relay's token counter: what the count-tokens endpoints answer with. */
+  get counter(): TokenCounter {
+    return this.deps.counter;
+  }
+
   /** Resolves once every settlement started so far has been written (tests, shutdown). */
   settled(): Promise<void> {
     return this.deps.billing.settled();

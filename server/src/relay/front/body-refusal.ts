@@ -1,0 +1,17 @@
+import type { FastifyError, FastifyRequest } from 'fastify';
+import { describeFrameworkError } from '../../api/errors';
+import { DomainError } from '../../domain/errors';
+import { RelayError } from '../errors';
+
+/** Fastify's refusals of a body (too large, malformed, the budget full) in the relay's error shape. */
+export function bodyRefusal(error: FastifyError | DomainError, request: FastifyRequest): unknown {
+  const status = error instanceof DomainError ? error.httpStatus : (error.statusCode ?? 500);
+  if (status < 400 || (status >= 500 && !(error instanceof DomainError))) return error;
+  const refusal =
+    error instanceof DomainError
+      ? error
+      : describeFrameworkError(error, status, request.routeOptions.bodyLimit);
+  return status >= 500
+    ? RelayError.gateway(status, refusal.message, refusal.code)
+    : RelayError.invalid(refusal.message, refusal.code, { status });
+}

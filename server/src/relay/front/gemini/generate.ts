@@ -1,0 +1,90 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RelayError } from '../../errors';
+import { checkModelAllowed, type RelayCaller } from '../../pipeline/authenticate';
+import type { ChannelRouter } from '../../pipeline/channel-router';
+import type { Relay } from '../../pipeline/relay';
+import { modelsForCaller } from '../reachable-models';
+import { ReplySink } from '../reply-sink';
+import { toOpenAiMessages } from './contents';
+import { sendGoogleError } from './reply';
+import {
+  countTokensRequest,
+  type GeminiCall,
+  geminiToOpenAi,
+  parseGeminiBody,
+  parseModelAction,
+  wantsThoughts,
+} from './request';
+import { GeminiSink } from './sink';
+import { toOpenAiTools } from './tools';
+
+export interface GeminiHandlerDeps {
+  relay: Relay;
+  router: ChannelRouter;
+}
+
+export const modelNotFound = (model: string) =>
+  RelayError.invalid(`models/${model} is not found or is not served to this API key`, 'model_not_found', {
+    status: 404,
+  });
+
+/** The key may call the model, and its group is routed to it (a pinned channel is taken at its word). */
+async function checkModelServed(deps: GeminiHandlerDeps, caller: RelayCaller, model: string): Promise<void> {
+  checkModelAllowed(caller, model);
+  if (caller.pinnedChannelId !== undefined) return;
+  if (!(await modelsForCaller(deps.router, caller)).includes(model)) throw modelNotFound(model);
+}
+
+/**
+ * countTokens, counted as the relay estimates a chat call's prompt (the converted messages, plus the
+ * tools' JSON): never sent upstream, never billed, never logged.
+ */
+function countTokens(deps: GeminiHandlerDeps, call: GeminiCall): { totalTokens: number } {
+  const { body } = countTokensRequest(call);
+  const counter = deps.relay.counter;
+  const messages = toOpenAiMessages(body.contents, body.systemInstruction);
+  const tools = toOpenAiTools(body.tools);
+  const toolTokens = tools ? counter.text(JSON.stringify(tools), call.model) : 0;
+  return { totalTokens: counter.messages(messages, call.model) + toolTokens };
+}
+
+/** POST models/{model}:{action}: generateContent, streamGenerateContent or countTokens. */
+export async function handleModelAction(
+  deps: GeminiHandlerDeps,
+  request: FastifyRequest<{ Params: { '*': string } }>,
+  reply: FastifyReply,
+  { requestId, caller }: { requestId: string; caller: RelayCaller },
+): Promise<void> {
+  const sink = new ReplySink(reply, requestId);
+  try {
+    const { model, action } = parseModelAction(request.params['*']);
+    const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const query = request.query as Record<string, unknown> | undefined;
+    const call: GeminiCall = {
+      model,
+      action,
+      sse: query?.alt === 'sse',
+      body: parseGeminiBody(rawBody),
+      rawBody,
+    };
+    await checkModelServed(deps, caller, model);
+    if (action === 'countTokens') {
+      sink.json(200, countTokens(deps, call));
+      return;
+    }
+    await deps.relay.handle(
+      caller,
+      {
+        requestId,
+        mode: 'chat',
+        path: '/v1/chat/completions',
+        query: '',
+        rawBody: Buffer.from(JSON.stringify(geminiToOpenAi(call))),
+        contentType: 'application/json',
+      },
+      new GeminiSink(sink, { model, fallbackId: requestId, includeThoughts: wantsThoughts(call) }, call.sse),
+    );
+  } catch (error) {
+    sendGoogleError(reply, requestId, error, request.log);
+  }
+}
