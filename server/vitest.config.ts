@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait (child servers, timers, the databases) more than they compute: three at a time
+    // halves the suite on a 2-core machine (Vitest's default there is one).
+    maxWorkers: 3,
   },
 });
