@@ -2,17 +2,16 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { describeFrameworkError } from '../../api/errors';
 import { DomainError } from '../../domain/errors';
 import type { RelayMode } from '../adaptors/types';
-import { asRelayError, RelayError } from '../errors';
+import { RelayError } from '../errors';
 import { authenticate, type RelayCaller } from '../pipeline/authenticate';
 import type { ChannelRouter } from '../pipeline/channel-router';
 import type { IdentityCache } from '../pipeline/identity-cache';
 import type { Relay } from '../pipeline/relay';
-import { anthropicToOpenAi } from './anthropic/request';
-import { anthropicError } from './anthropic/response';
-import { AnthropicSink } from './anthropic/sink';
+import { ANTHROPIC_PATHS, anthropicAuthorization, anthropicRoutes } from './anthropic/routes';
 import { modelObject } from './models';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
+import { type ErrorFormat, sendError } from './send-error';
 
 export interface RelayRouteDeps {
   relay: Relay;
@@ -75,54 +74,10 @@ const NOT_IMPLEMENTED = [
   ['GET', '/v1/batches'],
 ] as const;
 
-function parseJsonObject(raw: Buffer): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(raw.toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw RelayError.invalid('The request body must be a JSON object', 'invalid_json');
-}
-
 const queryOf = (url: string) => {
   const index = url.indexOf('?');
   return index === -1 ? '' : url.slice(index);
 };
-
-type ErrorFormat = 'openai' | 'anthropic';
-
-function sendError(
-  reply: FastifyReply,
-  requestId: string,
-  error: unknown,
-  log: FastifyRequest['log'],
-  format: ErrorFormat = 'openai',
-): void {
-  const relayError = asRelayError(error);
-  if (!(error instanceof RelayError)) log.error({ err: error, requestId }, 'relay failed');
-  if (reply.raw.headersSent || reply.raw.destroyed) {
-    reply.raw.end();
-    return;
-  }
-  reply.raw.writeHead(relayError.status, {
-    ...CORS_HEADERS,
-    'content-type': 'application/json',
-    'x-oneapi-request-id': requestId,
-  });
-  const body =
-    format === 'anthropic'
-      ? anthropicError(relayError.status, `${relayError.message} (request id: ${requestId})`)
-      : relayError.body(requestId);
-  reply.raw.end(JSON.stringify(body));
-}
-
-/** Anthropic's clients send their key as `x-api-key`. */
-function anthropicAuthorization(request: FastifyRequest): string | undefined {
-  const apiKey = request.headers['x-api-key'];
-  return typeof apiKey === 'string' && apiKey ? `Bearer ${apiKey}` : request.headers.authorization;
-}
 
 /** Fastify's refusals of a body (too large, malformed, the budget full) in the relay's error shape. */
 function bodyRefusal(error: FastifyError | DomainError, request: FastifyRequest): unknown {
@@ -144,7 +99,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.decorateRequest('relayCall', undefined as never);
     scope.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-      const format = request.routeOptions.url === '/v1/messages' ? 'anthropic' : 'openai';
+      const format = ANTHROPIC_PATHS.has(request.routeOptions.url ?? '') ? 'anthropic' : 'openai';
       // Fastify's own headers go along: `connection: close` when a body was refused half read.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
@@ -195,28 +150,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       });
     }
 
-    // Anthropic's Messages API, for Claude-native clients: converted to the OpenAI pipeline and back.
-    scope.post('/v1/messages', relayRoute(anthropicAuthorization, 'anthropic'), async (request, reply) => {
-      const { requestId, caller } = request.relayCall;
-      const sink = new ReplySink(reply, requestId);
-      try {
-        const body = parseJsonObject(Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0));
-        await deps.relay.handle(
-          caller,
-          {
-            requestId,
-            mode: 'chat',
-            path: '/v1/chat/completions',
-            query: '',
-            rawBody: Buffer.from(JSON.stringify(anthropicToOpenAi(body))),
-            contentType: 'application/json',
-          },
-          new AnthropicSink(sink, String(body.model), requestId),
-        );
-      } catch (error) {
-        sendError(reply, requestId, error, request.log, 'anthropic');
-      }
-    });
+    anthropicRoutes(scope, deps.relay, relayRoute(anthropicAuthorization, 'anthropic'));
 
     scope.get('/v1/models', routeConfig, async (request, reply) => {
       const requestId = newRequestId();

@@ -1,3 +1,4 @@
+import type { RelayError } from '../../errors';
 import type { Json } from '../../json-value';
 
 const STOP_REASONS: Record<string, string> = {
@@ -72,6 +73,15 @@ export const anthropicErrorType = (type: unknown): string =>
   typeof type === 'string' && ANTHROPIC_ERROR_TYPES.has(type) ? type : 'api_error';
 
 /** Anthropic's error body for a status and message. */
-export function anthropicError(status: number, message: string): Json {
-  return { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } };
+function anthropicError(status: number, message: string, type?: string): Json {
+  return { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? 'api_error', message } };
+}
+
+/**
+ * Any relay error in Anthropic's shape: an Anthropic channel's error type is kept, others are named
+ * by their status; the message carries the request id.
+ */
+export function anthropicErrorOf(error: RelayError, requestId: string): Json {
+  const ownType = ANTHROPIC_ERROR_TYPES.has(error.type) ? error.type : undefined;
+  return anthropicError(error.status, `${error.message} (request id: ${requestId})`, ownType);
 }
