@@ -83,7 +83,8 @@ describe('/v1/messages passed through to Anthropic channels', () => {
         {
           model: MODEL,
           max_tokens: 2048,
-          top_k: 5,
+          // Not in this SDK's types any more, but Anthropic's API takes it.
+          ...({ top_k: 5 } as object),
           metadata: { user_id: 'customer-7' },
           thinking: { type: 'enabled', budget_tokens: 1024 },
           system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],

@@ -61,13 +61,11 @@ const frame = (event: Record<string, unknown> & { type: string }) =>
 function thinkingEvents(thinking: { thinking: string; signature: string }, index: number) {
   return [
     { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
-    ...thinking.thinking
-      .split(/(?= )/)
-      .map((piece) => ({
-        type: 'content_block_delta',
-        index,
-        delta: { type: 'thinking_delta', thinking: piece },
-      })),
+    ...thinking.thinking.split(/(?= )/).map((piece) => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'thinking_delta', thinking: piece },
+    })),
     { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: thinking.signature } },
     { type: 'content_block_stop', index },
   ];

@@ -34,6 +34,9 @@ export function openAiToAnthropic(completion: Json, model: string): Json {
   const choice = (Array.isArray(completion.choices) ? completion.choices[0] : undefined) as Json | undefined;
   const message = (choice?.message ?? {}) as Json;
   const content: Json[] = [];
+  // An OpenAI-compatible provider's reasoning (DeepSeek's reasoning_content) is Claude's thinking.
+  if (typeof message.reasoning_content === 'string' && message.reasoning_content)
+    content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
   if (typeof message.content === 'string' && message.content)
     content.push({ type: 'text', text: message.content });
   for (const call of (Array.isArray(message.tool_calls) ? message.tool_calls : []) as Json[]) {

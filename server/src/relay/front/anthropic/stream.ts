@@ -3,10 +3,13 @@ import { anthropicErrorType, anthropicMessageId, anthropicStopReason } from './r
 
 const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
-/** Turns OpenAI chat chunks into Anthropic's stream events (message_start … message_stop). */
+/**
+ * Turns OpenAI chat chunks into Anthropic's stream events (message_start … message_stop);
+ * `reasoning_content` pieces become a thinking block.
+ */
 export class AnthropicStreamWriter {
   #started = false;
-  #openBlock: { index: number; kind: 'text' | 'tool' } | undefined;
+  #openBlock: { index: number; kind: 'text' | 'thinking' | 'tool' } | undefined;
   #nextIndex = 0;
   #toolBlocks = new Map<number, number>();
   #stopReason: string | null = null;
@@ -49,6 +52,13 @@ export class AnthropicStreamWriter {
     }
     const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as Json | undefined;
     const delta = (choice?.delta ?? {}) as Json;
+    if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
+      out += this.#open('thinking');
+      out += event('content_block_delta', {
+        index: this.#openBlock!.index,
+        delta: { type: 'thinking_delta', thinking: delta.reasoning_content },
+      });
+    }
     if (typeof delta.content === 'string' && delta.content) {
       out += this.#open('text');
       out += event('content_block_delta', {
@@ -120,12 +130,14 @@ export class AnthropicStreamWriter {
     );
   }
 
-  #open(kind: 'text'): string {
+  #open(kind: 'text' | 'thinking'): string {
     if (this.#openBlock?.kind === kind) return '';
     const closed = this.#close();
     const index = this.#nextIndex++;
     this.#openBlock = { index, kind };
-    return closed + event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+    const block =
+      kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' };
+    return closed + event('content_block_start', { index, content_block: block });
   }
 
   #close(): string {
