@@ -216,6 +216,38 @@ describe('/v1/messages passed through to Anthropic channels', () => {
     }
   });
 
+  it('words an upstream error that is not in Anthropic shape itself (an HTML page is not passed on)', async () => {
+    fake.use((_request, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body>Bad gateway</body></html>');
+    });
+    const error = await claude.client.messages
+      .create({ model: MODEL, max_tokens: 10, messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.InternalServerError);
+    expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'api_error', message: expect.stringMatching(/bad response status code 502/) },
+    });
+    expect(await claude.last().answer).not.toContain('<html>');
+  });
+
+  it('lowers max_tokens, and only it, for an account that cannot pay the worst case', async () => {
+    answer({ reply: 'short' });
+    const poor = await createCustomer(t, 'poorclaude', {
+      quota: 4_000_000,
+      token: { remain_quota: 100_000_000 },
+    });
+    const { client, last } = recordingClaude(`sk-${poor.token.key}`, t.baseUrl);
+    await client.messages
+      .stream({ model: MODEL, max_tokens: 64_000, messages: [{ role: 'user', content: 'x' }] })
+      .finalMessage();
+    const lowered = Number(fake.last().json?.max_tokens);
+    expect(lowered).toBeGreaterThan(0);
+    expect(lowered).toBeLessThan(64_000);
+    expect(fake.last().body).toBe(last().body.replace('"max_tokens":64000', `"max_tokens":${lowered}`));
+  });
+
   it('counts tokens on the Anthropic channel, unbilled and unlogged', async () => {
     answer({ countTokens: 1234 });
     const { quota, log } = await spentBy(t, customer, async () => {
@@ -238,6 +270,24 @@ describe('/v1/messages passed through to Anthropic channels', () => {
     );
     expect(quota).toBe(0);
     expect(log?.prompt_tokens).not.toBe(1234);
+  });
+
+  it('takes count_tokens with a Bearer key too', async () => {
+    answer({ countTokens: 7 });
+    const response = await fetch(`${t.baseUrl}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${customer.token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'x' }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ input_tokens: 7 });
+    const refused = await fetch(`${t.baseUrl}/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk-wrong', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, messages: [] }),
+    });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
   });
 
   it('refuses count_tokens for a model the key may not use, in Anthropic shape', async () => {

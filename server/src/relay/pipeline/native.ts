@@ -2,7 +2,7 @@ import { redactSecrets } from '../../domain/redact-secrets';
 import { adaptorFor } from '../adaptors/registry';
 import type { Adaptor, ConvertedResponse, RelayCall, UpstreamRequest, Usage } from '../adaptors/types';
 import type { RelayError } from '../errors';
-import type { Json } from '../json-value';
+import { asObject, type Json } from '../json-value';
 import type { StreamOutput } from './stream';
 
 /**
@@ -86,8 +86,24 @@ export function passThroughWire(call: RelayCall): Wire | undefined {
     },
     streamOutput: (relayCall) => nativeOutput(format, relayCall),
     // The channel's adaptor reads the error (for health and retries); the client gets it as sent.
-    parseError: (status, body) => own.parseError(status, body).withBodyAsSent(format.name, body.toString()),
+    parseError(status, body) {
+      const error = own.parseError(status, body);
+      return inProviderShape(error, body) ? error.withBodyAsSent(format.name, body.toString()) : error;
+    },
   };
+}
+
+/**
+ * An error body the channel's adaptor could read (a JSON object with a message): passed on as sent.
+ * Anything else (an HTML page, a proxy's text) is worded by the gateway, as for translated calls.
+ */
+function inProviderShape(error: RelayError, body: Buffer): boolean {
+  if (error.code === 'bad_response_status_code') return false;
+  try {
+    return asObject(JSON.parse(body.toString())) !== undefined;
+  } catch {
+    return false;
+  }
 }
 
 /** A native stream as it came: each chunk's text leaves as it is, its events read for usage. */
