@@ -147,6 +147,50 @@ describe('/v1/messages passed through to Anthropic channels', () => {
     expect(log).toMatchObject({ prompt_tokens: 20, completion_tokens: 12 });
   });
 
+  it('ends a stream that breaks off with an Anthropic error event after the bytes that arrived', async () => {
+    const head = [
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: MODEL,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 9, output_tokens: 1 },
+        },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'half an answer' } },
+    ]
+      .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+      .join('');
+    fake.use((_request, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(head, () => setTimeout(() => res.destroy(), 50));
+    });
+    const texts: string[] = [];
+    let error: unknown;
+    await spentBy(t, customer, async () => {
+      const stream = claude.client.messages.stream({
+        model: MODEL,
+        max_tokens: 100,
+        messages: [{ role: 'user', content: 'x' }],
+      });
+      stream.on('text', (text) => texts.push(text));
+      error = await stream.finalMessage().catch((e: unknown) => e);
+    });
+    expect(texts).toEqual(['half an answer']);
+    expect(error).toBeInstanceOf(Anthropic.APIError);
+    const received = await claude.last().answer;
+    expect(received.startsWith(head)).toBe(true);
+    expect(received.slice(head.length)).toMatch(
+      /^event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"The upstream answer broke off/,
+    );
+  });
+
   it('maps the model and nothing else', async () => {
     answer({ reply: 'ok' });
     await claude.client.messages.create({

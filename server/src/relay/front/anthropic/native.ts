@@ -52,8 +52,10 @@ function buildRequest(call: RelayCall, native: NativeRequest): UpstreamRequest {
 function blockText(block: Json): string {
   if (typeof block.text === 'string') return block.text;
   if (typeof block.thinking === 'string') return block.thinking;
-  if (block.type === 'tool_use') return String(block.name ?? '') + JSON.stringify(block.input ?? {});
-  return '';
+  if (block.type !== 'tool_use') return '';
+  // A streamed tool_use block starts with an empty input; its JSON follows in deltas.
+  const input = asObject(block.input);
+  return String(block.name ?? '') + (input && Object.keys(input).length > 0 ? JSON.stringify(input) : '');
 }
 
 function readAnswer(body: Buffer): NativeReading | RelayError {
