@@ -85,6 +85,23 @@ describe('thinking and tool use across formats', () => {
       expect(final.stop_reason).toBe('tool_use');
     });
 
+    it('reports cached prompt tokens the way Anthropic does (apart from input_tokens)', async () => {
+      openAiFake.use(
+        openAiHandler({
+          reply: 'ok',
+          usage: { prompt_tokens: 100, completion_tokens: 5, prompt_tokens_details: { cached_tokens: 60 } },
+        }),
+      );
+      const request = {
+        model: REASONER,
+        max_tokens: 20,
+        messages: [{ role: 'user' as const, content: 'x' }],
+      };
+      const expected = { input_tokens: 40, output_tokens: 5, cache_read_input_tokens: 60 };
+      expect((await claude.messages.create(request)).usage).toMatchObject(expected);
+      expect((await claude.messages.stream(request).finalMessage()).usage).toMatchObject(expected);
+    });
+
     it('sends earlier thinking back as reasoning_content and tool results as tool messages', async () => {
       openAiFake.use(openAiHandler({ reply: 'Cold.' }));
       const message = await claude.messages.create({

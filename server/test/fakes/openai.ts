@@ -4,7 +4,11 @@ import { type FakeHandler, type RecordedRequest, sendJson } from './http-fake';
 export interface FakeOpenAiOptions {
   /** The answer's text; split into one stream chunk per word. */
   reply?: string;
-  usage?: { prompt_tokens: number; completion_tokens: number } | null;
+  usage?: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    prompt_tokens_details?: { cached_tokens: number };
+  } | null;
   /** Wait before answering (ms). */
   delayMs?: number;
   /** Wait between stream chunks (ms). */

@@ -1,5 +1,5 @@
 import type { RelayError } from '../../errors';
-import type { Json } from '../../json-value';
+import { asObject, type Json } from '../../json-value';
 
 const STOP_REASONS: Record<string, string> = {
   stop: 'end_turn',
@@ -43,7 +43,6 @@ export function openAiToAnthropic(completion: Json, model: string): Json {
     const fn = (call.function ?? {}) as Json;
     content.push({ type: 'tool_use', id: call.id, name: fn.name, input: parseArguments(fn.arguments) });
   }
-  const usage = (completion.usage ?? {}) as Json;
   return {
     id: anthropicMessageId(completion.id, String(Date.now())),
     type: 'message',
@@ -52,10 +51,22 @@ export function openAiToAnthropic(completion: Json, model: string): Json {
     content,
     stop_reason: anthropicStopReason(choice?.finish_reason ?? 'stop'),
     stop_sequence: null,
-    usage: {
-      input_tokens: Number(usage.prompt_tokens ?? 0),
-      output_tokens: Number(usage.completion_tokens ?? 0),
-    },
+    usage: anthropicUsage(completion.usage),
+  };
+}
+
+/**
+ * OpenAI usage in Anthropic's terms: Anthropic's input_tokens leave out prompt cache reads, which
+ * OpenAI counts in prompt_tokens and details in `prompt_tokens_details.cached_tokens`.
+ */
+export function anthropicUsage(value: unknown): Json {
+  const usage = asObject(value) ?? {};
+  const prompt = Number(usage.prompt_tokens ?? 0);
+  const cached = Math.min(prompt, Number(asObject(usage.prompt_tokens_details)?.cached_tokens ?? 0) || 0);
+  return {
+    input_tokens: prompt - cached,
+    output_tokens: Number(usage.completion_tokens ?? 0),
+    ...(cached > 0 ? { cache_read_input_tokens: cached } : {}),
   };
 }
 

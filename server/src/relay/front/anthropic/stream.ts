@@ -1,5 +1,5 @@
 import type { Json } from '../../json-value';
-import { anthropicErrorType, anthropicMessageId, anthropicStopReason } from './response';
+import { anthropicErrorType, anthropicMessageId, anthropicStopReason, anthropicUsage } from './response';
 
 const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
@@ -13,7 +13,7 @@ export class AnthropicStreamWriter {
   #nextIndex = 0;
   #toolBlocks = new Map<number, number>();
   #stopReason: string | null = null;
-  #usage = { input_tokens: 0, output_tokens: 0 };
+  #usage: Json = { input_tokens: 0, output_tokens: 0 };
   #finished = false;
 
   constructor(
@@ -43,13 +43,7 @@ export class AnthropicStreamWriter {
       );
     }
     let out = this.#start(chunk.id);
-    const usage = chunk.usage as Json | undefined;
-    if (usage) {
-      this.#usage = {
-        input_tokens: Number(usage.prompt_tokens ?? 0),
-        output_tokens: Number(usage.completion_tokens ?? 0),
-      };
-    }
+    if (chunk.usage && typeof chunk.usage === 'object') this.#usage = anthropicUsage(chunk.usage);
     const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as Json | undefined;
     const delta = (choice?.delta ?? {}) as Json;
     if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
