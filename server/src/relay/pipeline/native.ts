@@ -1,3 +1,4 @@
+import { channelTypeById } from '@switchyard/contract/channel-types';
 import { redactSecrets } from '../../domain/redact-secrets';
 import { adaptorFor } from '../adaptors/registry';
 import type { Adaptor, ConvertedResponse, RelayCall, UpstreamRequest, Usage } from '../adaptors/types';
@@ -17,23 +18,33 @@ import type { StreamOutput } from './stream';
  * - it does not: the usual translation, through the channel's adaptor and the front's sink.
  * Routing, retries, reservation, settlement, logs and channel health are the same stages either way.
  *
- * A new format adopts it with a `NativeFormat`: its name and the channel types that speak it, the
- * upstream request built from the native body, a reader of native usage (body and stream events),
- * and its stream error event.
+ * A new format adopts it with a `NativeFormat`: its name (the apiStyle of the channels that speak
+ * it, or a `speaks` test), the upstream request built from the native body, a reader of native usage
+ * (body and stream events), and its stream error event.
  */
 export interface NativeFormat {
+  /** The format's name; by default the catalogue's apiStyle of the channel types that speak it. */
   readonly name: string;
-  /** True for the channel types that speak this format natively. */
-  speaks(channelType: number): boolean;
+  /** True for the channel types that speak this format natively, when `name` is no apiStyle. */
+  speaks?(channelType: number): boolean;
   /** The upstream request for the client's own body; `call` holds the channel, key and mapped model. */
   buildRequest(call: RelayCall, native: NativeRequest): UpstreamRequest | Promise<UpstreamRequest>;
-  /** A whole answer's usage and text (counted when usage is missing); a RelayError when it is none. */
-  readAnswer(body: Buffer): NativeReading | RelayError;
-  /** A reader of one stream's events, in order. */
-  readStream(): NativeStreamReader;
+  /** Reads billing usage (and the text to count when there is none) from native answers. */
+  usage: NativeUsageReader;
   /** The event that ends a stream the gateway breaks off (an upstream break, the quota), framed. */
   streamError(error: RelayError, requestId: string): string;
 }
+
+export interface NativeUsageReader {
+  /** A whole answer's usage and text; a RelayError when it is no answer (an error in a 200). */
+  answer(body: Buffer): NativeReading | RelayError;
+  /** A reader of one stream's events, in order. */
+  stream(): NativeStreamReader;
+}
+
+/** Whether channels of `channelType` speak `format` natively. */
+export const speaks = (format: NativeFormat, channelType: number): boolean =>
+  format.speaks ? format.speaks(channelType) : channelTypeById(channelType)?.apiStyle === format.name;
 
 export interface NativeReading {
   usage: Usage | undefined;
@@ -75,13 +86,13 @@ export interface Wire extends Omit<Adaptor, 'streamTranslator'> {
 export function passThroughWire(call: RelayCall): Wire | undefined {
   const native = call.native;
   const own = adaptorFor(call.channel.type);
-  if (!native || !own || !native.format.speaks(call.channel.type)) return undefined;
+  if (!native || !own || !speaks(native.format, call.channel.type)) return undefined;
   const { format } = native;
   return {
     passThrough: true,
     buildRequest: (relayCall) => format.buildRequest(relayCall, native),
     convertResponse(_call, body, contentType): ConvertedResponse | RelayError {
-      const reading = format.readAnswer(body);
+      const reading = format.usage.answer(body);
       return reading instanceof Error ? reading : { ...reading, body, contentType };
     },
     streamOutput: (relayCall) => nativeOutput(format, relayCall),
@@ -108,7 +119,7 @@ function inProviderShape(error: RelayError, body: Buffer): boolean {
 
 /** A native stream as it came: each chunk's text leaves as it is, its events read for usage. */
 function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
-  const reader = format.readStream();
+  const reader = format.usage.stream();
   return {
     forward(text, events) {
       try {

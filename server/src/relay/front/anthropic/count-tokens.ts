@@ -2,6 +2,7 @@ import { redactSecrets } from '../../../domain/redact-secrets';
 import { authHeaders } from '../../adaptors/anthropic/auth';
 import { parseError } from '../../adaptors/anthropic/errors';
 import type { Json } from '../../json-value';
+import { speaks } from '../../pipeline/native';
 import { withTopLevelFields } from '../../pipeline/native-body';
 import type { Relay, SideCall } from '../../pipeline/relay';
 import { readAll } from '../../upstream';
@@ -29,7 +30,7 @@ export async function countTokens(
   const converted = anthropicToOpenAi({ ...request.body, max_tokens: 1 });
   const model = String(request.body.model);
   return relay.sideCall(caller, model, async (side) => {
-    if (!anthropicNative.speaks(side.channel.type)) {
+    if (!speaks(anthropicNative, side.channel.type)) {
       const tools = Array.isArray(request.body.tools) ? JSON.stringify(request.body.tools) : '';
       const inputTokens = side.counter.messages(converted.messages, model) + side.counter.text(tools, model);
       return { status: 200, body: JSON.stringify({ input_tokens: inputTokens }) };

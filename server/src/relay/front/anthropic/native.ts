@@ -1,4 +1,3 @@
-import { channelTypeById } from '@switchyard/contract/channel-types';
 import { answerObject, missing } from '../../adaptors/answer-check';
 import { authHeaders } from '../../adaptors/anthropic/auth';
 import { anthropicError as upstreamAnthropicError } from '../../adaptors/anthropic/errors';
@@ -103,11 +102,10 @@ class AnthropicEventReader implements NativeStreamReader {
 
 /** Anthropic's Messages API as a native format: Anthropic channels get the client's call untouched. */
 export const anthropicNative: NativeFormat = {
+  // The apiStyle of Anthropic channels (and of Bedrock and Vertex Claude, once they are relayed).
   name: 'anthropic',
-  speaks: (channelType) => channelTypeById(channelType)?.apiStyle === 'anthropic',
   buildRequest,
-  readAnswer,
-  readStream: () => new AnthropicEventReader(),
+  usage: { answer: readAnswer, stream: () => new AnthropicEventReader() },
   streamError: (error, requestId) =>
     `event: error\ndata: ${JSON.stringify(anthropicErrorOf(error, requestId))}\n\n`,
 };
