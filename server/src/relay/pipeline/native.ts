@@ -14,7 +14,9 @@ import type { StreamOutput } from './stream';
  * - the channel speaks the format: the client's bytes go upstream (the model mapped, a lowered
  *   max-tokens applied) and the answer, body or every stream event, comes back byte for byte, into
  *   the sink beneath the front's translating one (`ClientSink.untranslated`); usage is read from the
- *   native answer; an upstream error reaches the client as the provider sent it;
+ *   native answer (only keep-alive comments join a stream, between events, in long silences); an
+ *   upstream error in the provider's shape keeps its body (`RelayError.asSent`), which the front's
+ *   error answer sends as it came (front/send-error.ts);
  * - it does not: the usual translation, through the channel's adaptor and the front's sink.
  * Routing, retries, reservation, settlement, logs and channel health are the same stages either way.
  *
