@@ -108,6 +108,7 @@ describe('/v1/messages passed through to Anthropic channels', () => {
     });
     expect(upstream.headers['x-api-key']).toBe(KEY);
     expect(upstream.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(upstream.headers)).not.toContain(customer.token.key);
     expect(upstream.headers['anthropic-beta']).toBe(
       'interleaved-thinking-2025-05-14,extended-cache-ttl-2025-04-11',
     );
