@@ -11,7 +11,7 @@ const ANTHROPIC = 14;
 const MODEL = 'claude-3-5-sonnet-20241022';
 const KEY = 'sk-ant-api03-channel';
 
-/** Claude-native clients on /v1/messages, served by an Anthropic channel: Anthropic → OpenAI → Anthropic and back. */
+/** Claude-native clients on /v1/messages, served by an Anthropic channel: passed through untouched. */
 describe('/v1/messages (Anthropic format) over an Anthropic channel', () => {
   let t: TestApp;
   let root: Client;
@@ -67,7 +67,8 @@ describe('/v1/messages (Anthropic format) over an Anthropic channel', () => {
     const upstream = fake.last();
     expect(upstream.url).toBe('/v1/messages');
     expect(upstream.headers['x-api-key']).toBe(KEY);
-    expect(upstream.headers['anthropic-version']).toBe('2023-06-01');
+    // The client's own API version goes along with its untouched body.
+    expect(upstream.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(upstream.headers.authorization).toBeUndefined();
     expect(upstream.json).toEqual({
       model: MODEL,
@@ -76,8 +77,8 @@ describe('/v1/messages (Anthropic format) over an Anthropic channel', () => {
       stop_sequences: ['END'],
       metadata: { user_id: 'customer-7' },
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Hello world' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Sure:' }] },
+        { role: 'user', content: 'Hello world' },
+        { role: 'assistant', content: 'Sure:' },
         { role: 'user', content: [{ type: 'text', text: 'In French please' }] },
       ],
     });
@@ -179,7 +180,7 @@ describe('/v1/messages (Anthropic format) over an Anthropic channel', () => {
     expect(followUp.content).toEqual([{ type: 'text', text: 'It is 21 °C.' }]);
     expect(fake.last().json).toMatchObject({
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+        { role: 'user', content: 'Weather in Paris?' },
         { role: 'assistant', content: [{ type: 'tool_use', ...toolUse }] },
         {
           role: 'user',

@@ -19,8 +19,16 @@ export class RelayError extends Error {
     readonly origin: 'gateway' | 'upstream',
     /** What administrators (a channel test) and the server log see; clients see only `message`. */
     readonly detail = message,
+    /** The provider's own error body, for a client that speaks the provider's format (pass-through). */
+    readonly asSent?: { format: string; body: string },
   ) {
     super(message);
+  }
+
+  /** The same error, carrying the body the provider sent, in `format`, for clients of that format. */
+  withBodyAsSent(format: string, body: string): RelayError {
+    const { status, message, type, code, param, origin, detail } = this;
+    return new RelayError(status, message, type, code, param, origin, detail, { format, body });
   }
 
   /** A request the client got wrong: `invalid_request_error`, 400 unless said otherwise. */
@@ -81,6 +89,7 @@ export class RelayError extends Error {
       this.param,
       this.origin,
       redactSecrets(this.detail, key),
+      this.asSent && { format: this.asSent.format, body: redactSecrets(this.asSent.body, key) },
     );
   }
 

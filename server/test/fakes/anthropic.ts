@@ -11,12 +11,18 @@ export interface FakeAnthropicOptions {
   apiKey: string;
   reply?: string;
   toolUse?: FakeToolUse;
+  /** An extended-thinking block before the answer (streamed as thinking_delta then signature_delta). */
+  thinking?: { thinking: string; signature: string };
   usage?: {
     input_tokens: number;
     output_tokens: number;
     cache_read_input_tokens?: number;
     cache_creation_input_tokens?: number;
   };
+  /** What /v1/messages/count_tokens answers. */
+  countTokens?: number;
+  /** Filled with the exact bytes of each answer body the fake sent, in order. */
+  sent?: string[];
   stopReason?: string;
   /** Answer every call with this HTTP status and Anthropic error type instead. */
   error?: { status: number; type: string; message?: string };
@@ -24,11 +30,16 @@ export interface FakeAnthropicOptions {
   streamError?: { type: string; message: string };
 }
 
-const errorBody = (type: string, message: string) => ({ type: 'error', error: { type, message } });
+const errorBody = (type: string, message: string) => ({
+  type: 'error',
+  error: { type, message },
+  request_id: 'req_011FakeRequest',
+});
 
 function message(options: FakeAnthropicOptions, model: string) {
   const usage = options.usage ?? { input_tokens: 10, output_tokens: 3 };
   const content: Array<Record<string, unknown>> = [];
+  if (options.thinking) content.push({ type: 'thinking', ...options.thinking });
   if (options.reply !== undefined) content.push({ type: 'text', text: options.reply });
   if (options.toolUse) content.push({ type: 'tool_use', ...options.toolUse });
   return {
@@ -43,14 +54,43 @@ function message(options: FakeAnthropicOptions, model: string) {
   };
 }
 
-const writeEvent = (res: http.ServerResponse, event: Record<string, unknown> & { type: string }) =>
-  res.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+/** The exact bytes of one event, as Anthropic frames them. */
+const frame = (event: Record<string, unknown> & { type: string }) =>
+  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+
+function thinkingEvents(thinking: { thinking: string; signature: string }, index: number) {
+  return [
+    { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    ...thinking.thinking.split(/(?= )/).map((piece) => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'thinking_delta', thinking: piece },
+    })),
+    { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: thinking.signature } },
+    { type: 'content_block_stop', index },
+  ];
+}
 
 /** The documented event sequence; output_tokens in message_delta is the running total, as Anthropic sends it. */
-function stream(res: http.ServerResponse, options: FakeAnthropicOptions, model: string): void {
+function stream(response: http.ServerResponse, options: FakeAnthropicOptions, model: string): void {
   const full = message(options, model);
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-  writeEvent(res, {
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+  });
+  let sent = '';
+  const res = {
+    write: (text: string) => {
+      sent += text;
+      response.write(text);
+    },
+    end: () => {
+      options.sent?.push(sent);
+      response.end();
+    },
+  };
+  const writeEvent = (event: Record<string, unknown> & { type: string }) => res.write(frame(event));
+  writeEvent({
     type: 'message_start',
     message: {
       ...full,
@@ -60,23 +100,27 @@ function stream(res: http.ServerResponse, options: FakeAnthropicOptions, model: 
     },
   });
   let index = 0;
+  if (options.thinking) {
+    for (const event of thinkingEvents(options.thinking, index)) writeEvent(event);
+    index += 1;
+  }
   if (options.reply !== undefined) {
-    writeEvent(res, { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-    writeEvent(res, { type: 'ping' });
+    writeEvent({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+    writeEvent({ type: 'ping' });
     for (const piece of options.reply.split(/(?= )/)) {
-      writeEvent(res, { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+      writeEvent({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
       if (options.streamError) {
-        writeEvent(res, errorBody(options.streamError.type, options.streamError.message));
+        writeEvent(errorBody(options.streamError.type, options.streamError.message));
         res.end();
         return;
       }
     }
-    writeEvent(res, { type: 'content_block_stop', index });
+    writeEvent({ type: 'content_block_stop', index });
     index += 1;
   }
   if (options.toolUse) {
     const { id, name, input } = options.toolUse;
-    writeEvent(res, {
+    writeEvent({
       type: 'content_block_start',
       index,
       content_block: { type: 'tool_use', id, name, input: {} },
@@ -84,27 +128,31 @@ function stream(res: http.ServerResponse, options: FakeAnthropicOptions, model: 
     const json = JSON.stringify(input);
     const middle = Math.floor(json.length / 2);
     for (const part of ['', json.slice(0, middle), json.slice(middle)]) {
-      writeEvent(res, {
+      writeEvent({
         type: 'content_block_delta',
         index,
         delta: { type: 'input_json_delta', partial_json: part },
       });
     }
-    writeEvent(res, { type: 'content_block_stop', index });
+    writeEvent({ type: 'content_block_stop', index });
   }
-  writeEvent(res, {
+  writeEvent({
     type: 'message_delta',
     delta: { stop_reason: full.stop_reason, stop_sequence: null },
     usage: { output_tokens: full.usage.output_tokens },
   });
-  writeEvent(res, { type: 'message_stop' });
+  writeEvent({ type: 'message_stop' });
   res.end();
 }
 
-/** A fake Anthropic Messages API: checks the path, key and version header, then answers as Anthropic does. */
+/**
+ * A fake Anthropic Messages API (and count_tokens): checks the path, key and version header, then
+ * answers as Anthropic does. What it received is in the HttpFake's `requests`.
+ */
 export function anthropicHandler(options: FakeAnthropicOptions): FakeHandler {
   return (request, res) => {
-    if (request.method !== 'POST' || request.url !== '/v1/messages') {
+    const counting = request.url === '/v1/messages/count_tokens';
+    if (request.method !== 'POST' || (request.url !== '/v1/messages' && !counting)) {
       return sendJson(res, 404, errorBody('not_found_error', `Not found: ${request.url}`));
     }
     if (request.headers['x-api-key'] !== options.apiKey) {
@@ -114,6 +162,11 @@ export function anthropicHandler(options: FakeAnthropicOptions): FakeHandler {
       return sendJson(res, 400, errorBody('invalid_request_error', 'anthropic-version: header is required'));
     }
     const body = request.json ?? {};
+    if (counting) {
+      if (!Array.isArray(body.messages))
+        return sendJson(res, 400, errorBody('invalid_request_error', 'messages: Field required'));
+      return sendJson(res, 200, { input_tokens: options.countTokens ?? 42 });
+    }
     if (typeof body.max_tokens !== 'number' || !Array.isArray(body.messages)) {
       return sendJson(res, 400, errorBody('invalid_request_error', 'max_tokens: Field required'));
     }
@@ -123,6 +176,9 @@ export function anthropicHandler(options: FakeAnthropicOptions): FakeHandler {
     }
     const model = String(body.model);
     if (body.stream === true) return stream(res, options, model);
-    sendJson(res, 200, message(options, model));
+    const answer = JSON.stringify(message(options, model));
+    options.sent?.push(answer);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(answer);
   };
 }

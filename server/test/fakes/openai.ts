@@ -12,6 +12,10 @@ export interface FakeOpenAiOptions {
   chunkDelayMs?: number;
   /** Streams only: stay silent this long after the head before the first chunk (ms). */
   silenceMs?: number;
+  /** Chat: the model's thinking, as DeepSeek sends it (`reasoning_content`), streamed before the text. */
+  reasoning?: string;
+  /** Chat: answer with this tool call (after any text); finish_reason becomes tool_calls. */
+  toolCall?: { id: string; name: string; arguments: string };
 }
 
 interface FakeOpenAiUsage {
@@ -50,14 +54,31 @@ async function streamAnswer(
     chat
       ? { index: 0, delta: piece === undefined ? {} : { content: piece }, finish_reason: finish }
       : { index: 0, text: piece ?? '', finish_reason: finish };
-  for (const [index, word] of reply.split(' ').entries()) {
+  const send = (delta: Record<string, unknown>, finish: string | null = null) =>
+    res.write(
+      `data: ${JSON.stringify({ id, object, created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
+  for (const piece of chat && options.reasoning ? options.reasoning.split(/(?= )/) : [])
+    send({ reasoning_content: piece, content: null });
+  for (const [index, word] of (reply ? reply.split(' ') : []).entries()) {
     const chunk = { id, object, created: 1, model, choices: [choice(index === 0 ? word : ` ${word}`, null)] };
     res.write(`data: ${JSON.stringify(chunk)}\n\n`);
     if (options.chunkDelayMs) await sleep(options.chunkDelayMs);
   }
-  res.write(
-    `data: ${JSON.stringify({ id, object, created: 1, model, choices: [choice(undefined, 'stop')] })}\n\n`,
-  );
+  const call = chat ? options.toolCall : undefined;
+  if (call) {
+    const half = Math.floor(call.arguments.length / 2);
+    send({
+      tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+    });
+    for (const part of [call.arguments.slice(0, half), call.arguments.slice(half)])
+      send({ tool_calls: [{ index: 0, function: { arguments: part } }] });
+    send({}, 'tool_calls');
+  } else {
+    res.write(
+      `data: ${JSON.stringify({ id, object, created: 1, model, choices: [choice(undefined, 'stop')] })}\n\n`,
+    );
+  }
   const wantsUsage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage;
   if (wantsUsage && totals) {
     res.write(`data: ${JSON.stringify({ id, object, created: 1, model, choices: [], usage: totals })}\n\n`);
@@ -85,7 +106,28 @@ export function openAiHandler(options: FakeOpenAiOptions = {}): FakeHandler {
         object: 'chat.completion',
         created: 1,
         model,
-        choices: [{ index: 0, message: { role: 'assistant', content: reply }, finish_reason: 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: reply || null,
+              ...(options.reasoning ? { reasoning_content: options.reasoning } : {}),
+              ...(options.toolCall
+                ? {
+                    tool_calls: [
+                      {
+                        id: options.toolCall.id,
+                        type: 'function',
+                        function: { name: options.toolCall.name, arguments: options.toolCall.arguments },
+                      },
+                    ],
+                  }
+                : {}),
+            },
+            finish_reason: options.toolCall ? 'tool_calls' : 'stop',
+          },
+        ],
         ...(withTotals ? { usage: withTotals } : {}),
       });
       return;

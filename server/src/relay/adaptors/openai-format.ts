@@ -65,6 +65,8 @@ export function chatCompletion(options: {
   finishReason: FinishReason;
   usage?: Usage;
   toolCalls?: ToolCall[];
+  /** The model's thinking, as OpenAI-compatible reasoning providers (DeepSeek) name it. */
+  reasoning?: string;
 }) {
   return {
     id: options.id,
@@ -77,6 +79,7 @@ export function chatCompletion(options: {
         message: {
           role: 'assistant',
           content: options.content,
+          ...(options.reasoning ? { reasoning_content: options.reasoning } : {}),
           ...(options.toolCalls?.length ? { tool_calls: options.toolCalls } : {}),
         },
         finish_reason: options.finishReason,
@@ -91,6 +94,8 @@ export function chatChunk(options: {
   id: string;
   model: string;
   content?: string;
+  /** A piece of the model's thinking (`reasoning_content`). */
+  reasoning?: string;
   role?: 'assistant';
   toolCalls?: ToolCallDelta[];
   finishReason?: FinishReason;
@@ -99,9 +104,10 @@ export function chatChunk(options: {
   const delta: Record<string, unknown> = {};
   if (options.role) delta.role = options.role;
   if (options.content !== undefined) delta.content = options.content;
+  if (options.reasoning !== undefined) delta.reasoning_content = options.reasoning;
   if (options.toolCalls?.length) delta.tool_calls = options.toolCalls;
   const choices =
-    options.usage && options.content === undefined && !options.finishReason
+    options.usage && options.content === undefined && options.reasoning === undefined && !options.finishReason
       ? []
       : [{ index: 0, delta, finish_reason: options.finishReason ?? null }];
   return JSON.stringify({

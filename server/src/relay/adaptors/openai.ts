@@ -85,12 +85,13 @@ export function readUsage(value: unknown): Usage | undefined {
   return { prompt_tokens: prompt, completion_tokens: completion, ...usageParts(usage) };
 }
 
-/** The text of a chat or completion answer (choices' message content or text). */
+/** The text of a chat or completion answer (choices' message content or text, reasoning included). */
 function choicesText(body: Json): string {
   const choices = Array.isArray(body.choices) ? (body.choices as Json[]) : [];
   let text = '';
   for (const choice of choices) {
     const message = asObject(choice.message) ?? asObject(choice.delta);
+    if (typeof message?.reasoning_content === 'string') text += message.reasoning_content;
     if (typeof message?.content === 'string') text += message.content;
     if (typeof choice.text === 'string') text += choice.text;
     const toolCalls = Array.isArray(message?.tool_calls) ? (message.tool_calls as Json[]) : [];

@@ -1,6 +1,7 @@
 import type { ChannelRow } from '../../db/schema';
 import type { TokenUsage } from '../../domain/billing/token-usage';
 import type { RelayError } from '../errors';
+import type { NativeRequest } from '../pipeline/native';
 import type { UpstreamClient, UpstreamResponse } from '../upstream';
 
 /** What kind of call this is, from the path. */
@@ -31,6 +32,8 @@ export interface RelayCall {
   body: Record<string, unknown> | undefined;
   rawBody: Buffer;
   contentType: string;
+  /** The client's request in its own format, when its front serves one (pipeline/native.ts). */
+  native?: NativeRequest;
 }
 
 export interface UpstreamRequest {

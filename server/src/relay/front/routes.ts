@@ -1,22 +1,20 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainError } from '../../domain/errors';
 import type { RelayMode } from '../adaptors/types';
-import { asRelayError, RelayError } from '../errors';
+import { RelayError } from '../errors';
 import { authenticate, type RelayCaller } from '../pipeline/authenticate';
 import type { ChannelRouter } from '../pipeline/channel-router';
 import type { IdentityCache } from '../pipeline/identity-cache';
 import type { Relay } from '../pipeline/relay';
-import { anthropicToOpenAi } from './anthropic/request';
-import { anthropicError } from './anthropic/response';
-import { AnthropicSink } from './anthropic/sink';
+import { ANTHROPIC_PATHS, anthropicAuthorization, anthropicRoutes } from './anthropic/routes';
 import { bodyRefusal } from './body-refusal';
 import { geminiRoutes } from './gemini/routes';
-import { parseJsonObject } from './json-body';
 import { modelObject } from './models';
 import { modelsForCaller } from './reachable-models';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
 import { responsesRoutes } from './responses/routes';
+import { type ErrorFormat, sendError } from './send-error';
 
 export interface RelayRouteDeps {
   relay: Relay;
@@ -84,39 +82,6 @@ const queryOf = (url: string) => {
   return index === -1 ? '' : url.slice(index);
 };
 
-type ErrorFormat = 'openai' | 'anthropic';
-
-function sendError(
-  reply: FastifyReply,
-  requestId: string,
-  error: unknown,
-  log: FastifyRequest['log'],
-  format: ErrorFormat = 'openai',
-): void {
-  const relayError = asRelayError(error);
-  if (!(error instanceof RelayError)) log.error({ err: error, requestId }, 'relay failed');
-  if (reply.raw.headersSent || reply.raw.destroyed) {
-    reply.raw.end();
-    return;
-  }
-  reply.raw.writeHead(relayError.status, {
-    ...CORS_HEADERS,
-    'content-type': 'application/json',
-    'x-oneapi-request-id': requestId,
-  });
-  const body =
-    format === 'anthropic'
-      ? anthropicError(relayError.status, `${relayError.message} (request id: ${requestId})`)
-      : relayError.body(requestId);
-  reply.raw.end(JSON.stringify(body));
-}
-
-/** Anthropic's clients send their key as `x-api-key`. */
-function anthropicAuthorization(request: FastifyRequest): string | undefined {
-  const apiKey = request.headers['x-api-key'];
-  return typeof apiKey === 'string' && apiKey ? `Bearer ${apiKey}` : request.headers.authorization;
-}
-
 /** The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through untouched. */
 export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<void> {
   await app.register(async (scope) => {
@@ -124,7 +89,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
     scope.decorateRequest('relayCall', undefined as never);
     scope.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-      const format = request.routeOptions.url === '/v1/messages' ? 'anthropic' : 'openai';
+      const format = ANTHROPIC_PATHS.has(request.routeOptions.url ?? '') ? 'anthropic' : 'openai';
       // Fastify's own headers go along: `connection: close` when a body was refused half read.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
@@ -175,28 +140,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       });
     }
 
-    // Anthropic's Messages API, for Claude-native clients: converted to the OpenAI pipeline and back.
-    scope.post('/v1/messages', relayRoute(anthropicAuthorization, 'anthropic'), async (request, reply) => {
-      const { requestId, caller } = request.relayCall;
-      const sink = new ReplySink(reply, requestId);
-      try {
-        const body = parseJsonObject(request.body);
-        await deps.relay.handle(
-          caller,
-          {
-            requestId,
-            mode: 'chat',
-            path: '/v1/chat/completions',
-            query: '',
-            rawBody: Buffer.from(JSON.stringify(anthropicToOpenAi(body))),
-            contentType: 'application/json',
-          },
-          new AnthropicSink(sink, String(body.model), requestId),
-        );
-      } catch (error) {
-        sendError(reply, requestId, error, request.log, 'anthropic');
-      }
-    });
+    anthropicRoutes(scope, deps.relay, relayRoute(anthropicAuthorization, 'anthropic'));
 
     // OpenAI's Responses API: converted to the chat pipeline and back; nothing is stored.
     responsesRoutes(scope, { relay: deps.relay, routeOptions: relayRoute(bearerKey), sendError });

@@ -5,8 +5,9 @@ import { clientClosed, RelayError, upstreamBroke } from '../errors';
 import { readAll, type UpstreamClient } from '../upstream';
 import type { ClientSink } from './client-sink';
 import { withEmbeddingEncoding } from './embedding-encoding';
+import { passThroughWire, type Wire } from './native';
 import type { StreamSpendWatch } from './spending-limit';
-import { type PumpDeps, pumpStream } from './stream';
+import { type PumpDeps, pumpStream, translatedOutput } from './stream';
 
 export type AttemptResult =
   | ({ ok: true } & Outcome)
@@ -57,8 +58,8 @@ async function attemptOnChannel(
   sink: ClientSink,
   hooks: AttemptHooks,
 ): Promise<AttemptResult> {
-  const adaptor = adaptorFor(call.channel.type);
-  if (!adaptor) {
+  const wire = passThroughWire(call) ?? translatedWire(call);
+  if (!wire) {
     const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
     return fail(
       RelayError.upstream(501, `Relaying to ${name} channels is not available in this version`, {
@@ -67,35 +68,49 @@ async function attemptOnChannel(
       }),
     );
   }
+  // A passed-through answer is in the client's own format: it skips the front's translating sink.
+  const target = wire.passThrough ? (sink.untranslated ?? sink) : sink;
   // The upstream call ends when the client leaves: the sink's signal says so.
   const { signal } = sink;
   try {
-    const upstreamRequest = await adaptor.buildRequest(call);
-    const upstream = adaptor.transport
-      ? await adaptor.transport(upstreamRequest, call, signal, deps.upstream)
+    const upstreamRequest = await wire.buildRequest(call);
+    const upstream = wire.transport
+      ? await wire.transport(upstreamRequest, call, signal, deps.upstream)
       : await deps.upstream.send(upstreamRequest, signal);
     if (upstream.status !== 200 && upstream.status !== 201) {
-      return fail(adaptor.parseError(upstream.status, await readAll(upstream.body)));
+      return fail(wire.parseError(upstream.status, await readAll(upstream.body)));
     }
     if (!call.isStream) {
       const body = await readAll(upstream.body);
-      const converted = adaptor.convertResponse(call, body, upstream.contentType);
+      const converted = wire.convertResponse(call, body, upstream.contentType);
       if (converted instanceof RelayError) return fail(converted);
       const outcome: Outcome = { usage: converted.usage, text: () => converted.text, complete: true };
       await hooks.finish?.(outcome);
-      sink.body(200, converted.contentType, withEmbeddingEncoding(call, converted.body));
+      target.body(200, converted.contentType, withEmbeddingEncoding(call, converted.body));
       return { ok: true, ...outcome };
     }
     if (upstream.contentType.startsWith('application/json')) {
-      return fail(adaptor.parseError(502, await readAll(upstream.body)));
+      return fail(wire.parseError(502, await readAll(upstream.body)));
     }
-    return await pumpStream(deps, call, upstream.body, adaptor.streamTranslator(call), sink, hooks);
+    return await pumpStream(deps, call, upstream.body, wire.streamOutput(call), target, hooks);
   } catch (error) {
     if (error instanceof RelayError) return fail(error);
     // A body that breaks off half-way (reset, timeout, the client leaving) is a failed attempt.
     if (signal.aborted) return fail(clientClosed());
     return fail(upstreamBroke(error));
   }
+}
+
+/** The channel's adaptor, translating between the pipeline's OpenAI shape and its wire format. */
+function translatedWire(call: RelayCall): Wire | undefined {
+  const adaptor = adaptorFor(call.channel.type);
+  return (
+    adaptor && {
+      ...adaptor,
+      passThrough: false,
+      streamOutput: (relayCall) => translatedOutput(adaptor.streamTranslator(relayCall), relayCall),
+    }
+  );
 }
 
 const fail = (error: RelayError): AttemptResult => ({ ok: false, error, started: false });

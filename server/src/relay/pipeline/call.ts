@@ -2,6 +2,7 @@ import { channelBaseUrl } from '@switchyard/contract/channels';
 import type { ChannelRow } from '../../db/schema';
 import type { RelayCall, RelayMode } from '../adaptors/types';
 import { modelMappingOf } from './model-mapping';
+import type { NativeRequest } from './native';
 import type { RelayRequest } from './relay-request';
 
 /** A client's call as a front hands it to the pipeline: still bytes (its caller is checked apart). */
@@ -13,11 +14,13 @@ export interface IncomingCall {
   rawBody: Buffer;
   contentType: string;
   pathModel?: string;
+  /** The client's own request, for a front of another format (native.ts). */
+  native?: NativeRequest;
 }
 
 /** Everything an adaptor needs for one attempt on one channel, the model mapping applied. */
 export function buildRelayCall(
-  incoming: Pick<IncomingCall, 'requestId' | 'path' | 'query'>,
+  incoming: Pick<IncomingCall, 'requestId' | 'path' | 'query' | 'native'>,
   request: RelayRequest,
   channel: ChannelRow,
 ): RelayCall {
@@ -36,5 +39,6 @@ export function buildRelayCall(
     body: request.body,
     rawBody: request.rawBody,
     contentType: request.contentType,
+    ...(incoming.native ? { native: incoming.native } : {}),
   };
 }

@@ -2,6 +2,11 @@
 export interface ClientSink {
   /** Aborted when the client goes away: the upstream call is cancelled with it. */
   readonly signal: AbortSignal;
+  /**
+   * Set by a sink that translates answers into the client's format: the client's own response
+   * beneath it, where an answer passed through in that format goes (native.ts).
+   */
+  readonly untranslated?: ClientSink;
   body(status: number, contentType: string, body: string | Buffer): void;
   startStream(): void;
   write(data: string): void;

@@ -1,4 +1,6 @@
+import { channelBaseUrl } from '@switchyard/contract/channels';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ChannelRow } from '../../db/schema';
 import type { Billing } from '../../domain/billing';
 import type { OptionsStore } from '../../domain/options';
 import type { RelayCall } from '../adaptors/types';
@@ -10,6 +12,7 @@ import { buildRelayCall, type IncomingCall } from './call';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRouter } from './channel-router';
 import type { ClientSink } from './client-sink';
+import { modelMappingOf } from './model-mapping';
 import { readRelayRequest } from './relay-request';
 import { refund, reserveFor } from './reserve';
 import { firstChannel } from './route';
@@ -26,6 +29,15 @@ export interface RelayDeps {
   logger?: FastifyBaseLogger;
   /** Silence (ms) after which a stream gets a `: keep-alive` comment; default KEEP_ALIVE_MS. */
   keepAliveMs?: number;
+}
+
+/** What a side call works with: its channel, the model named upstream, the relay's client and counter. */
+export interface SideCall {
+  channel: ChannelRow;
+  baseUrl: string;
+  upstreamModel: string;
+  upstream: UpstreamClient;
+  counter: TokenCounter;
 }
 
 /**
@@ -113,6 +125,22 @@ export class Relay {
       retriesLeft -= 1;
       channel = next;
     }
+  }
+
+  /**
+   * An unbilled side call (Anthropic's count_tokens): the key's model permission checked, the
+   * channel the model routes to chosen, then `work` on it, once. No reservation, no log, no retry.
+   */
+  async sideCall<T>(caller: RelayCaller, model: string, work: (side: SideCall) => Promise<T>): Promise<T> {
+    checkModelAllowed(caller, model);
+    const channel = await firstChannel(this.deps.router, caller, caller.user.group || 'default', model);
+    return work({
+      channel,
+      baseUrl: channelBaseUrl(channel),
+      upstreamModel: modelMappingOf(channel.model_mapping)[model] || model,
+      upstream: this.deps.upstream.forCall(performance.now()),
+      counter: this.deps.counter,
+    });
   }
 
   /** One call on one channel (see `attempt`); channel tests use it without hooks. */

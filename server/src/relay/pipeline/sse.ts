@@ -13,7 +13,20 @@ export class SseParser {
 
   /** Feeds bytes; answers the complete events they finish. */
   push(chunk: Uint8Array): SseEvent[] {
-    const text = this.#partial + this.#decoder.decode(chunk, { stream: true });
+    return this.pushText(this.decode(chunk));
+  }
+
+  /**
+   * Bytes as text: a character split between chunks comes whole with the later one, so the texts of
+   * all chunks joined are the stream's text exactly.
+   */
+  decode(chunk: Uint8Array): string {
+    return this.#decoder.decode(chunk, { stream: true });
+  }
+
+  /** Feeds text from `decode`; answers the complete events it finishes. */
+  pushText(decoded: string): SseEvent[] {
+    const text = this.#partial + decoded;
     const events: SseEvent[] = [];
     let start = 0;
     for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
@@ -23,6 +36,11 @@ export class SseParser {
     }
     this.#partial = start === 0 ? text : text.slice(start);
     return events;
+  }
+
+  /** True between events: nothing of a line or an event is pending (a comment may go out here). */
+  between(): boolean {
+    return this.#partial === '' && this.#data.length === 0 && this.#event === undefined;
   }
 
   /** The last event, when the stream ends without a blank line. */

@@ -4,7 +4,7 @@ import type { RelayCall, StreamTranslator } from '../adaptors/types';
 import { badUpstreamAnswer, RelayError, upstreamBroke } from '../errors';
 import type { AttemptHooks, AttemptResult, Outcome } from './attempt';
 import type { ClientSink } from './client-sink';
-import { SseParser } from './sse';
+import { type SseEvent, SseParser } from './sse';
 
 export interface PumpDeps {
   logger?: FastifyBaseLogger;
@@ -42,27 +42,70 @@ function withoutSecrets(data: string, key: string): string {
 }
 
 /**
- * Pumps an upstream event stream to the client through the adaptor's translator, with keep-alive
- * comments in long silences, and bills what was delivered.
+ * How a stream's events reach the client: translated to OpenAI chunks (`translatedOutput`), or as
+ * the provider sent them when the client speaks its format (native.ts). It also keeps what the
+ * stream reported: usage, text and whether the provider said it is over.
+ */
+export interface StreamOutput extends Omit<StreamTranslator, 'push'> {
+  /**
+   * What leaves for one upstream chunk (its text) and the events it completed. A bad event is a
+   * `failure` (a RelayError), the events before it still leaving.
+   */
+  forward(text: string, events: SseEvent[]): { out: string; failure?: unknown };
+  /** The stream's last words: our error (a break, the quota), or the format's end marker. */
+  close(error: RelayError | undefined): string;
+}
+
+/** A provider's stream translated to OpenAI `data:` chunks, ended by `[DONE]` or an OpenAI error event. */
+export function translatedOutput(translator: StreamTranslator, call: RelayCall): StreamOutput {
+  let endedInError = false;
+  return {
+    forward(_text, events) {
+      let out = '';
+      try {
+        for (const event of events) {
+          for (const data of translator.push(event.data, event.event)) {
+            endedInError = isErrorPayload(data);
+            out += `data: ${endedInError ? withoutSecrets(data, call.channel.key) : data}\n\n`;
+          }
+        }
+      } catch (failure) {
+        return { out, failure };
+      }
+      return { out };
+    },
+    close(error) {
+      if (error)
+        return `data: ${JSON.stringify(error.withoutSecrets(call.channel.key).body(call.requestId))}\n\n`;
+      return endedInError ? '' : 'data: [DONE]\n\n';
+    },
+    usage: () => translator.usage(),
+    text: () => translator.text(),
+    done: () => translator.done(),
+  };
+}
+
+/**
+ * Pumps an upstream event stream to the client through the output (translated or passed through),
+ * with keep-alive comments in long silences (between events only), and bills what was delivered.
  *
  * The head (200) leaves with the first event, so a stream that fails before it (garbage, a cut, a
  * silence, nothing at all) is a failed attempt: not billed, and tried on the next channel. Once
- * events went out, a failure ends the stream with an OpenAI error event (the SDKs raise it). Every
- * stream that ends in an error (a break, a silence, garbage, the quota running out, the provider's
- * own error event) ends without `[DONE]`: `[DONE]` says the answer is whole, as OpenAI uses it.
+ * events went out, a failure ends the stream with an error event in the client's format (the SDKs
+ * raise it). Every stream that ends in an error (a break, a silence, garbage, the quota running out,
+ * the provider's own error event) ends without OpenAI's `[DONE]`: `[DONE]` says the answer is whole.
  */
 export async function pumpStream(
   deps: PumpDeps,
   call: RelayCall,
   body: AsyncIterable<Uint8Array>,
-  translator: StreamTranslator,
+  output: StreamOutput,
   sink: ClientSink,
   hooks: AttemptHooks,
 ): Promise<AttemptResult> {
   const { signal } = sink;
   const parser = new SseParser();
   let started = false;
-  let endedInError = false;
   let cutShort = false;
   let failure: RelayError | undefined;
   const write = (data: string) => {
@@ -73,35 +116,27 @@ export async function pumpStream(
   let lastWrite = Date.now();
   const keepAliveMs = deps.keepAliveMs ?? KEEP_ALIVE_MS;
   const keepAlive = setInterval(() => {
-    if (Date.now() - lastWrite >= keepAliveMs) write(': keep-alive\n\n');
+    if (Date.now() - lastWrite >= keepAliveMs && parser.between()) write(': keep-alive\n\n');
   }, keepAliveMs);
   // Events that arrived together leave together: one write per upstream chunk, none held back.
-  const forward = (events: Array<{ event?: string; data: string }>) => {
-    let out = '';
-    try {
-      for (const event of events) {
-        for (const data of translator.push(event.data, event.event)) {
-          endedInError = isErrorPayload(data);
-          out += `data: ${endedInError ? withoutSecrets(data, call.channel.key) : data}\n\n`;
-        }
-      }
-    } finally {
-      // The events before a bad one still leave.
-      if (out) {
-        write(out);
-        lastWrite = Date.now();
-      }
+  const forward = (text: string, events: SseEvent[]) => {
+    const { out, failure } = output.forward(text, events);
+    if (out) {
+      write(out);
+      lastWrite = Date.now();
     }
+    if (failure !== undefined) throw failure;
   };
   try {
     for await (const chunk of body) {
-      forward(parser.push(chunk));
-      if (hooks.watch && !(await hooks.watch.afford(translator.text()))) {
+      const text = parser.decode(chunk);
+      forward(text, parser.pushText(text));
+      if (hooks.watch && !(await hooks.watch.afford(output.text()))) {
         cutShort = true;
         break;
       }
     }
-    if (!cutShort) forward(parser.end());
+    if (!cutShort) forward('', parser.end());
   } catch (error) {
     if (!signal.aborted) {
       failure = error instanceof RelayError ? error : upstreamBroke(error);
@@ -110,23 +145,20 @@ export async function pumpStream(
   } finally {
     clearInterval(keepAlive);
   }
-  if (!started && !signal.aborted && !translator.done() && !cutShort) {
+  if (!started && !signal.aborted && !output.done() && !cutShort) {
     // Nothing reached the client: nothing to bill, and another channel may answer.
     return { ok: false, error: failure ?? badUpstreamAnswer('a stream without events'), started: false };
   }
   // Billed for what was delivered, whether the stream ended, broke off or the client left.
   const outcome: Outcome = {
-    usage: translator.usage(),
-    text: () => translator.text(),
-    complete: translator.done() && !cutShort && !failure,
+    usage: output.usage(),
+    text: () => output.text(),
+    complete: output.done() && !cutShort && !failure,
   };
   await hooks.finish?.(outcome);
   if (!signal.aborted) {
-    const lastError = cutShort ? quotaRanOut() : failure;
-    if (lastError) {
-      const said = lastError.withoutSecrets(call.channel.key).body(call.requestId);
-      write(`data: ${JSON.stringify(said)}\n\n`);
-    } else if (!endedInError) write('data: [DONE]\n\n');
+    const closing = output.close(cutShort ? quotaRanOut() : failure);
+    if (closing) write(closing);
     sink.end();
   }
   return { ok: true, ...outcome };

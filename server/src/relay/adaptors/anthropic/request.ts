@@ -1,5 +1,5 @@
 import { RelayError } from '../../errors';
-import { type Json, numberOf } from '../../json-value';
+import { asObject, type Json, numberOf } from '../../json-value';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { authHeaders } from './auth';
 import { toAnthropicMessages } from './messages';
@@ -34,6 +34,8 @@ export function toAnthropicRequest(body: Json, model: string): AnthropicRequest 
     // Anthropic refuses a tool_choice without tools.
     tool_choice: tools ? toAnthropicToolChoice(body.tool_choice, body.parallel_tool_calls) : undefined,
     metadata: typeof body.user === 'string' && body.user ? { user_id: body.user } : undefined,
+    // Not OpenAI's, but clients of Anthropic's OpenAI-compatible API send it: it goes on as it came.
+    thinking: asObject(body.thinking),
   });
 }
 

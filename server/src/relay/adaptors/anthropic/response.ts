@@ -38,12 +38,17 @@ export function finishReasonOf(reason: AnthropicStopReason | null | undefined): 
 export const openAiId = (messageId: string | undefined, call: Pick<RelayCall, 'requestId'>) =>
   `chatcmpl-${messageId || call.requestId}`;
 
-/** An Anthropic message → an OpenAI chat completion (text blocks joined, tool_use blocks as tool_calls). */
+/**
+ * An Anthropic message → an OpenAI chat completion (text blocks joined, tool_use blocks as tool_calls,
+ * thinking blocks as `reasoning_content`).
+ */
 export function toOpenAiCompletion(answer: AnthropicResponse, model: string, id: string) {
   let text = '';
+  let reasoning = '';
   const toolCalls: ToolCall[] = [];
   for (const block of answer.content ?? []) {
     if (block.type === 'text') text += block.text;
+    if (block.type === 'thinking') reasoning += block.thinking ?? '';
     if (block.type === 'tool_use') {
       toolCalls.push({
         id: block.id,
@@ -59,6 +64,7 @@ export function toOpenAiCompletion(answer: AnthropicResponse, model: string, id:
     finishReason: finishReasonOf(answer.stop_reason) ?? 'stop',
     usage: usageOf(answer.usage),
     toolCalls,
+    reasoning,
   });
 }
 
@@ -66,7 +72,8 @@ export function toOpenAiCompletion(answer: AnthropicResponse, model: string, id:
 export function generatedText(completion: ReturnType<typeof toOpenAiCompletion>): string {
   const message = completion.choices[0]?.message;
   const calls = message?.tool_calls ?? [];
-  return (message?.content ?? '') + toolCallsText(calls);
+  const reasoning = message && 'reasoning_content' in message ? message.reasoning_content : '';
+  return reasoning + (message?.content ?? '') + toolCallsText(calls);
 }
 
 export function convertResponse(call: RelayCall, body: Buffer): ConvertedResponse | RelayError {

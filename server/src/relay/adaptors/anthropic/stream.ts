@@ -29,6 +29,7 @@ export class AnthropicStream extends JsonStreamTranslator<AnthropicStreamEvent> 
         return this.#blockStart(event.index, event.content_block);
       case 'content_block_delta':
         if (event.delta.type === 'text_delta') return this.#text(event.delta.text);
+        if (event.delta.type === 'thinking_delta') return this.#reasoning(event.delta.thinking);
         if (event.delta.type === 'input_json_delta')
           return this.#arguments(event.index, event.delta.partial_json);
         return [];
@@ -53,6 +54,7 @@ export class AnthropicStream extends JsonStreamTranslator<AnthropicStreamEvent> 
     block: Extract<AnthropicStreamEvent, { type: 'content_block_start' }>['content_block'],
   ) {
     if (block.type === 'text') return block.text ? this.#text(block.text) : [];
+    if (block.type === 'thinking') return this.#reasoning(block.thinking ?? '');
     if (block.type !== 'tool_use') return [];
     const toolIndex = this.#toolIndexByBlock.size;
     this.#toolIndexByBlock.set(index, toolIndex);
@@ -65,6 +67,13 @@ export class AnthropicStream extends JsonStreamTranslator<AnthropicStreamEvent> 
     if (!text) return [];
     this.generated += text;
     return [this.#chunk({ content: text })];
+  }
+
+  /** Thinking goes out as `reasoning_content`, as OpenAI-compatible reasoning providers stream it. */
+  #reasoning(text: string): string[] {
+    if (!text) return [];
+    this.generated += text;
+    return [this.#chunk({ reasoning: text })];
   }
 
   #arguments(blockIndex: number, text: string): string[] {

@@ -39,6 +39,7 @@ export interface AnthropicToolResultBlock {
 export interface AnthropicThinkingBlock {
   type: 'thinking' | 'redacted_thinking';
   thinking?: string;
+  signature?: string;
 }
 
 export type AnthropicBlock =
@@ -75,6 +76,8 @@ export interface AnthropicRequest {
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
   metadata?: { user_id?: string };
+  /** Extended thinking, e.g. `{type: "enabled", budget_tokens: 2048}`: passed on as the client sent it. */
+  thinking?: Record<string, unknown>;
 }
 
 export interface AnthropicUsage {
@@ -122,7 +125,8 @@ export type AnthropicStreamEvent =
       delta:
         | { type: 'text_delta'; text: string }
         | { type: 'input_json_delta'; partial_json: string }
-        | { type: 'thinking_delta' | 'signature_delta' };
+        | { type: 'thinking_delta'; thinking: string }
+        | { type: 'signature_delta'; signature: string };
     }
   | { type: 'content_block_stop'; index: number }
   | {

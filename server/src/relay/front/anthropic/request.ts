@@ -6,15 +6,19 @@ const invalid = (message: string) => RelayError.invalid(message, 'invalid_reques
 /** Anthropic content (a string or blocks) as OpenAI message parts, tool calls and tool results. */
 function convertContent(role: string, content: unknown) {
   if (typeof content === 'string')
-    return { parts: [{ type: 'text', text: content }], toolCalls: [], toolResults: [] };
+    return { parts: [{ type: 'text', text: content }], toolCalls: [], toolResults: [], reasoning: '' };
   if (!Array.isArray(content)) throw invalid(`messages: content must be a string or an array of blocks`);
   const parts: Json[] = [];
   const toolCalls: Json[] = [];
   const toolResults: Json[] = [];
+  let reasoning = '';
   for (const block of content as Json[]) {
     switch (block?.type) {
       case 'text':
         parts.push({ type: 'text', text: String(block.text ?? '') });
+        break;
+      case 'thinking':
+        if (role === 'assistant') reasoning += String(block.thinking ?? '');
         break;
       case 'image': {
         const source = asObject(block.source);
@@ -49,7 +53,7 @@ function convertContent(role: string, content: unknown) {
         break;
     }
   }
-  return { parts, toolCalls, toolResults };
+  return { parts, toolCalls, toolResults, reasoning };
 }
 
 const textOnly = (parts: Json[]) =>
@@ -69,12 +73,14 @@ export function anthropicToOpenAi(body: Json): Json {
   }
   for (const message of body.messages as Json[]) {
     const role = message?.role === 'assistant' ? 'assistant' : 'user';
-    const { parts, toolCalls, toolResults } = convertContent(role, message?.content);
+    const { parts, toolCalls, toolResults, reasoning } = convertContent(role, message?.content);
     messages.push(...toolResults);
     if (parts.length > 0 || toolCalls.length > 0) {
       messages.push({
         role,
         content: parts.length > 0 ? textOnly(parts) : null,
+        // Earlier thinking goes back as OpenAI-compatible reasoning providers take it.
+        ...(reasoning ? { reasoning_content: reasoning } : {}),
         ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
       });
     }

@@ -1,4 +1,5 @@
-import type { Json } from '../../json-value';
+import type { RelayError } from '../../errors';
+import { asObject, type Json } from '../../json-value';
 
 const STOP_REASONS: Record<string, string> = {
   stop: 'end_turn',
@@ -33,13 +34,15 @@ export function openAiToAnthropic(completion: Json, model: string): Json {
   const choice = (Array.isArray(completion.choices) ? completion.choices[0] : undefined) as Json | undefined;
   const message = (choice?.message ?? {}) as Json;
   const content: Json[] = [];
+  // An OpenAI-compatible provider's reasoning (DeepSeek's reasoning_content) is Claude's thinking.
+  if (typeof message.reasoning_content === 'string' && message.reasoning_content)
+    content.push({ type: 'thinking', thinking: message.reasoning_content, signature: '' });
   if (typeof message.content === 'string' && message.content)
     content.push({ type: 'text', text: message.content });
   for (const call of (Array.isArray(message.tool_calls) ? message.tool_calls : []) as Json[]) {
     const fn = (call.function ?? {}) as Json;
     content.push({ type: 'tool_use', id: call.id, name: fn.name, input: parseArguments(fn.arguments) });
   }
-  const usage = (completion.usage ?? {}) as Json;
   return {
     id: anthropicMessageId(completion.id, String(Date.now())),
     type: 'message',
@@ -48,10 +51,22 @@ export function openAiToAnthropic(completion: Json, model: string): Json {
     content,
     stop_reason: anthropicStopReason(choice?.finish_reason ?? 'stop'),
     stop_sequence: null,
-    usage: {
-      input_tokens: Number(usage.prompt_tokens ?? 0),
-      output_tokens: Number(usage.completion_tokens ?? 0),
-    },
+    usage: anthropicUsage(completion.usage),
+  };
+}
+
+/**
+ * OpenAI usage in Anthropic's terms: Anthropic's input_tokens leave out prompt cache reads, which
+ * OpenAI counts in prompt_tokens and details in `prompt_tokens_details.cached_tokens`.
+ */
+export function anthropicUsage(value: unknown): Json {
+  const usage = asObject(value) ?? {};
+  const prompt = Number(usage.prompt_tokens ?? 0);
+  const cached = Math.min(prompt, Number(asObject(usage.prompt_tokens_details)?.cached_tokens ?? 0) || 0);
+  return {
+    input_tokens: prompt - cached,
+    output_tokens: Number(usage.completion_tokens ?? 0),
+    ...(cached > 0 ? { cache_read_input_tokens: cached } : {}),
   };
 }
 
@@ -72,6 +87,15 @@ export const anthropicErrorType = (type: unknown): string =>
   typeof type === 'string' && ANTHROPIC_ERROR_TYPES.has(type) ? type : 'api_error';
 
 /** Anthropic's error body for a status and message. */
-export function anthropicError(status: number, message: string): Json {
-  return { type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message } };
+function anthropicError(status: number, message: string, type?: string): Json {
+  return { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? 'api_error', message } };
+}
+
+/**
+ * Any relay error in Anthropic's shape: an Anthropic channel's error type is kept, others are named
+ * by their status; the message carries the request id.
+ */
+export function anthropicErrorOf(error: RelayError, requestId: string): Json {
+  const ownType = ANTHROPIC_ERROR_TYPES.has(error.type) ? error.type : undefined;
+  return anthropicError(error.status, `${error.message} (request id: ${requestId})`, ownType);
 }

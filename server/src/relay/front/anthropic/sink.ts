@@ -5,6 +5,8 @@ import { AnthropicStreamWriter } from './stream';
 /** Wraps the caller's response: OpenAI answers from the pipeline leave in Anthropic's format. */
 export class AnthropicSink implements ClientSink {
   readonly signal: AbortSignal;
+  /** Where an Anthropic channel's own answer goes, as it came (pipeline/native.ts). */
+  readonly untranslated: ClientSink;
   readonly #stream: AnthropicStreamWriter;
   #pending = '';
 
@@ -14,6 +16,7 @@ export class AnthropicSink implements ClientSink {
     requestId: string,
   ) {
     this.signal = inner.signal;
+    this.untranslated = inner;
     this.#stream = new AnthropicStreamWriter(model, `msg_${requestId}`);
   }
 

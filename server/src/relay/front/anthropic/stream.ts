@@ -1,16 +1,19 @@
 import type { Json } from '../../json-value';
-import { anthropicErrorType, anthropicMessageId, anthropicStopReason } from './response';
+import { anthropicErrorType, anthropicMessageId, anthropicStopReason, anthropicUsage } from './response';
 
 const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
-/** Turns OpenAI chat chunks into Anthropic's stream events (message_start … message_stop). */
+/**
+ * Turns OpenAI chat chunks into Anthropic's stream events (message_start … message_stop);
+ * `reasoning_content` pieces become a thinking block.
+ */
 export class AnthropicStreamWriter {
   #started = false;
-  #openBlock: { index: number; kind: 'text' | 'tool' } | undefined;
+  #openBlock: { index: number; kind: 'text' | 'thinking' | 'tool' } | undefined;
   #nextIndex = 0;
   #toolBlocks = new Map<number, number>();
   #stopReason: string | null = null;
-  #usage = { input_tokens: 0, output_tokens: 0 };
+  #usage: Json = { input_tokens: 0, output_tokens: 0 };
   #finished = false;
 
   constructor(
@@ -40,15 +43,16 @@ export class AnthropicStreamWriter {
       );
     }
     let out = this.#start(chunk.id);
-    const usage = chunk.usage as Json | undefined;
-    if (usage) {
-      this.#usage = {
-        input_tokens: Number(usage.prompt_tokens ?? 0),
-        output_tokens: Number(usage.completion_tokens ?? 0),
-      };
-    }
+    if (chunk.usage && typeof chunk.usage === 'object') this.#usage = anthropicUsage(chunk.usage);
     const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as Json | undefined;
     const delta = (choice?.delta ?? {}) as Json;
+    if (typeof delta.reasoning_content === 'string' && delta.reasoning_content) {
+      out += this.#open('thinking');
+      out += event('content_block_delta', {
+        index: this.#openBlock!.index,
+        delta: { type: 'thinking_delta', thinking: delta.reasoning_content },
+      });
+    }
     if (typeof delta.content === 'string' && delta.content) {
       out += this.#open('text');
       out += event('content_block_delta', {
@@ -120,12 +124,14 @@ export class AnthropicStreamWriter {
     );
   }
 
-  #open(kind: 'text'): string {
+  #open(kind: 'text' | 'thinking'): string {
     if (this.#openBlock?.kind === kind) return '';
     const closed = this.#close();
     const index = this.#nextIndex++;
     this.#openBlock = { index, kind };
-    return closed + event('content_block_start', { index, content_block: { type: 'text', text: '' } });
+    const block =
+      kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' };
+    return closed + event('content_block_start', { index, content_block: block });
   }
 
   #close(): string {

@@ -1,0 +1,85 @@
+/**
+ * A client's JSON body with some top-level fields replaced and every other byte kept: the native
+ * pass-through sends the client's own bytes, only the model mapped (and max tokens lowered).
+ */
+export function withTopLevelFields(raw: Buffer, fields: Record<string, unknown>): Buffer {
+  const text = raw.toString('utf8');
+  const spans = topLevelSpans(text);
+  const names = Object.keys(fields);
+  if (!spans || names.some((name) => !spans.has(name))) {
+    // Not a plain object, or a field to add: re-serialised (the pipeline has parsed it already).
+    const body = JSON.parse(text) as Record<string, unknown>;
+    return Buffer.from(JSON.stringify({ ...body, ...fields }));
+  }
+  const edits = names
+    .map((name) => ({ span: spans.get(name) as [number, number], value: JSON.stringify(fields[name]) }))
+    .sort((a, b) => b.span[0] - a.span[0]);
+  let out = text;
+  for (const { span, value } of edits) out = out.slice(0, span[0]) + value + out.slice(span[1]);
+  return Buffer.from(out);
+}
+
+const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+
+/** Where each top-level member's value starts and ends; undefined for text that is not an object. */
+function topLevelSpans(text: string): Map<string, [number, number]> | undefined {
+  const spans = new Map<string, [number, number]>();
+  let at = skipSpace(text, 0);
+  if (text[at] !== '{') return undefined;
+  at = skipSpace(text, at + 1);
+  if (text[at] === '}') return spans;
+  for (;;) {
+    if (text[at] !== '"') return undefined;
+    const keyEnd = stringEnd(text, at);
+    const key = JSON.parse(text.slice(at, keyEnd)) as string;
+    at = skipSpace(text, keyEnd);
+    if (text[at] !== ':') return undefined;
+    const start = skipSpace(text, at + 1);
+    const end = valueEnd(text, start);
+    if (end <= start) return undefined;
+    spans.set(key, [start, end]);
+    at = skipSpace(text, end);
+    if (text[at] === '}') return spans;
+    if (text[at] !== ',') return undefined;
+    at = skipSpace(text, at + 1);
+  }
+}
+
+function skipSpace(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && WHITESPACE.has(text[at] as string)) at += 1;
+  return at;
+}
+
+/** The index after the string that opens at `from` (a `"`). */
+function stringEnd(text: string, from: number): number {
+  let at = from + 1;
+  while (at < text.length && text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
+  return at + 1;
+}
+
+/** The index after the JSON value that starts at `from`. */
+function valueEnd(text: string, from: number): number {
+  const first = text[from];
+  if (first === '"') return stringEnd(text, from);
+  if (first !== '{' && first !== '[') {
+    let at = from;
+    while (at < text.length && !',}]'.includes(text[at] as string) && !WHITESPACE.has(text[at] as string))
+      at += 1;
+    return at;
+  }
+  let depth = 0;
+  let at = from;
+  while (at < text.length) {
+    const char = text[at];
+    if (char === '"') {
+      at = stringEnd(text, at);
+      continue;
+    }
+    if (char === '{' || char === '[') depth += 1;
+    if (char === '}' || char === ']') depth -= 1;
+    at += 1;
+    if (depth === 0) return at;
+  }
+  return at;
+}

@@ -1,0 +1,141 @@
+import { channelTypeById } from '@switchyard/contract/channel-types';
+import { redactSecrets } from '../../domain/redact-secrets';
+import { adaptorFor } from '../adaptors/registry';
+import type { Adaptor, ConvertedResponse, RelayCall, UpstreamRequest, Usage } from '../adaptors/types';
+import type { RelayError } from '../errors';
+import { asObject, type Json } from '../json-value';
+import type { StreamOutput } from './stream';
+
+/**
+ * Native pass-through. A front whose clients speak a provider's own wire format (Anthropic's
+ * `/v1/messages`, …) hands the pipeline two things: the OpenAI-shaped call every stage reads (route,
+ * reserve, count, the translated attempt) and, in `IncomingCall.native`, the client's own request
+ * with its `NativeFormat`. Each attempt then looks at the channel it landed on:
+ * - the channel speaks the format: the client's bytes go upstream (the model mapped, a lowered
+ *   max-tokens applied) and the answer, body or every stream event, comes back byte for byte, into
+ *   the sink beneath the front's translating one (`ClientSink.untranslated`); usage is read from the
+ *   native answer (only keep-alive comments join a stream, between events, in long silences); an
+ *   upstream error in the provider's shape keeps its body (`RelayError.asSent`), which the front's
+ *   error answer sends as it came (front/send-error.ts);
+ * - it does not: the usual translation, through the channel's adaptor and the front's sink.
+ * Routing, retries, reservation, settlement, logs and channel health are the same stages either way.
+ *
+ * A new format adopts it with a `NativeFormat`: its name (the apiStyle of the channels that speak
+ * it, or a `speaks` test), the upstream request built from the native body, a reader of native usage
+ * (body and stream events), and its stream error event.
+ */
+export interface NativeFormat {
+  /** The format's name; by default the catalogue's apiStyle of the channel types that speak it. */
+  readonly name: string;
+  /** True for the channel types that speak this format natively, when `name` is no apiStyle. */
+  speaks?(channelType: number): boolean;
+  /** The upstream request for the client's own body; `call` holds the channel, key and mapped model. */
+  buildRequest(call: RelayCall, native: NativeRequest): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Reads billing usage (and the text to count when there is none) from native answers. */
+  usage: NativeUsageReader;
+  /** The event that ends a stream the gateway breaks off (an upstream break, the quota), framed. */
+  streamError(error: RelayError, requestId: string): string;
+}
+
+export interface NativeUsageReader {
+  /** A whole answer's usage and text; a RelayError when it is no answer (an error in a 200). */
+  answer(body: Buffer): NativeReading | RelayError;
+  /** A reader of one stream's events, in order. */
+  stream(): NativeStreamReader;
+}
+
+/** Whether channels of `channelType` speak `format` natively. */
+export const speaks = (format: NativeFormat, channelType: number): boolean =>
+  format.speaks ? format.speaks(channelType) : channelTypeById(channelType)?.apiStyle === format.name;
+
+export interface NativeReading {
+  usage: Usage | undefined;
+  text: string;
+}
+
+/** Reads usage and text from a native stream; `read` throws a RelayError for an event of another format. */
+export interface NativeStreamReader {
+  read(data: string, event: string | undefined): void;
+  usage(): Usage | undefined;
+  text(): string;
+  /** True once the provider said the answer is whole. */
+  done(): boolean;
+  /** True when the provider ended the stream with its own error event. */
+  failed(): boolean;
+}
+
+/** The client's own request, beside the pipeline's OpenAI-shaped copy of it. */
+export interface NativeRequest {
+  format: NativeFormat;
+  /** The body as the client sent it, byte for byte. */
+  rawBody: Buffer;
+  body: Json;
+  /** The client's request headers (lower-case names), for the ones a format forwards. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * How one attempt talks to its channel and answers the client: an adaptor's translation, or the
+ * pass-through. `convertResponse` turns a non-stream 200 body into what the client receives.
+ */
+export interface Wire extends Omit<Adaptor, 'streamTranslator'> {
+  /** True when the answer is in the client's own format (it skips the front's translating sink). */
+  passThrough: boolean;
+  streamOutput(call: RelayCall): StreamOutput;
+}
+
+/** The pass-through wire when the call is native and its channel speaks the client's format. */
+export function passThroughWire(call: RelayCall): Wire | undefined {
+  const native = call.native;
+  const own = adaptorFor(call.channel.type);
+  if (!native || !own || !speaks(native.format, call.channel.type)) return undefined;
+  const { format } = native;
+  return {
+    passThrough: true,
+    buildRequest: (relayCall) => format.buildRequest(relayCall, native),
+    convertResponse(_call, body, contentType): ConvertedResponse | RelayError {
+      const reading = format.usage.answer(body);
+      return reading instanceof Error ? reading : { ...reading, body, contentType };
+    },
+    streamOutput: (relayCall) => nativeOutput(format, relayCall),
+    // The channel's adaptor reads the error (for health and retries); the client gets it as sent.
+    parseError(status, body) {
+      const error = own.parseError(status, body);
+      return inProviderShape(error, body) ? error.withBodyAsSent(format.name, body.toString()) : error;
+    },
+  };
+}
+
+/**
+ * An error body the channel's adaptor could read (a JSON object with a message): passed on as sent.
+ * Anything else (an HTML page, a proxy's text) is worded by the gateway, as for translated calls.
+ */
+function inProviderShape(error: RelayError, body: Buffer): boolean {
+  if (error.code === 'bad_response_status_code') return false;
+  try {
+    return asObject(JSON.parse(body.toString())) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** A native stream as it came: each chunk's text leaves as it is, its events read for usage. */
+function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
+  const reader = format.usage.stream();
+  return {
+    forward(text, events) {
+      try {
+        for (const event of events) reader.read(event.data, event.event);
+      } catch (failure) {
+        return { out: '', failure };
+      }
+      // A provider's error event may quote the channel's key.
+      return { out: reader.failed() ? redactSecrets(text, call.channel.key) : text };
+    },
+    close: (error) =>
+      error ? format.streamError(error.withoutSecrets(call.channel.key), call.requestId) : '',
+    usage: () => reader.usage(),
+    text: () => reader.text(),
+    done: () => reader.done(),
+  };
+}
