@@ -52,6 +52,8 @@ function enablingRequirement(key: OptionKey, value: string, current: OptionMap):
 export class OptionsStore {
   #values: OptionMap = defaults();
   #ratios = new Map<RatioKey, Record<string, number>>();
+  /** Counts this process's saved changes, so that a reload never puts back an older value. */
+  #saved = 0;
 
   constructor(
     private readonly db: Sql,
@@ -62,7 +64,10 @@ export class OptionsStore {
   }
 
   async reload(): Promise<void> {
+    const saved = this.#saved;
     const stored = await loadOptionRows(this.db);
+    // A change this process saved while the rows were read may be missing from them: read again.
+    if (saved !== this.#saved) return this.reload();
     const values = defaults();
     for (const [key, value] of stored) {
       if (isOptionKey(key) && optionValueRefusal(key, value) === null) values[key] = value;
@@ -106,6 +111,7 @@ export class OptionsStore {
     if (problem) throw DomainError.of(problem);
     await saveOption(this.db, key, value);
     this.#values = { ...this.#values, [key]: value };
+    this.#saved += 1;
     if ((RATIO_KEYS as string[]).includes(key)) this.#parseRatios();
     this.onChanged();
   }
