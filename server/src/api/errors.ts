@@ -42,8 +42,8 @@ const KEPT_API_STATUSES = new Set([401, 403, 404, 429]);
 const managementStatus = (status: number): number =>
   status >= 500 || KEPT_API_STATUSES.has(status) ? status : 200;
 
-const isApiPath = (url: string): boolean =>
-  url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+/** `/api` and below (the router also takes `//api/…`, ignoring duplicate slashes). */
+const isApiPath = (url: string): boolean => /^\/+api(?:[/?]|$)/.test(url);
 
 /** Every failure of an /api call leaves as the envelope; a 500 only for our own bugs, never for input. */
 export function installErrorHandlers(
