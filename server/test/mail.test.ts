@@ -95,7 +95,7 @@ describe('mail: verification codes, email binding and password reset', () => {
   it('refuses an address that is not one', async () => {
     for (const email of ['', 'not-an-address', 'a@b', 'two@@example.com', `${'x'.repeat(45)}@example.com`]) {
       const answer = await t.client().get(`/api/verification?email=${encodeURIComponent(email)}`);
-      expect(answer.status).toBe(400);
+      expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ success: false });
     }
   });
@@ -173,7 +173,7 @@ describe('mail: verification codes, email binding and password reset', () => {
       .post('/api/user/reset', { email: 'kate@example.com', token: 'f'.repeat(32) });
     expect(forged.body.message).toMatch(/invalid or has expired/);
     const empty = await t.client().post('/api/user/reset', { email: 'kate@example.com', token: '' });
-    expect(empty.status).toBe(400);
+    expect(empty.status).toBe(200);
   });
 
   it('says so clearly when SMTP is not configured', async () => {

@@ -34,7 +34,7 @@ describe('refusals carry a code and follow Accept-Language', () => {
   it('carries the params a message is filled with', async () => {
     const body = { key: 'NoSuchOption', value: '1' };
     const chinese = await root.request('PUT', '/api/option/', body, zh);
-    expect(chinese.status).toBe(400);
+    expect(chinese.status).toBe(200);
     expect(chinese.body).toMatchObject({
       success: false,
       message: '未知的配置项“NoSuchOption”',
@@ -48,7 +48,7 @@ describe('refusals carry a code and follow Accept-Language', () => {
   it('codes a contract field check by its rule, keeping the English wording of the schema', async () => {
     const huge = { username: 'x'.repeat(50), password: 'password123' };
     const chinese = await root.request('POST', '/api/user/', huge, zh);
-    expect(chinese.status).toBe(400);
+    expect(chinese.status).toBe(200);
     expect(chinese.body).toMatchObject({
       message: 'username 最多 12 个字符',
       code: 'field_too_long',

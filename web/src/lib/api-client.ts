@@ -101,6 +101,12 @@ export async function refusalText(envelope: Pick<Envelope, 'message' | 'code' | 
   return renderError(envelope.code, envelope.params, i18n.language === 'zh' ? 'zh' : 'en');
 }
 
+/**
+ * Statuses whose `{success:false}` envelope is a refusal to show as it is, whichever the server uses:
+ * 200 (one-api, this server) or a 4xx. 401 (sign in again), 429 and 5xx keep their own texts.
+ */
+const isRefusalStatus = (status: number): boolean => status < 500 && status !== 401 && status !== 429;
+
 async function readEnvelope<T>(response: Response): Promise<Envelope<T> | null> {
   const text = await response.text();
   if (!text) return null;
@@ -137,6 +143,11 @@ export async function call<T>(method: string, path: string, options: CallOptions
     throw new ApiError(message, 'network');
   }
   const envelope = await readEnvelope<T>(response);
+  if (envelope && !envelope.success && isRefusalStatus(response.status)) {
+    const message = await refusalText(envelope);
+    if (!options.silent) showError(message || i18n.t('errors.refused'));
+    throw new ApiError(message, 'refused', response.status);
+  }
   if (!response.ok) {
     const message =
       (envelope && (await refusalText(envelope))) || `${response.status} ${response.statusText}`.trim();
@@ -147,11 +158,6 @@ export async function call<T>(method: string, path: string, options: CallOptions
     const message = i18n.t('errors.badAnswer');
     if (!options.silent) showError(i18n.t('errors.prefixed', { message }));
     throw new ApiError(message, 'http', response.status);
-  }
-  if (!envelope.success) {
-    const message = await refusalText(envelope);
-    if (!options.silent) showError(message || i18n.t('errors.refused'));
-    throw new ApiError(message, 'refused', response.status);
   }
   return envelope;
 }
