@@ -237,7 +237,7 @@ describe('Gemini-native API passed through to Gemini channels', () => {
       config: { temperature: 0.5, maxOutputTokens: 60_000 },
     });
     const lowered = Number(
-      (fake.last().json?.generationConfig as { maxOutputTokens: number }).maxOutputTokens,
+      (fake.last().json?.generationConfig as { maxOutputTokens?: number } | undefined)?.maxOutputTokens,
     );
     expect(lowered).toBeGreaterThan(0);
     expect(lowered).toBeLessThan(60_000);
