@@ -224,6 +224,38 @@ describe('Gemini-native API passed through to Gemini channels', () => {
     expect(log).toMatchObject({ prompt_tokens: 9, completion_tokens: 3 });
   });
 
+  it("passes the channel's own error event on as it sent it, and words an HTML error itself", async () => {
+    const events = [
+      { candidates: [{ content: { role: 'model', parts: [{ text: 'so far' }] }, index: 0 }] },
+      { error: { code: 500, message: 'Internal error encountered.', status: 'INTERNAL' } },
+    ];
+    const stream = events.map((event) => `data: ${JSON.stringify(event)}\r\n\r\n`).join('');
+    fake.use((_request, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(stream);
+    });
+    const error = await failureOf(async () => {
+      for await (const _ of await genai.client.models.generateContentStream({ model: MODEL, contents: 'x' }));
+    });
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).status).toBe(500);
+    expect(await genai.last().answer).toBe(stream);
+
+    fake.use((_request, res) => {
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html><body>Bad gateway</body></html>');
+    });
+    const worded = await failureOf(() =>
+      genai.client.models.generateContent({ model: MODEL, contents: 'x' }),
+    );
+    expect(worded).toBeInstanceOf(ApiError);
+    const body = await genai.last().answer;
+    expect(body).not.toContain('<html>');
+    expect(JSON.parse(body)).toMatchObject({
+      error: { code: expect.any(Number), status: expect.any(String) },
+    });
+  });
+
   it('lowers generationConfig.maxOutputTokens, and only it, for an account that cannot pay the worst case', async () => {
     answer({ reply: 'short' });
     const poor = await createCustomer(t, 'poorgemini', {
@@ -258,6 +290,26 @@ describe('Gemini-native API passed through to Gemini channels', () => {
     expectUntouchedRequest(`/v1beta/models/${MODEL}:countTokens`);
     expect(quota).toBe(0);
     expect(log?.prompt_tokens).not.toBe(1234);
+  });
+
+  it("maps a whole generateContentRequest's model for countTokens, and passes the channel's refusal on", async () => {
+    answer({ countTokens: 55 });
+    const body = JSON.stringify({
+      generateContentRequest: { model: 'models/gemini-latest', contents: [{ parts: [{ text: 'x' }] }] },
+    });
+    const post = () =>
+      fetch(`${t.baseUrl}/v1beta/models/gemini-latest:countTokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${customer.token.key}` },
+        body,
+      });
+    const counted = await post();
+    expect(await counted.json()).toEqual({ totalTokens: 55 });
+    expect(fake.last().body).toBe(body.replace('models/gemini-latest', `models/${MODEL}`));
+    answer({ error: { code: 400, status: 'INVALID_ARGUMENT', message: 'bad count' } });
+    const refused = await post();
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toBe(sent[0]);
   });
 
   it('still translates for an OpenAI channel, where Google tools stay refused', async () => {

@@ -2,7 +2,9 @@ import { redactSecrets } from '../../../domain/redact-secrets';
 import { authHeaders } from '../../adaptors/gemini/auth';
 import { apiVersion } from '../../adaptors/gemini/endpoint';
 import { parseError } from '../../adaptors/gemini/errors';
+import { asObject } from '../../json-value';
 import { speaks } from '../../pipeline/native';
+import { withFieldAt } from '../../pipeline/native-body';
 import type { Relay, SideCall } from '../../pipeline/relay';
 import { readAll } from '../../upstream';
 import { toOpenAiMessages } from './contents';
@@ -32,6 +34,16 @@ export async function countTokens(
   });
 }
 
+/**
+ * The client's body; a whole `generateContentRequest` names its model too (`models/…`), mapped as the
+ * path's is.
+ */
+function countBody(side: SideCall, call: GeminiCall): Buffer {
+  const inner = asObject(call.body.generateContentRequest);
+  if (side.upstreamModel === call.model || typeof inner?.model !== 'string') return call.rawBody;
+  return withFieldAt(call.rawBody, ['generateContentRequest', 'model'], `models/${side.upstreamModel}`);
+}
+
 /** The Gemini channel's own count, its answer (or error) passed on as it sent it. */
 async function upstreamCount(side: SideCall, call: GeminiCall, signal: AbortSignal) {
   const upstream = await side.upstream.send(
@@ -39,7 +51,7 @@ async function upstreamCount(side: SideCall, call: GeminiCall, signal: AbortSign
       url: `${side.baseUrl}/${apiVersion(side)}/models/${side.upstreamModel}:countTokens`,
       method: 'POST',
       headers: { 'content-type': 'application/json', ...authHeaders(side.channel.key) },
-      body: call.rawBody,
+      body: countBody(side, call),
     },
     signal,
   );
