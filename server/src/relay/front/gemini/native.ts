@@ -5,7 +5,7 @@ import { geminiError } from '../../adaptors/gemini/errors';
 import { usageOf } from '../../adaptors/gemini/response';
 import type { GeminiChatResponse, GeminiUsageMetadata } from '../../adaptors/gemini/wire';
 import type { RelayCall, UpstreamRequest } from '../../adaptors/types';
-import type { RelayError } from '../../errors';
+import { badUpstreamAnswer, type RelayError } from '../../errors';
 import { asObject, type Json, numberOf } from '../../json-value';
 import type { NativeFormat, NativeReading, NativeRequest, NativeStreamReader } from '../../pipeline/native';
 import { withFieldAt } from '../../pipeline/native-body';
@@ -74,6 +74,9 @@ class GeminiEventReader implements NativeStreamReader {
     if (event.error) {
       this.#failed = true;
       return;
+    }
+    if (!event.candidates && !event.usageMetadata && !event.promptFeedback) {
+      throw badUpstreamAnswer('a stream event that is no GenerateContentResponse');
     }
     if (event.usageMetadata) this.#usage = event.usageMetadata;
     this.#text += responseText(event);
