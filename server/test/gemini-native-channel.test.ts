@@ -11,8 +11,8 @@ const MODEL = 'gemini-2.0-flash';
 const KEY = 'AIzaSyFakeGeminiKey';
 
 /**
- * `@google/genai` through the gateway to a Gemini channel: translated to chat and back for now (the
- * native pass-through is another piece of work), billed from the channel's usageMetadata.
+ * `@google/genai` through the gateway to a Gemini channel: passed through (the exact bytes are checked
+ * in gemini-native-passthrough.test.ts), billed from the channel's usageMetadata.
  */
 describe('Gemini-native API over a Gemini channel', () => {
   let t: TestApp;
@@ -90,8 +90,9 @@ describe('Gemini-native API over a Gemini channel', () => {
         tools: [{ functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: cityParameters }] }],
       },
     });
+    // As the client sent them: a Gemini channel reads parametersJsonSchema itself.
     expect(fake.last().json?.tools).toEqual([
-      { functionDeclarations: [{ name: 'get_weather', parameters: cityParameters }] },
+      { functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: cityParameters }] },
     ]);
     expect(answer.functionCalls?.map(({ name, args }) => ({ name, args }))).toEqual([
       { name: 'get_weather', args: { city: 'Rome' } },

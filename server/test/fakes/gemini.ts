@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { type FakeHandler, sendJson } from './http-fake';
+import { type FakeHandler, sendJson as sendAsJson } from './http-fake';
 
 export interface FakeGeminiOptions {
   apiKey: string;
@@ -14,12 +14,24 @@ export interface FakeGeminiOptions {
     promptTokensDetails?: Array<{ modality: string; tokenCount: number }>;
   };
   finishReason?: string;
+  /** A thought part (with its signature) before the answer, as thinking models send it. */
+  thought?: { text: string; signature: string };
+  /** What :countTokens answers. */
+  countTokens?: number;
+  /** Filled with the exact bytes of each answer body the fake sent, in order. */
+  sent?: string[];
   /** Answer every call with this Google error instead. */
   error?: { code: number; status: string; message?: string };
 }
 
 const PATH =
-  /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent|batchEmbedContents)$/;
+  /^\/(v1|v1beta|v1alpha)\/models\/([^/:]+):(generateContent|streamGenerateContent|batchEmbedContents|countTokens)$/;
+
+const thoughtPart = (thought: { text: string; signature: string }) => ({
+  text: thought.text,
+  thought: true,
+  thoughtSignature: thought.signature,
+});
 
 const googleError = (code: number, status: string, message: string, reason?: string) => ({
   error: {
@@ -50,6 +62,7 @@ function usageMetadata(options: FakeGeminiOptions, candidates: number) {
 
 function answer(options: FakeGeminiOptions) {
   const parts: Array<Record<string, unknown>> = [];
+  if (options.thought) parts.push(thoughtPart(options.thought));
   if (options.reply !== undefined) parts.push({ text: options.reply });
   if (options.functionCall) parts.push({ functionCall: options.functionCall });
   return {
@@ -65,6 +78,19 @@ function answer(options: FakeGeminiOptions) {
 /** One event per word; usageMetadata grows with each event, as Gemini's running totals do. */
 function stream(res: http.ServerResponse, options: FakeGeminiOptions): void {
   res.writeHead(200, { 'content-type': 'text/event-stream' });
+  let sent = '';
+  const write = (event: unknown) => {
+    const frame = `data: ${JSON.stringify(event)}\r\n\r\n`;
+    sent += frame;
+    res.write(frame);
+  };
+  if (options.thought) {
+    write({
+      candidates: [{ content: { role: 'model', parts: [thoughtPart(options.thought)] }, index: 0 }],
+      usageMetadata: usageMetadata(options, 0),
+      responseId: 'fake-stream-1',
+    });
+  }
   const pieces = (options.reply ?? '').split(/(?= )/).filter(Boolean);
   const total = options.usage?.candidatesTokenCount ?? 4;
   pieces.forEach((text, index) => {
@@ -80,7 +106,7 @@ function stream(res: http.ServerResponse, options: FakeGeminiOptions): void {
       usageMetadata: usageMetadata(options, last ? total : index + 1),
       responseId: 'fake-stream-1',
     };
-    res.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
+    write(event);
   });
   if (options.functionCall) {
     const event = {
@@ -90,13 +116,18 @@ function stream(res: http.ServerResponse, options: FakeGeminiOptions): void {
       usageMetadata: usageMetadata(options, total),
       responseId: 'fake-stream-1',
     };
-    res.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
+    write(event);
   }
+  options.sent?.push(sent);
   res.end();
 }
 
 /** A fake Generative Language API: checks path, method, key header and body, then answers as Gemini does. */
 export function geminiHandler(options: FakeGeminiOptions): FakeHandler {
+  const sendJson = (res: http.ServerResponse, status: number, body: unknown) => {
+    options.sent?.push(JSON.stringify(body));
+    sendAsJson(res, status, body);
+  };
   return (request, res) => {
     const [path = '', query = ''] = request.url.split('?');
     const match = PATH.exec(path);
@@ -120,6 +151,7 @@ export function geminiHandler(options: FakeGeminiOptions): FakeHandler {
       return sendJson(res, code, googleError(code, status, message ?? `fake says ${status}`));
     }
     const method = match[3];
+    if (method === 'countTokens') return sendJson(res, 200, { totalTokens: options.countTokens ?? 0 });
     if (method === 'batchEmbedContents') {
       const requests = Array.isArray(request.json?.requests) ? request.json.requests : [];
       return sendJson(res, 200, {

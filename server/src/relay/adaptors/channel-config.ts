@@ -1,7 +1,7 @@
 import type { RelayCall } from './types';
 
 /** A text setting in the channel's config JSON; a malformed config, or an empty or non-text value, is unset. */
-export function configText(call: RelayCall, name: string): string | undefined {
+export function configText(call: Pick<RelayCall, 'channel'>, name: string): string | undefined {
   try {
     const value = (JSON.parse(call.channel.config || '{}') as Record<string, unknown>)[name];
     return typeof value === 'string' && value ? value : undefined;
@@ -11,5 +11,5 @@ export function configText(call: RelayCall, name: string): string | undefined {
 }
 
 /** The setting, else the channel's `other` field, where one-api kept it before channels had a config. */
-export const configTextOrOther = (call: RelayCall, name: string): string | undefined =>
+export const configTextOrOther = (call: Pick<RelayCall, 'channel'>, name: string): string | undefined =>
   configText(call, name) ?? (call.channel.other?.trim() || undefined);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withTopLevelFields } from './native-body';
+import { withFieldAt, withTopLevelFields } from './native-body';
 
 const edit = (text: string, fields: Record<string, unknown>) =>
   withTopLevelFields(Buffer.from(text), fields).toString();
@@ -20,5 +20,28 @@ describe('withTopLevelFields', () => {
 
   it('re-serialises when a field is missing', () => {
     expect(JSON.parse(edit('{"messages":[]}', { model: 'm' }))).toEqual({ messages: [], model: 'm' });
+  });
+});
+
+describe('withFieldAt', () => {
+  const edit = (text: string, value: unknown) =>
+    withFieldAt(Buffer.from(text), ['generationConfig', 'maxOutputTokens'], value).toString();
+
+  it('replaces a nested value and keeps every other byte', () => {
+    const body =
+      '{"maxOutputTokens":1,"generationConfig": { "temperature":0.5, "maxOutputTokens" : 8192 },"x":[]}';
+    expect(edit(body, 100)).toBe(
+      '{"maxOutputTokens":1,"generationConfig": { "temperature":0.5, "maxOutputTokens" : 100 },"x":[]}',
+    );
+  });
+
+  it('adds the field, and its object, when they are missing', () => {
+    expect(JSON.parse(edit('{"contents":[]}', 7))).toEqual({
+      contents: [],
+      generationConfig: { maxOutputTokens: 7 },
+    });
+    expect(JSON.parse(edit('{"generationConfig":{"topK":3}}', 7))).toEqual({
+      generationConfig: { topK: 3, maxOutputTokens: 7 },
+    });
   });
 });

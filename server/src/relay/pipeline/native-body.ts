@@ -19,12 +19,34 @@ export function withTopLevelFields(raw: Buffer, fields: Record<string, unknown>)
   return Buffer.from(out);
 }
 
+/**
+ * The body with one nested field (`generationConfig.maxOutputTokens`) set, every other byte kept;
+ * re-serialised when a member on the path is missing.
+ */
+export function withFieldAt(raw: Buffer, path: readonly [string, ...string[]], value: unknown): Buffer {
+  const text = raw.toString('utf8');
+  let span: [number, number] | undefined = [0, text.length];
+  for (const name of path) span = span && memberSpans(text, span[0])?.get(name);
+  if (span) return Buffer.from(text.slice(0, span[0]) + JSON.stringify(value) + text.slice(span[1]));
+  const body = JSON.parse(text) as Record<string, unknown>;
+  let object = body;
+  for (const name of path.slice(0, -1)) {
+    const inner = object[name];
+    object[name] = typeof inner === 'object' && inner !== null && !Array.isArray(inner) ? inner : {};
+    object = object[name] as Record<string, unknown>;
+  }
+  object[path[path.length - 1] as string] = value;
+  return Buffer.from(JSON.stringify(body));
+}
+
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 
-/** Where each top-level member's value starts and ends; undefined for text that is not an object. */
-function topLevelSpans(text: string): Map<string, [number, number]> | undefined {
+const topLevelSpans = (text: string) => memberSpans(text, 0);
+
+/** Where each member's value of the object at `from` starts and ends; undefined when it is no object. */
+function memberSpans(text: string, from: number): Map<string, [number, number]> | undefined {
   const spans = new Map<string, [number, number]>();
-  let at = skipSpace(text, 0);
+  let at = skipSpace(text, from);
   if (text[at] !== '{') return undefined;
   at = skipSpace(text, at + 1);
   if (text[at] === '}') return spans;

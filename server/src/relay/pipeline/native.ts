@@ -72,6 +72,11 @@ export interface NativeRequest {
   body: Json;
   /** The client's request headers (lower-case names), for the ones a format forwards. */
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * Why the request cannot be translated (a feature only channels of its format have, such as
+   * Google's built-in tools): set, an attempt on a channel of another format fails with it.
+   */
+  untranslatable?: RelayError;
 }
 
 /**

@@ -11,7 +11,7 @@ export function defaultVersion(model: string): 'v1' | 'v1beta' {
 }
 
 /** The channel's config.api_version, else its `other` field, else the model's default. */
-export const apiVersion = (call: RelayCall) =>
+export const apiVersion = (call: Pick<RelayCall, 'channel' | 'upstreamModel'>) =>
   configTextOrOther(call, 'api_version') ?? defaultVersion(call.upstreamModel);
 
 /** `{base}/{version}/models/{model}:{method}`; streams ask for server-sent events. */

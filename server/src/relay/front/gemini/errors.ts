@@ -41,3 +41,6 @@ export function googleStreamError(error: Json): Json {
     (typeof error.code === 'number' && error.code >= 400 && error.code < 600 ? error.code : 500);
   return googleError(status, String(error.message ?? 'The answer broke off'));
 }
+
+/** One element of a Gemini stream as a server-sent event, framed as Google frames them. */
+export const sseEvent = (response: Json): string => `data: ${JSON.stringify(response)}\r\n\r\n`;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RelayError } from '../../errors';
+import { RelayError, upstreamBroke } from '../../errors';
 import { toOpenAiMessages } from './contents';
 import { toOpenAiSampling } from './generation-config';
+import { geminiNative } from './native';
 import { parseModelAction } from './request';
 import { jsonSchemaOf } from './schema';
 import { GeminiStreamWriter } from './stream';
@@ -154,5 +155,70 @@ describe('Gemini-native stream writer', () => {
       failing.chunk(JSON.stringify({ error: { message: 'cut', code: 'insufficient_user_quota' } })),
     ).toEqual([{ error: { code: 429, message: 'cut', status: 'RESOURCE_EXHAUSTED' } }]);
     expect(failing.finish()).toEqual([]);
+  });
+});
+
+describe('Gemini native usage reader', () => {
+  const usage = (candidates: number) => ({
+    promptTokenCount: 50,
+    cachedContentTokenCount: 20,
+    candidatesTokenCount: candidates,
+    thoughtsTokenCount: 5,
+  });
+
+  it('keeps the last running total, reads text and function calls, is done at a finishReason', () => {
+    const reader = geminiNative.usage.stream();
+    reader.read(
+      JSON.stringify({
+        candidates: [{ content: { parts: [{ text: 'thinking', thought: true }, { text: 'Hi' }] } }],
+        usageMetadata: usage(1),
+      }),
+      undefined,
+    );
+    expect(reader.done()).toBe(false);
+    reader.read(
+      JSON.stringify({
+        candidates: [
+          { content: { parts: [{ functionCall: { name: 'f', args: { a: 1 } } }] }, finishReason: 'STOP' },
+        ],
+        usageMetadata: usage(7),
+      }),
+      undefined,
+    );
+    expect(reader.done()).toBe(true);
+    expect(reader.failed()).toBe(false);
+    expect(reader.text()).toBe('thinkingHif{"a":1}');
+    expect(reader.usage()).toEqual({
+      prompt_tokens: 50,
+      completion_tokens: 12,
+      cached_tokens: 20,
+      reasoning_tokens: 5,
+    });
+    expect(() => reader.read('{"object":"chat.completion.chunk"}', undefined)).toThrow(RelayError);
+  });
+
+  it('fails on an error event; an error or a blocked prompt in a whole answer', () => {
+    const reader = geminiNative.usage.stream();
+    reader.read('{"error":{"code":500,"message":"x","status":"INTERNAL"}}', undefined);
+    expect(reader.failed()).toBe(true);
+    expect(
+      geminiNative.usage.answer(Buffer.from('{"error":{"code":429,"status":"RESOURCE_EXHAUSTED"}}')),
+    ).toMatchObject({ status: 429 });
+    expect(geminiNative.usage.answer(Buffer.from('{"promptFeedback":{"blockReason":"SAFETY"}}'))).toEqual({
+      usage: undefined,
+      text: '',
+    });
+  });
+
+  it('ends a broken stream with the error element a translated stream ends with', () => {
+    expect(geminiNative.streamError(upstreamBroke(new Error('reset')), 'req-9')).toBe(
+      `data: ${JSON.stringify({
+        error: {
+          code: 502,
+          message: 'The upstream answer broke off (request id: req-9)',
+          status: 'UNAVAILABLE',
+        },
+      })}\r\n\r\n`,
+    );
   });
 });

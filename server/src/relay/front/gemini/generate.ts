@@ -5,18 +5,11 @@ import type { ChannelRouter } from '../../pipeline/channel-router';
 import type { Relay } from '../../pipeline/relay';
 import { modelsForCaller } from '../reachable-models';
 import { ReplySink } from '../reply-sink';
-import { toOpenAiMessages } from './contents';
+import { countTokens } from './count-tokens';
+import { geminiNative } from './native';
 import { sendGoogleError } from './reply';
-import {
-  countTokensRequest,
-  type GeminiCall,
-  geminiToOpenAi,
-  parseGeminiBody,
-  parseModelAction,
-  wantsThoughts,
-} from './request';
+import { type GeminiCall, parseGeminiBody, parseModelAction, pipelineCopy, wantsThoughts } from './request';
 import { GeminiSink } from './sink';
-import { toOpenAiTools } from './tools';
 
 export interface GeminiHandlerDeps {
   relay: Relay;
@@ -33,19 +26,6 @@ async function checkModelServed(deps: GeminiHandlerDeps, caller: RelayCaller, mo
   checkModelAllowed(caller, model);
   if (caller.pinnedChannelId !== undefined) return;
   if (!(await modelsForCaller(deps.router, caller)).includes(model)) throw modelNotFound(model);
-}
-
-/**
- * countTokens, counted as the relay estimates a chat call's prompt (the converted messages, plus the
- * tools' JSON): never sent upstream, never billed, never logged.
- */
-function countTokens(deps: GeminiHandlerDeps, call: GeminiCall): { totalTokens: number } {
-  const { body } = countTokensRequest(call);
-  const counter = deps.relay.counter;
-  const messages = toOpenAiMessages(body.contents, body.systemInstruction);
-  const tools = toOpenAiTools(body.tools);
-  const toolTokens = tools ? counter.text(JSON.stringify(tools), call.model) : 0;
-  return { totalTokens: counter.messages(messages, call.model) + toolTokens };
 }
 
 /** POST models/{model}:{action}: generateContent, streamGenerateContent or countTokens. */
@@ -69,9 +49,11 @@ export async function handleModelAction(
     };
     await checkModelServed(deps, caller, model);
     if (action === 'countTokens') {
-      sink.json(200, countTokens(deps, call));
+      const answer = await countTokens(deps.relay, caller, call, sink.signal);
+      sink.body(answer.status, 'application/json', answer.body);
       return;
     }
+    const { body, untranslatable } = pipelineCopy(call);
     await deps.relay.handle(
       caller,
       {
@@ -79,8 +61,15 @@ export async function handleModelAction(
         mode: 'chat',
         path: '/v1/chat/completions',
         query: '',
-        rawBody: Buffer.from(JSON.stringify(geminiToOpenAi(call))),
+        rawBody: Buffer.from(JSON.stringify(body)),
         contentType: 'application/json',
+        native: {
+          format: geminiNative,
+          rawBody,
+          body: call.body,
+          headers: request.headers,
+          ...(untranslatable ? { untranslatable } : {}),
+        },
       },
       new GeminiSink(sink, { model, fallbackId: requestId, includeThoughts: wantsThoughts(call) }, call.sse),
     );

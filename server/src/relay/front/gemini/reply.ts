@@ -2,8 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { asRelayError, RelayError } from '../../errors';
 import { CORS_HEADERS } from '../reply-sink';
 import { googleError } from './errors';
+import { geminiNative } from './native';
 
-/** Any failure of a Gemini-native call, answered in Google's error shape (once nothing else was sent). */
+/**
+ * Any failure of a Gemini-native call, answered in Google's error shape (once nothing else was sent):
+ * a Gemini channel's own error as it sent it, any other worded by the gateway.
+ */
 export function sendGoogleError(
   reply: FastifyReply,
   requestId: string,
@@ -21,6 +25,11 @@ export function sendGoogleError(
     'content-type': 'application/json; charset=UTF-8',
     'x-oneapi-request-id': requestId,
   });
+  // A Gemini channel's own error, for a call passed through to it: as Google sent it.
+  if (relayError.asSent?.format === geminiNative.name) {
+    reply.raw.end(relayError.asSent.body);
+    return;
+  }
   const message = `${relayError.message} (request id: ${requestId})`;
   reply.raw.end(JSON.stringify(googleError(relayError.status, message)));
 }

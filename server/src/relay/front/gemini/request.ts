@@ -1,5 +1,5 @@
 import { RelayError } from '../../errors';
-import { asObject, type Json } from '../../json-value';
+import { asObject, type Json, numberOf } from '../../json-value';
 import { toOpenAiMessages } from './contents';
 import { toOpenAiSampling } from './generation-config';
 import { toOpenAiToolChoice, toOpenAiTools } from './tools';
@@ -50,6 +50,27 @@ export function geminiToOpenAi(call: GeminiCall): Json {
   if (toolChoice !== undefined) request.tool_choice = toolChoice;
   if (call.action === 'streamGenerateContent') request.stream = true;
   return request;
+}
+
+/**
+ * The OpenAI-shaped copy the pipeline routes, reserves and counts with. A request the translation
+ * refuses (Google's built-in tools, …) may still pass through to a Gemini channel: its copy keeps the
+ * messages and the limit, and an attempt on a channel of another format fails with the refusal.
+ */
+export function pipelineCopy(call: GeminiCall): { body: Json; untranslatable?: RelayError } {
+  try {
+    return { body: geminiToOpenAi(call) };
+  } catch (error) {
+    if (!(error instanceof RelayError)) throw error;
+    const body: Json = {
+      model: call.model,
+      messages: toOpenAiMessages(call.body.contents, call.body.systemInstruction),
+    };
+    const limit = numberOf(asObject(call.body.generationConfig)?.maxOutputTokens);
+    if (limit !== undefined) body.max_tokens = limit;
+    if (call.action === 'streamGenerateContent') body.stream = true;
+    return { body, untranslatable: error };
+  }
 }
 
 /** countTokens takes `contents` (with `systemInstruction`, `tools`) or a whole `generateContentRequest`. */

@@ -1,8 +1,25 @@
 import type { Json } from '../../json-value';
 import type { ClientSink } from '../../pipeline/client-sink';
+import { SseParser } from '../../pipeline/sse';
 import type { ReplySink } from '../reply-sink';
+import { sseEvent } from './errors';
 import { type AnswerShape, openAiToGemini } from './response';
 import { GeminiStreamWriter } from './stream';
+
+const JSON_ARRAY = 'application/json; charset=utf-8';
+
+/** A stream without `alt=sse`: one JSON array, written element by element. */
+class JsonArrayFraming {
+  #elements = 0;
+
+  element(json: string): string {
+    const separator = this.#elements === 0 ? '[' : ',\r\n';
+    this.#elements += 1;
+    return separator + json;
+  }
+
+  close = (): string => (this.#elements === 0 ? '[]' : ']');
+}
 
 /**
  * Wraps the caller's response: OpenAI answers from the pipeline leave in Gemini's format. A stream
@@ -10,9 +27,11 @@ import { GeminiStreamWriter } from './stream';
  */
 export class GeminiSink implements ClientSink {
   readonly signal: AbortSignal;
+  /** Where a Gemini channel's own answer goes (pipeline/native.ts): as it came, or re-framed as an array. */
+  readonly untranslated: ClientSink;
   readonly #stream: GeminiStreamWriter;
+  readonly #array = new JsonArrayFraming();
   #pending = '';
-  #elements = 0;
 
   constructor(
     private readonly inner: ReplySink,
@@ -20,6 +39,7 @@ export class GeminiSink implements ClientSink {
     private readonly sse: boolean,
   ) {
     this.signal = inner.signal;
+    this.untranslated = sse ? inner : new SseToJsonArray(inner);
     this.#stream = new GeminiStreamWriter(shape);
   }
 
@@ -40,7 +60,7 @@ export class GeminiSink implements ClientSink {
   }
 
   startStream(): void {
-    this.inner.startStream(this.sse ? undefined : 'application/json; charset=utf-8');
+    this.inner.startStream(this.sse ? undefined : JSON_ARRAY);
   }
 
   /** Receives `data: {...}\n\n` frames (and keep-alive comments) and re-frames them. */
@@ -59,18 +79,59 @@ export class GeminiSink implements ClientSink {
 
   end(): void {
     this.#send(this.#stream.finish());
-    if (!this.sse) this.inner.write(this.#elements === 0 ? '[]' : ']');
+    if (!this.sse) this.inner.write(this.#array.close());
     this.inner.end();
   }
 
   #send(responses: Json[]): void {
     let out = '';
     for (const response of responses) {
-      const json = JSON.stringify(response);
-      if (this.sse) out += `data: ${json}\r\n\r\n`;
-      else out += `${this.#elements === 0 ? '[' : ',\r\n'}${json}`;
-      this.#elements += 1;
+      out += this.sse ? sseEvent(response) : this.#array.element(JSON.stringify(response));
     }
     if (out) this.inner.write(out);
+  }
+}
+
+/**
+ * A Gemini channel's `alt=sse` stream for a client that asked for the JSON array: each event's JSON
+ * leaves as it came, as the next element of the array (a whole answer leaves untouched).
+ */
+class SseToJsonArray implements ClientSink {
+  readonly signal: AbortSignal;
+  readonly #parser = new SseParser();
+  readonly #array = new JsonArrayFraming();
+
+  constructor(private readonly inner: ReplySink) {
+    this.signal = inner.signal;
+  }
+
+  body(status: number, contentType: string, body: string | Buffer): void {
+    this.inner.body(status, contentType, body);
+  }
+
+  startStream(): void {
+    this.inner.startStream(JSON_ARRAY);
+  }
+
+  write(data: string): void {
+    // The pipeline's keep-alive comments come between events: white space keeps the array's connection.
+    if (this.#parser.between() && data.startsWith(':')) {
+      this.inner.write('\n');
+      return;
+    }
+    const out = this.#parser
+      .pushText(data)
+      .map((event) => this.#array.element(event.data))
+      .join('');
+    if (out) this.inner.write(out);
+  }
+
+  end(): void {
+    const rest = this.#parser
+      .end()
+      .map((event) => this.#array.element(event.data))
+      .join('');
+    this.inner.write(rest + this.#array.close());
+    this.inner.end();
   }
 }
