@@ -1,14 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { asRelayError, RelayError } from '../errors';
 import { anthropicErrorOf } from './anthropic/response';
+import { googleError } from './gemini/errors';
 import { CORS_HEADERS } from './reply-sink';
 
 /** The error shapes of the client formats we serve. */
-export type ErrorFormat = 'openai' | 'anthropic';
+export type ErrorFormat = 'openai' | 'anthropic' | 'gemini';
+
+/** Our own error body in each client format. */
+const ERROR_BODIES: Record<ErrorFormat, (error: RelayError, requestId: string) => unknown> = {
+  openai: (error, requestId) => error.body(requestId),
+  anthropic: anthropicErrorOf,
+  gemini: (error, requestId) => googleError(error.status, `${error.message} (request id: ${requestId})`),
+};
 
 /**
  * Answers a failed relay call in the client's error shape: a provider's error passed through as it
- * sent it when the client speaks the provider's format, else ours (OpenAI's or Anthropic's shape).
+ * sent it when the client speaks the provider's format, else ours (OpenAI's, Anthropic's or Google's shape).
  */
 export function sendError(
   reply: FastifyReply,
@@ -25,13 +33,12 @@ export function sendError(
   }
   reply.raw.writeHead(relayError.status, {
     ...CORS_HEADERS,
-    'content-type': 'application/json',
+    'content-type': format === 'gemini' ? 'application/json; charset=UTF-8' : 'application/json',
     'x-oneapi-request-id': requestId,
   });
   if (relayError.asSent?.format === format) {
     reply.raw.end(relayError.asSent.body);
     return;
   }
-  const body = format === 'anthropic' ? anthropicErrorOf(relayError, requestId) : relayError.body(requestId);
-  reply.raw.end(JSON.stringify(body));
+  reply.raw.end(JSON.stringify(ERROR_BODIES[format](relayError, requestId)));
 }

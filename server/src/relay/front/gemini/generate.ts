@@ -5,9 +5,9 @@ import type { ChannelRouter } from '../../pipeline/channel-router';
 import type { Relay } from '../../pipeline/relay';
 import { modelsForCaller } from '../reachable-models';
 import { ReplySink } from '../reply-sink';
+import { sendError } from '../send-error';
 import { countTokens } from './count-tokens';
 import { geminiNative } from './native';
-import { sendGoogleError } from './reply';
 import { type GeminiCall, parseGeminiBody, parseModelAction, pipelineCopy, wantsThoughts } from './request';
 import { GeminiSink } from './sink';
 
@@ -74,6 +74,6 @@ export async function handleModelAction(
       new GeminiSink(sink, { model, fallbackId: requestId, includeThoughts: wantsThoughts(call) }, call.sse),
     );
   } catch (error) {
-    sendGoogleError(reply, requestId, error, request.log);
+    sendError(reply, requestId, error, request.log, 'gemini');
   }
 }

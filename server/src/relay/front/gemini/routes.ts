@@ -6,9 +6,10 @@ import { bodyRefusal } from '../body-refusal';
 import { modelsForCaller } from '../reachable-models';
 import { CORS_HEADERS } from '../reply-sink';
 import { newRequestId } from '../request-id';
+import { sendError } from '../send-error';
 import { type GeminiHandlerDeps, handleModelAction, modelNotFound } from './generate';
 import { geminiModel } from './models';
-import { googleApiKey, sendGoogleError } from './reply';
+import { googleApiKey } from './reply';
 
 export interface GeminiRouteDeps extends GeminiHandlerDeps {
   identities: IdentityCache;
@@ -32,7 +33,7 @@ export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps):
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
       }
-      sendGoogleError(reply.hijack(), newRequestId(), bodyRefusal(error, request), request.log);
+      sendError(reply.hijack(), newRequestId(), bodyRefusal(error, request), request.log, 'gemini');
     });
 
     const callers = new WeakMap<FastifyRequest, { requestId: string; caller: RelayCaller }>();
@@ -43,7 +44,7 @@ export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps):
         const caller = await authenticate(deps.identities, googleApiKey(request), request.ip);
         callers.set(request, { requestId, caller });
       } catch (error) {
-        sendGoogleError(reply.hijack(), requestId, error, request.log);
+        sendError(reply.hijack(), requestId, error, request.log, 'gemini');
       }
     };
     const callOf = (request: FastifyRequest) => callers.get(request)!;
@@ -67,7 +68,7 @@ export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps):
         if (!(await modelsForCaller(deps.router, caller)).includes(model)) throw modelNotFound(model);
         return reply.header('x-oneapi-request-id', requestId).send(geminiModel(model));
       } catch (error) {
-        sendGoogleError(reply.hijack(), requestId, error, request.log);
+        sendError(reply.hijack(), requestId, error, request.log, 'gemini');
       }
     });
 
