@@ -1,33 +1,46 @@
 /**
  * A client's JSON body with some top-level fields replaced and every other byte kept: the native
- * pass-through sends the client's own bytes, only the model mapped (and max tokens lowered).
+ * pass-through sends the client's own bytes, only the model mapped (and max tokens lowered). A field
+ * the body lacks is added before its closing brace.
  */
 export function withTopLevelFields(raw: Buffer, fields: Record<string, unknown>): Buffer {
   const text = raw.toString('utf8');
-  const spans = topLevelSpans(text);
-  const names = Object.keys(fields);
-  if (!spans || names.some((name) => !spans.has(name))) {
-    // Not a plain object, or a field to add: re-serialised (the pipeline has parsed it already).
+  const members = topLevelSpans(text);
+  if (!members) {
+    // Not a plain object: re-serialised (the pipeline has parsed it already).
     const body = JSON.parse(text) as Record<string, unknown>;
     return Buffer.from(JSON.stringify({ ...body, ...fields }));
   }
+  const { spans, close } = members;
+  const names = Object.keys(fields);
+  const added = names
+    .filter((name) => !spans.has(name))
+    .map((name) => `${JSON.stringify(name)}:${JSON.stringify(fields[name])}`);
   const edits = names
+    .filter((name) => spans.has(name))
     .map((name) => ({ span: spans.get(name) as [number, number], value: JSON.stringify(fields[name]) }))
     .sort((a, b) => b.span[0] - a.span[0]);
   let out = text;
+  if (added.length > 0) {
+    const joined = (spans.size > 0 ? ',' : '') + added.join(',');
+    out = out.slice(0, close) + joined + out.slice(close);
+  }
   for (const { span, value } of edits) out = out.slice(0, span[0]) + value + out.slice(span[1]);
   return Buffer.from(out);
 }
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 
-/** Where each top-level member's value starts and ends; undefined for text that is not an object. */
-function topLevelSpans(text: string): Map<string, [number, number]> | undefined {
+/**
+ * Where each top-level member's value starts and ends, and where the closing brace is; undefined for
+ * text that is not an object.
+ */
+function topLevelSpans(text: string): { spans: Map<string, [number, number]>; close: number } | undefined {
   const spans = new Map<string, [number, number]>();
   let at = skipSpace(text, 0);
   if (text[at] !== '{') return undefined;
   at = skipSpace(text, at + 1);
-  if (text[at] === '}') return spans;
+  if (text[at] === '}') return { spans, close: at };
   for (;;) {
     if (text[at] !== '"') return undefined;
     const keyEnd = stringEnd(text, at);
@@ -39,7 +52,7 @@ function topLevelSpans(text: string): Map<string, [number, number]> | undefined 
     if (end <= start) return undefined;
     spans.set(key, [start, end]);
     at = skipSpace(text, end);
-    if (text[at] === '}') return spans;
+    if (text[at] === '}') return { spans, close: at };
     if (text[at] !== ',') return undefined;
     at = skipSpace(text, at + 1);
   }
