@@ -8,7 +8,6 @@ import { startTestApp, type TestApp } from './harness';
 import { expectedQuota, expectRefunded, spentBy } from './providers/quota-check';
 import { type Customer, createChannel, createCustomer, openAiFor } from './relay-setup';
 
-const OPENAI = 1;
 const MODEL = 'gpt-4o';
 /** The custom channel type: OpenAI-compatible, reached through the chat translation. */
 const CUSTOM = 8;
@@ -193,7 +192,7 @@ describe('/v1/responses errors', () => {
       const counter = createTokenCounter(() => false);
       const prompt = counter.messages([{ role: 'user', content: PROMPT }], MODEL);
       const completion = counter.text(WORDS, MODEL);
-      const expected = expectedQuota(MODEL, OPENAI, { prompt, completion });
+      const expected = expectedQuota(MODEL, CUSTOM, { prompt, completion });
       expect(log).toMatchObject({ prompt_tokens: prompt, completion_tokens: completion, quota: expected });
       expect(quota).toBe(expected);
     });
