@@ -68,6 +68,7 @@ async function attemptOnChannel(
       }),
     );
   }
+  if (!wire.passThrough && call.native?.untranslatable) return fail(call.native.untranslatable);
   // A passed-through answer is in the client's own format: it skips the front's translating sink.
   const target = wire.passThrough ? (sink.untranslated ?? sink) : sink;
   // The upstream call ends when the client leaves: the sink's signal says so.

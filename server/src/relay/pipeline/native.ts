@@ -72,6 +72,11 @@ export interface NativeRequest {
   body: Json;
   /** The client's request headers (lower-case names), for the ones a format forwards. */
   headers: Record<string, string | string[] | undefined>;
+  /**
+   * Why the request has no faithful translation (a feature only the provider has): an attempt on a
+   * channel that speaks the format passes it through, one on any other channel fails with this.
+   */
+  untranslatable?: RelayError;
 }
 
 /**

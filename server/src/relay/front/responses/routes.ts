@@ -5,7 +5,7 @@ import { parseJsonObject } from '../json-body';
 import { ReplySink } from '../reply-sink';
 import { responseNotStored } from './errors';
 import { responsesNative } from './native';
-import { responsesToChat } from './request';
+import { chatForPipeline } from './passthrough-only';
 import { ResponsesSink } from './sink';
 
 export interface ResponsesRouteDeps {
@@ -35,7 +35,7 @@ export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps
     try {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const native = parseJsonObject(rawBody);
-      const chat = responsesToChat(native);
+      const { chat, untranslatable } = chatForPipeline(native);
       const context = { requestId, model: String(native.model), createdAt: nowSeconds(), request: native };
       await deps.relay.handle(
         caller,
@@ -46,7 +46,13 @@ export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps
           query: '',
           rawBody: Buffer.from(JSON.stringify(chat)),
           contentType: 'application/json',
-          native: { format: responsesNative(context), rawBody, body: native, headers: request.headers },
+          native: {
+            format: responsesNative(context),
+            rawBody,
+            body: native,
+            headers: request.headers,
+            ...(untranslatable ? { untranslatable } : {}),
+          },
         },
         new ResponsesSink(sink, context),
       );
