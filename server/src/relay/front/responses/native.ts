@@ -102,15 +102,15 @@ class ResponsesEventReader implements NativeStreamReader {
     if (sequence !== undefined) this.place.sequence = sequence;
     const response = asObject(event.response);
     if (response) this.place.response = response;
+    // The terminal response carries the usage (response.failed too, for what was generated).
+    if (response?.usage) this.#usage = readUsage(response.usage) ?? this.#usage;
     if (
       event.type === 'response.output_text.delta' ||
       event.type === 'response.function_call_arguments.delta'
     )
       this.#text += typeof event.delta === 'string' ? event.delta : '';
-    else if (event.type === 'response.completed' || event.type === 'response.incomplete') {
-      this.#usage = readUsage(response?.usage);
-      this.#done = true;
-    } else if (event.type === 'error' || event.type === 'response.failed') this.#failed = true;
+    else if (event.type === 'response.completed' || event.type === 'response.incomplete') this.#done = true;
+    else if (event.type === 'error' || event.type === 'response.failed') this.#failed = true;
   }
 
   usage = () => this.#usage;
