@@ -28,7 +28,13 @@ describe('/v1/responses pass-through retries, and translation elsewhere', () => 
     root = await t.root();
     await root.put('/api/option/', { key: 'RetryTimes', value: '1' });
     await createChannel(root, { type: 1, base_url: failing.url, key: KEY, models: MODEL, priority: 10 });
-    await createChannel(root, { type: 3, base_url: healthy.url, key: KEY, models: MODEL, priority: 5 });
+    await createChannel(root, {
+      type: 3,
+      base_url: healthy.url,
+      key: KEY,
+      models: `${MODEL},gpt-4.1`,
+      priority: 5,
+    });
     await createChannel(root, {
       type: 14,
       base_url: anthropic.url,
@@ -59,6 +65,12 @@ describe('/v1/responses pass-through retries, and translation elsewhere', () => 
       const second = channels.body.data!.find((channel) => channel.base_url === healthy.url)!;
       expect(log).toMatchObject({ channel_id: second.id, prompt_tokens: 12, completion_tokens: 4 });
     }
+  });
+
+  it("names Azure's deployment in the body's model: the model without dots, as for chat", async () => {
+    await customer.openai.responses.create({ model: 'gpt-4.1', input: 'x', store: false });
+    expect(healthy.last().body).toBe(JSON.stringify({ model: 'gpt-41', input: 'x', store: false }));
+    expect(healthy.last().headers['api-key']).toBe(KEY);
   });
 
   it('translates for a channel of another format (Anthropic): chat in between, a Responses answer out', async () => {
