@@ -8,8 +8,9 @@ import { startTestApp, type TestApp } from './harness';
 import { expectedQuota, expectRefunded, spentBy } from './providers/quota-check';
 import { type Customer, createChannel, createCustomer, openAiFor } from './relay-setup';
 
-const OPENAI = 1;
 const MODEL = 'gpt-4o';
+/** The custom channel type: OpenAI-compatible, reached through the chat translation. */
+const CUSTOM = 8;
 
 /** Every failure on /v1/responses reaches the OpenAI SDK as its own error class, and costs what was delivered. */
 describe('/v1/responses errors', () => {
@@ -22,7 +23,8 @@ describe('/v1/responses errors', () => {
     fake = await new HttpFake(scriptedChatHandler(() => ({ content: 'ok' }))).start();
     t = await startTestApp();
     const root = await t.root();
-    await createChannel(root, { base_url: fake.url, models: MODEL });
+    // An OpenAI-compatible channel that speaks chat only: translated (OpenAI and Azure pass through).
+    await createChannel(root, { type: CUSTOM, base_url: fake.url, models: MODEL });
     customer = await createCustomer(t, 'resperrors', { quota: 100_000_000 });
   });
   afterAll(async () => {
@@ -190,7 +192,7 @@ describe('/v1/responses errors', () => {
       const counter = createTokenCounter(() => false);
       const prompt = counter.messages([{ role: 'user', content: PROMPT }], MODEL);
       const completion = counter.text(WORDS, MODEL);
-      const expected = expectedQuota(MODEL, OPENAI, { prompt, completion });
+      const expected = expectedQuota(MODEL, CUSTOM, { prompt, completion });
       expect(log).toMatchObject({ prompt_tokens: prompt, completion_tokens: completion, quota: expected });
       expect(quota).toBe(expected);
     });

@@ -8,6 +8,8 @@ import { type Customer, createChannel, createCustomer } from './relay-setup';
 
 const OPENAI = 1;
 const MODEL = 'gpt-4o';
+/** The custom channel type: OpenAI-compatible, reached through the chat translation. */
+const CUSTOM = 8;
 
 type StreamEvent = OpenAI.Responses.ResponseStreamEvent;
 
@@ -27,7 +29,8 @@ describe('/v1/responses streamed (typed events) over an OpenAI chat channel', ()
     fake = await new HttpFake(scriptedChatHandler(() => script)).start();
     t = await startTestApp();
     const root = await t.root();
-    channelId = await createChannel(root, { base_url: fake.url, models: `${MODEL},o3-mini` });
+    // An OpenAI-compatible channel that speaks chat only: translated (OpenAI and Azure pass through).
+    channelId = await createChannel(root, { type: CUSTOM, base_url: fake.url, models: `${MODEL},o3-mini` });
     customer = await createCustomer(t, 'streamer', { quota: 100_000_000 });
   });
   afterAll(async () => {

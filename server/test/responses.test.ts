@@ -8,6 +8,8 @@ import { type Customer, createChannel, createCustomer } from './relay-setup';
 
 const OPENAI = 1;
 const MODEL = 'gpt-4o';
+/** The custom channel type: OpenAI-compatible, reached through the chat translation. */
+const CUSTOM = 8;
 
 /** OpenAI SDK clients on /v1/responses, served by an OpenAI channel through the chat pipeline. */
 describe('/v1/responses (OpenAI Responses API) over an OpenAI chat channel', () => {
@@ -25,7 +27,8 @@ describe('/v1/responses (OpenAI Responses API) over an OpenAI chat channel', () 
     fake = await new HttpFake(scriptedChatHandler(() => script)).start();
     t = await startTestApp();
     const root = await t.root();
-    channelId = await createChannel(root, { base_url: fake.url, models: `${MODEL},o3-mini` });
+    // An OpenAI-compatible channel that speaks chat only: translated (OpenAI and Azure pass through).
+    channelId = await createChannel(root, { type: CUSTOM, base_url: fake.url, models: `${MODEL},o3-mini` });
     customer = await createCustomer(t, 'responder', { quota: 100_000_000 });
   });
   afterAll(async () => {

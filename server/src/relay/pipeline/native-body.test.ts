@@ -18,8 +18,12 @@ describe('withTopLevelFields', () => {
     expect(edit(body, { model: 'z' })).toBe('{"metadata":{"model":"x"},"tools":[{"model":"y"}],"model":"z"}');
   });
 
-  it('re-serialises when a field is missing', () => {
-    expect(JSON.parse(edit('{"messages":[]}', { model: 'm' }))).toEqual({ messages: [], model: 'm' });
+  it('adds a missing field before the closing brace, keeping every other byte', () => {
+    expect(edit('{"messages": [] }', { model: 'm', store: false })).toBe(
+      '{"messages": [] ,"model":"m","store":false}',
+    );
+    expect(edit('{ }', { store: false })).toBe('{ "store":false}');
+    expect(edit('{"model":"a"}', { model: 'b', store: false })).toBe('{"model":"b","store":false}');
   });
 });
 

@@ -1,20 +1,30 @@
 /**
  * A client's JSON body with some top-level fields replaced and every other byte kept: the native
- * pass-through sends the client's own bytes, only the model mapped (and max tokens lowered).
+ * pass-through sends the client's own bytes, only the model mapped (and max tokens lowered). A field
+ * the body lacks is added before its closing brace.
  */
 export function withTopLevelFields(raw: Buffer, fields: Record<string, unknown>): Buffer {
   const text = raw.toString('utf8');
-  const spans = topLevelSpans(text);
-  const names = Object.keys(fields);
-  if (!spans || names.some((name) => !spans.has(name))) {
-    // Not a plain object, or a field to add: re-serialised (the pipeline has parsed it already).
+  const members = topLevelSpans(text);
+  if (!members) {
+    // Not a plain object: re-serialised (the pipeline has parsed it already).
     const body = JSON.parse(text) as Record<string, unknown>;
     return Buffer.from(JSON.stringify({ ...body, ...fields }));
   }
+  const { spans, close } = members;
+  const names = Object.keys(fields);
+  const added = names
+    .filter((name) => !spans.has(name))
+    .map((name) => `${JSON.stringify(name)}:${JSON.stringify(fields[name])}`);
   const edits = names
+    .filter((name) => spans.has(name))
     .map((name) => ({ span: spans.get(name) as [number, number], value: JSON.stringify(fields[name]) }))
     .sort((a, b) => b.span[0] - a.span[0]);
   let out = text;
+  if (added.length > 0) {
+    const joined = (spans.size > 0 ? ',' : '') + added.join(',');
+    out = out.slice(0, close) + joined + out.slice(close);
+  }
   for (const { span, value } of edits) out = out.slice(0, span[0]) + value + out.slice(span[1]);
   return Buffer.from(out);
 }
@@ -26,7 +36,7 @@ export function withTopLevelFields(raw: Buffer, fields: Record<string, unknown>)
 export function withFieldAt(raw: Buffer, path: readonly [string, ...string[]], value: unknown): Buffer {
   const text = raw.toString('utf8');
   let span: [number, number] | undefined = [0, text.length];
-  for (const name of path) span = span && memberSpans(text, span[0])?.get(name);
+  for (const name of path) span = span && memberSpans(text, span[0])?.spans.get(name);
   if (span) return Buffer.from(text.slice(0, span[0]) + JSON.stringify(value) + text.slice(span[1]));
   const body = JSON.parse(text) as Record<string, unknown>;
   let object = body;
@@ -43,13 +53,19 @@ const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 
 const topLevelSpans = (text: string) => memberSpans(text, 0);
 
-/** Where each member's value of the object at `from` starts and ends; undefined when it is no object. */
-function memberSpans(text: string, from: number): Map<string, [number, number]> | undefined {
+/**
+ * Where each member's value of the object at `from` starts and ends, and where its closing brace is;
+ * undefined when there is no object there.
+ */
+function memberSpans(
+  text: string,
+  from: number,
+): { spans: Map<string, [number, number]>; close: number } | undefined {
   const spans = new Map<string, [number, number]>();
   let at = skipSpace(text, from);
   if (text[at] !== '{') return undefined;
   at = skipSpace(text, at + 1);
-  if (text[at] === '}') return spans;
+  if (text[at] === '}') return { spans, close: at };
   for (;;) {
     if (text[at] !== '"') return undefined;
     const keyEnd = stringEnd(text, at);
@@ -61,7 +77,7 @@ function memberSpans(text: string, from: number): Map<string, [number, number]> 
     if (end <= start) return undefined;
     spans.set(key, [start, end]);
     at = skipSpace(text, end);
-    if (text[at] === '}') return spans;
+    if (text[at] === '}') return { spans, close: at };
     if (text[at] !== ',') return undefined;
     at = skipSpace(text, at + 1);
   }

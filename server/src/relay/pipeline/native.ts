@@ -73,8 +73,8 @@ export interface NativeRequest {
   /** The client's request headers (lower-case names), for the ones a format forwards. */
   headers: Record<string, string | string[] | undefined>;
   /**
-   * Why the request cannot be translated (a feature only channels of its format have, such as
-   * Google's built-in tools): set, an attempt on a channel of another format fails with it.
+   * Why the request has no faithful translation (a feature only the provider has): an attempt on a
+   * channel that speaks the format passes it through, one on any other channel fails with this.
    */
   untranslatable?: RelayError;
 }

@@ -4,7 +4,8 @@ import type { Relay } from '../../pipeline/relay';
 import { parseJsonObject } from '../json-body';
 import { ReplySink } from '../reply-sink';
 import { responseNotStored } from './errors';
-import { responsesToChat } from './request';
+import { responsesNative } from './native';
+import { chatForPipeline } from './passthrough-only';
 import { ResponsesSink } from './sink';
 
 export interface ResponsesRouteDeps {
@@ -24,16 +25,17 @@ const STORED_RESPONSE_ROUTES = [
 ] as const;
 
 /**
- * OpenAI's Responses API. The parsed request (`native`) is kept beside its chat translation: the
- * answer echoes it, and a pass-through to channels that speak Responses would send it as it is.
+ * OpenAI's Responses API. On an OpenAI or Azure channel the call passes through untouched
+ * (pipeline/native.ts); on any other it is translated to chat and its answer back.
  */
 export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps): void {
   scope.post('/v1/responses', deps.routeOptions, async (request, reply) => {
     const { requestId, caller } = request.relayCall;
     const sink = new ReplySink(reply, requestId);
     try {
-      const native = parseJsonObject(request.body);
-      const chat = responsesToChat(native);
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const native = parseJsonObject(rawBody);
+      const { chat, untranslatable } = chatForPipeline(native);
       const context = { requestId, model: String(native.model), createdAt: nowSeconds(), request: native };
       await deps.relay.handle(
         caller,
@@ -44,6 +46,13 @@ export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps
           query: '',
           rawBody: Buffer.from(JSON.stringify(chat)),
           contentType: 'application/json',
+          native: {
+            format: responsesNative(context),
+            rawBody,
+            body: native,
+            headers: request.headers,
+            ...(untranslatable ? { untranslatable } : {}),
+          },
         },
         new ResponsesSink(sink, context),
       );

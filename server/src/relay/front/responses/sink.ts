@@ -7,6 +7,8 @@ import { ResponsesStreamWriter } from './stream';
 /** Wraps the caller's response: OpenAI chat answers from the pipeline leave as Responses API answers. */
 export class ResponsesSink implements ClientSink {
   readonly signal: AbortSignal;
+  /** Where an OpenAI or Azure channel's own Responses answer goes, as it came (pipeline/native.ts). */
+  readonly untranslated: ClientSink;
   readonly #stream: ResponsesStreamWriter;
   #pending = '';
 
@@ -15,6 +17,7 @@ export class ResponsesSink implements ClientSink {
     private readonly context: ResponseContext,
   ) {
     this.signal = inner.signal;
+    this.untranslated = inner;
     this.#stream = new ResponsesStreamWriter(context);
   }
 

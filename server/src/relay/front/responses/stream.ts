@@ -1,4 +1,5 @@
 import { asObject, type Json } from '../../json-value';
+import { brokenStreamEvents, responsesEvent } from './failure';
 import {
   finalStatus,
   functionCallItem,
@@ -94,27 +95,18 @@ export class ResponsesStreamWriter {
   /** The stream broke (the upstream, a silence, the quota): an `error` event, then response.failed. */
   #fail(error: Json): string {
     this.#finished = true;
-    const code = typeof error.code === 'string' ? error.code : null;
-    const message = String(error.message ?? 'The answer broke off');
-    const param = typeof error.param === 'string' && error.param ? error.param : null;
-    const type = typeof error.type === 'string' ? error.type : 'server_error';
     const response = {
       ...responseShell(this.context, 'failed'),
-      error: { code: code ?? 'server_error', message },
       output: this.#items.map((item) => this.#item(item, 'incomplete')),
       usage: responsesUsage(this.#usage),
     };
-    // The fields flat as the API reference documents them, and nested as OpenAI sends them (the SDKs raise on that).
-    return (
-      this.#start() +
-      this.#event('error', { code, message, param, error: { type, code, message, param } }) +
-      this.#event('response.failed', { response })
-    );
+    const out = this.#start() + brokenStreamEvents(error, response, this.#sequence);
+    this.#sequence += 2;
+    return out;
   }
 
   #event(type: string, data: Json): string {
-    const sequence_number = this.#sequence++;
-    return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number, ...data })}\n\n`;
+    return responsesEvent(type, this.#sequence++, data);
   }
 
   #start(): string {
