@@ -1,4 +1,5 @@
 import type { ClientSink } from '../../pipeline/client-sink';
+import { FrameSplitter } from '../frame-splitter';
 import { openAiToAnthropic } from './response';
 import { AnthropicStreamWriter } from './stream';
 
@@ -8,7 +9,7 @@ export class AnthropicSink implements ClientSink {
   /** Where an Anthropic channel's own answer goes, as it came (pipeline/native.ts). */
   readonly untranslated: ClientSink;
   readonly #stream: AnthropicStreamWriter;
-  #pending = '';
+  readonly #frames = new FrameSplitter();
 
   constructor(
     private readonly inner: ClientSink,
@@ -35,19 +36,14 @@ export class AnthropicSink implements ClientSink {
 
   /** Receives `data: {...}\n\n` frames (and keep-alive comments) and re-frames them. */
   write(data: string): void {
-    this.#pending += data;
-    let boundary = this.#pending.indexOf('\n\n');
-    while (boundary !== -1) {
-      const frame = this.#pending.slice(0, boundary);
-      this.#pending = this.#pending.slice(boundary + 2);
-      if (frame.startsWith('data: ')) {
-        const out = this.#stream.chunk(frame.slice(6));
+    this.#frames.push(
+      data,
+      (frame) => {
+        const out = this.#stream.chunk(frame);
         if (out) this.inner.write(out);
-      } else if (frame.startsWith(':')) {
-        this.inner.write(`${frame}\n\n`);
-      }
-      boundary = this.#pending.indexOf('\n\n');
-    }
+      },
+      (comment) => this.inner.write(`${comment}\n\n`),
+    );
   }
 
   end(): void {

@@ -1,6 +1,7 @@
 import type { Json } from '../../json-value';
 import type { ClientSink } from '../../pipeline/client-sink';
 import { SseParser } from '../../pipeline/sse';
+import { FrameSplitter } from '../frame-splitter';
 import type { ReplySink } from '../reply-sink';
 import { sseEvent } from './errors';
 import { type AnswerShape, openAiToGemini } from './response';
@@ -31,7 +32,7 @@ export class GeminiSink implements ClientSink {
   readonly untranslated: ClientSink;
   readonly #stream: GeminiStreamWriter;
   readonly #array = new JsonArrayFraming();
-  #pending = '';
+  readonly #frames = new FrameSplitter();
 
   constructor(
     private readonly inner: ReplySink,
@@ -65,16 +66,12 @@ export class GeminiSink implements ClientSink {
 
   /** Receives `data: {...}\n\n` frames (and keep-alive comments) and re-frames them. */
   write(data: string): void {
-    this.#pending += data;
-    let boundary = this.#pending.indexOf('\n\n');
-    while (boundary !== -1) {
-      const frame = this.#pending.slice(0, boundary);
-      this.#pending = this.#pending.slice(boundary + 2);
-      if (frame.startsWith('data: ')) this.#send(this.#stream.chunk(frame.slice(6)));
+    this.#frames.push(
+      data,
+      (frame) => this.#send(this.#stream.chunk(frame)),
       // White space keeps a JSON array's connection alive as a comment keeps events'.
-      else if (frame.startsWith(':')) this.inner.write(this.sse ? `${frame}\n\n` : '\n');
-      boundary = this.#pending.indexOf('\n\n');
-    }
+      (comment) => this.inner.write(this.sse ? `${comment}\n\n` : '\n'),
+    );
   }
 
   end(): void {

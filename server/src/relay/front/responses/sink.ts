@@ -1,6 +1,7 @@
 import { badUpstreamAnswer } from '../../errors';
 import { asObject } from '../../json-value';
 import type { ClientSink } from '../../pipeline/client-sink';
+import { FrameSplitter } from '../frame-splitter';
 import { chatToResponse, type ResponseContext } from './response';
 import { ResponsesStreamWriter } from './stream';
 
@@ -10,7 +11,7 @@ export class ResponsesSink implements ClientSink {
   /** Where an OpenAI or Azure channel's own Responses answer goes, as it came (pipeline/native.ts). */
   readonly untranslated: ClientSink;
   readonly #stream: ResponsesStreamWriter;
-  #pending = '';
+  readonly #frames = new FrameSplitter();
 
   constructor(
     private readonly inner: ClientSink,
@@ -46,19 +47,14 @@ export class ResponsesSink implements ClientSink {
 
   /** Receives `data: {...}\n\n` frames (and keep-alive comments) and re-frames them as typed events. */
   write(data: string): void {
-    this.#pending += data;
-    let boundary = this.#pending.indexOf('\n\n');
-    while (boundary !== -1) {
-      const frame = this.#pending.slice(0, boundary);
-      this.#pending = this.#pending.slice(boundary + 2);
-      if (frame.startsWith('data: ')) {
-        const out = this.#stream.chunk(frame.slice(6));
+    this.#frames.push(
+      data,
+      (frame) => {
+        const out = this.#stream.chunk(frame);
         if (out) this.inner.write(out);
-      } else if (frame.startsWith(':')) {
-        this.inner.write(`${frame}\n\n`);
-      }
-      boundary = this.#pending.indexOf('\n\n');
-    }
+      },
+      (comment) => this.inner.write(`${comment}\n\n`),
+    );
   }
 
   end(): void {
