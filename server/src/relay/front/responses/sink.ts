@@ -1,25 +1,17 @@
 import { badUpstreamAnswer } from '../../errors';
 import { asObject } from '../../json-value';
 import type { ClientSink } from '../../pipeline/client-sink';
-import { FrameSplitter } from '../frame-splitter';
+import { TranslatingSink } from '../translating-sink';
 import { chatToResponse, type ResponseContext } from './response';
 import { ResponsesStreamWriter } from './stream';
 
 /** Wraps the caller's response: OpenAI chat answers from the pipeline leave as Responses API answers. */
-export class ResponsesSink implements ClientSink {
-  readonly signal: AbortSignal;
-  /** Where an OpenAI or Azure channel's own Responses answer goes, as it came (pipeline/native.ts). */
-  readonly untranslated: ClientSink;
-  readonly #stream: ResponsesStreamWriter;
-  readonly #frames = new FrameSplitter();
-
+export class ResponsesSink extends TranslatingSink {
   constructor(
-    private readonly inner: ClientSink,
+    inner: ClientSink,
     private readonly context: ResponseContext,
   ) {
-    this.signal = inner.signal;
-    this.untranslated = inner;
-    this.#stream = new ResponsesStreamWriter(context);
+    super(inner, new ResponsesStreamWriter(context));
   }
 
   body(status: number, contentType: string, body: string | Buffer): void {
@@ -39,27 +31,5 @@ export class ResponsesSink implements ClientSink {
       return;
     }
     this.inner.body(status, 'application/json', JSON.stringify(chatToResponse(completion, this.context)));
-  }
-
-  startStream(): void {
-    this.inner.startStream();
-  }
-
-  /** Receives `data: {...}\n\n` frames (and keep-alive comments) and re-frames them as typed events. */
-  write(data: string): void {
-    this.#frames.push(
-      data,
-      (frame) => {
-        const out = this.#stream.chunk(frame);
-        if (out) this.inner.write(out);
-      },
-      (comment) => this.inner.write(`${comment}\n\n`),
-    );
-  }
-
-  end(): void {
-    const tail = this.#stream.finish();
-    if (tail) this.inner.write(tail);
-    this.inner.end();
   }
 }
