@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Language,
@@ -271,6 +271,14 @@ describe('toasts', () => {
   const overlaps = (a: Box, b: Box) =>
     a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   type Box = { x: number; y: number; width: number; height: number };
+  /** Every matching element's box (and the start of its HTML) in one look at the page. */
+  const boxesOf = (locator: Locator) =>
+    locator.evaluateAll((elements) =>
+      elements.map((element) => {
+        const { x, y, width, height } = element.getBoundingClientRect();
+        return { x, y, width, height, html: element.outerHTML.slice(0, 120) };
+      }),
+    );
 
   async function showTwoToasts(page: Page) {
     await page.goto('/channel');
@@ -283,20 +291,18 @@ describe('toasts', () => {
     await admin.call('PUT', '/api/option/', { key: 'Notice', value: 'Read me' });
     const page = await open({ user: [ROOT.username, ROOT.password] });
     await showTwoToasts(page);
+    // Measured at once: the toasts close by themselves a few seconds later.
+    const toasts = await boxesOf(page.locator('.mantine-Notification-root'));
+    const buttons = await boxesOf(page.locator('main button:visible'));
+    const [header] = await boxesOf(page.locator('header'));
+    if (!header) throw new Error('no header');
+    expect(toasts.length).toBeGreaterThanOrEqual(2);
+    for (const toast of toasts) {
+      expect(overlaps(toast, header)).toBe(false);
+      for (const button of buttons) expect(overlaps(toast, button), button.html).toBe(false);
+    }
     await page.getByTestId('site-notice').waitFor();
     await screenshot(page, 'flows/toasts-desktop', { fullPage: false });
-    const header = await page.locator('header').boundingBox();
-    const buttons = page.locator('main button:visible');
-    for (const toast of await page.locator('.mantine-Notification-root').all()) {
-      const box = await toast.boundingBox();
-      if (!box || !header) throw new Error('no box');
-      expect(overlaps(box, header)).toBe(false);
-      for (const button of await buttons.all()) {
-        const target = await button.boundingBox();
-        if (target)
-          expect(overlaps(box, target), await button.evaluate((b) => b.outerHTML.slice(0, 120))).toBe(false);
-      }
-    }
     // Every control stays reachable while the toasts and the notice are up.
     await page
       .getByRole('button', { name: 'Delete disabled channels' })
