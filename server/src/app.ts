@@ -63,7 +63,11 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   const services = createServices(config, db, options, bus, logger, clock, worker);
   await services.billing.start();
   // One set of background jobs per cluster, not one per worker (see WorkerRole).
-  if (worker?.runsJobs !== false) await services.logSummaryCatchUp.start();
+  if (worker?.runsJobs !== false) {
+    await services.logSummaryCatchUp.start();
+    // With several separate processes, only the master tests (NODE_TYPE=slave on the others).
+    if (config.nodeType === 'master') services.periodicChannelTests?.start();
+  }
 
   const server = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -118,6 +122,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   billingDashboardRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();
+    await services.periodicChannelTests?.close();
     const unwritten = await services.billing.close(SHUTDOWN_SETTLEMENT_WAIT_MS);
     if (unwritten.calls > 0) {
       logger?.error(

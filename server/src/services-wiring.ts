@@ -16,6 +16,7 @@ import { findUserById } from './db/repos/users';
 import { Billing } from './domain/billing';
 import { BillingDashboard } from './domain/billing-dashboard';
 import { ChannelBalances } from './domain/channel-balance';
+import { channelSwitchNotices } from './domain/channel-switch-notices';
 import { ChannelService } from './domain/channels';
 import { EmailVerification } from './domain/email-verification';
 import { LogSummaryCatchUp } from './domain/log-summary-catch-up';
@@ -33,10 +34,12 @@ import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { ChannelTester } from './jobs/channel-tester';
+import { PeriodicChannelTests } from './jobs/periodic-channel-tests';
 import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
 import { IdentityCache } from './relay/pipeline/identity-cache';
 import { Relay } from './relay/pipeline/relay';
+import { SuccessRateWindow } from './relay/pipeline/success-rate-window';
 import { createTokenCounter } from './relay/pipeline/tokenizer';
 import { UpstreamClient } from './relay/upstream';
 
@@ -46,7 +49,7 @@ import { UpstreamClient } from './relay/upstream';
  */
 export interface WorkerRole {
   primary: PrimaryLink;
-  /** Whether this worker runs the background jobs (the log summary catch-up): one worker of the cluster. */
+  /** Whether this worker runs the background jobs (log summary catch-up, periodic channel tests): one worker of the cluster. */
   runsJobs: boolean;
 }
 
@@ -111,8 +114,14 @@ export function createServices(
     // Without Redis or other workers there is no other process to ask.
     askForCredit: config.redis || worker ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
   });
-  const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger) });
   const logs = new LogService({ db });
+  const health = new ChannelHealth({
+    options,
+    channels,
+    notify: channelSwitchNotices(channelAlerts(notifier, logger), logs, logger),
+    // Per process, as in one-api: each process judges the calls it relayed itself.
+    successRate: config.channelMetric && new SuccessRateWindow(config.channelMetric),
+  });
   const upstream = new UpstreamClient(config);
   const relay = new Relay({
     router,
@@ -122,6 +131,14 @@ export function createServices(
     counter: createTokenCounter(() => options.bool('ApproximateTokenEnabled')),
     upstream,
     logger,
+  });
+  const channelTester = new ChannelTester({
+    logs,
+    relay,
+    channels,
+    health,
+    options,
+    pauseMs: config.channelTestPauseMs,
   });
   return {
     config,
@@ -142,14 +159,15 @@ export function createServices(
       onCaughtUp: (logs) => logger?.info({ logs }, 'log summaries took in logs another program wrote'),
       onError: (error) => logger?.warn({ err: error }, 'log summary catch-up failed'),
     }),
-    channelTester: new ChannelTester({
-      logs,
-      relay,
-      channels,
-      health,
-      options,
-      pauseMs: config.channelTestPauseMs,
-    }),
+    channelTester,
+    periodicChannelTests:
+      config.channelTestEveryMs === undefined
+        ? undefined
+        : new PeriodicChannelTests({
+            tester: channelTester,
+            everyMs: config.channelTestEveryMs,
+            log: logger,
+          }),
     channelBalances: new ChannelBalances({ channels }),
     billing,
     billingDashboard: new BillingDashboard({ db, options }),

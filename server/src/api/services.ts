@@ -21,6 +21,7 @@ import type { TurnstileCheck } from '../domain/turnstile';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
 import type { ChannelTester } from '../jobs/channel-tester';
+import type { PeriodicChannelTests } from '../jobs/periodic-channel-tests';
 import type { ChannelRouter } from '../relay/pipeline/channel-router';
 import type { IdentityCache } from '../relay/pipeline/identity-cache';
 import type { Relay } from '../relay/pipeline/relay';
@@ -39,6 +40,8 @@ export interface Services {
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;
   channelTester: ChannelTester;
+  /** CHANNEL_TEST_FREQUENCY's background test; undefined when it is not set. */
+  periodicChannelTests: PeriodicChannelTests | undefined;
   channelBalances: ChannelBalances;
   billing: Billing;
   billingDashboard: BillingDashboard;

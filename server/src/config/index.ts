@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type BodyLimits, readBodyLimits } from './body-limits';
+import { type ChannelMonitoring, readChannelMonitoring } from './channel-monitoring';
 import { type DatabaseTarget, launchDirectory, parseDatabaseTarget } from './database-target';
 import { type Env, fail, readInteger } from './env';
 import { type ProviderUrls, readProviderUrls } from './provider-urls';
@@ -8,7 +9,7 @@ import { type RedisTarget, readRedisTarget } from './redis-target';
 import { readTrustedProxies } from './trusted-proxies';
 import { readWorkers } from './workers';
 
-export interface Config extends BodyLimits {
+export interface Config extends BodyLimits, ChannelMonitoring {
   port: number;
   database: DatabaseTarget;
   sessionSecret: string;
@@ -129,5 +130,6 @@ export function loadConfig(env: Env = process.env): Config {
     smtpTrustedCertificates: readSmtpCertificates(env),
     workers: readWorkers(env),
     ...readBodyLimits(env),
+    ...readChannelMonitoring(env),
   };
 }

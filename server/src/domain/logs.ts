@@ -77,6 +77,11 @@ export class LogService {
     });
   }
 
+  /** A channel the system switched off or on, as a system log line (one-api writes it to its server log). */
+  async recordChannelSwitch(channel: { id: number; name: string }, content: string): Promise<void> {
+    await insertLog(this.deps.db, { user_id: 0, type: LogType.system, channel_id: channel.id, content });
+  }
+
   async deleteBefore(timestamp: number): Promise<number> {
     if (!timestamp || timestamp <= 0) throw new DomainError('logs_before_missing');
     return deleteLogsBefore(this.deps.db, timestamp);

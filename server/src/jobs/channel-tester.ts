@@ -167,17 +167,28 @@ export class ChannelTester {
   /** Tests channels one at a time in the background, switching health on the results. */
   startAll(scope: 'all' | 'disabled', onError: (error: unknown) => void): void {
     if (this.#running) throw new DomainError('channel_test_running');
-    this.#running = true;
-    this.#runAll(scope)
-      .catch(onError)
-      .finally(() => {
-        this.#running = false;
-      });
+    this.runAll(scope).catch(onError);
   }
 
-  async #runAll(scope: 'all' | 'disabled'): Promise<void> {
+  /**
+   * One run over the channels, switching health on the results (the periodic test awaits it);
+   * false when a run was already going, which is then left to finish on its own.
+   */
+  async runAll(scope: 'all' | 'disabled', stop?: AbortSignal): Promise<boolean> {
+    if (this.#running) return false;
+    this.#running = true;
+    try {
+      await this.#runAll(scope, stop);
+      return true;
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  async #runAll(scope: 'all' | 'disabled', stop?: AbortSignal): Promise<void> {
     const { channels, health, options } = this.deps;
     for (const channel of await channels.allRows()) {
+      if (stop?.aborted) return;
       if (scope === 'disabled' && channel.status === ChannelStatus.enabled) continue;
       const result = await this.test(channel);
       const limitMs = options.number('ChannelDisableThreshold') * 1000;

@@ -3,6 +3,7 @@ import type { ChannelRow } from '../../db/schema';
 import type { ChannelService } from '../../domain/channels';
 import type { OptionsStore } from '../../domain/options';
 import type { RelayError } from '../errors';
+import type { SuccessRateWindow } from './success-rate-window';
 
 const DISABLING_TYPES = new Set([
   'insufficient_quota',
@@ -42,15 +43,41 @@ export interface HealthNotifier {
   channelEnabled(channel: ChannelRow): void;
 }
 
-/** Switches channels off when the provider says their key is dead, and back on when a test passes. */
+/**
+ * Switches channels off when the provider says their key is dead or, with the success-rate monitor
+ * (ENABLE_METRIC), when too few of their last relayed calls succeeded; back on when a test passes.
+ * The one place these rules live: the relay and the channel tests both come here.
+ */
 export class ChannelHealth {
   constructor(
-    private readonly deps: { options: OptionsStore; channels: ChannelService; notify?: HealthNotifier },
+    private readonly deps: {
+      options: OptionsStore;
+      channels: ChannelService;
+      notify?: HealthNotifier;
+      successRate?: SuccessRateWindow;
+    },
   ) {}
 
+  /** A relayed call the channel answered. */
+  succeeded(channel: ChannelRow): void {
+    this.deps.successRate?.succeeded(channel.id);
+  }
+
+  /** A relayed call that failed on this channel; true when the channel was switched off for it. */
   async failed(channel: ChannelRow, error: RelayError): Promise<boolean> {
-    if (!this.deps.options.bool('AutomaticDisableChannelEnabled') || !meansDeadChannel(error)) return false;
-    return this.disable(channel, error.message);
+    if (this.deps.options.bool('AutomaticDisableChannelEnabled') && meansDeadChannel(error)) {
+      return this.disable(channel, error.message);
+    }
+    // Only the provider's answers (or failing to reach it) count against the channel, as in one-api.
+    if (error.origin !== 'upstream' || !this.deps.successRate) return false;
+    const rate = this.deps.successRate.failed(channel.id);
+    if (rate === undefined) return false;
+    const { queueSize, successRateThreshold } = this.deps.successRate.settings;
+    const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
+    return this.disable(
+      channel,
+      `its success rate over the last ${queueSize} calls is ${percent(rate)}, under the threshold of ${percent(successRateThreshold)}`,
+    );
   }
 
   async disable(channel: ChannelRow, reason: string): Promise<boolean> {

@@ -90,7 +90,10 @@ export class Relay {
         await refund(this.deps, reservation);
         throw error;
       }
-      if (result.ok) return;
+      if (result.ok) {
+        this.deps.health.succeeded(channel);
+        return;
+      }
       if (result.error.origin === 'upstream') {
         // Clients get the short message; the log keeps what happened (the key already taken out).
         this.deps.logger?.warn(
