@@ -32,12 +32,12 @@ export interface LogFilter {
   channel: number;
 }
 
-/** One row of the usage dashboard: a day and a model. */
+/** One row of the usage dashboard: a day ("YYYY-MM-DD", UTC) and a model, with one-api's field names. */
 export interface DashboardRow {
-  day: string;
-  model_name: string;
-  request_count: number;
-  quota: number;
-  prompt_tokens: number;
-  completion_tokens: number;
+  Day: string;
+  ModelName: string;
+  RequestCount: number;
+  Quota: number;
+  PromptTokens: number;
+  CompletionTokens: number;
 }

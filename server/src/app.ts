@@ -11,6 +11,7 @@ import { API_BODY_LIMIT } from './api/body-limits';
 import { installBotCheck } from './api/bot-check';
 import { consoleFallback, registerConsole, resolveConsoleDir } from './api/console';
 import { installErrorHandlers } from './api/errors';
+import { acceptEmptyJsonBodies } from './api/json-body';
 import { installApiRateLimit, installCriticalRateLimit, webRateLimit } from './api/rate-limit';
 import { addRouteHook } from './api/route-hooks';
 import { billingDashboardRoutes } from './api/routes/billing-dashboard';
@@ -77,6 +78,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
   await server.register(fastifyCookie);
+  acceptEmptyJsonBodies(server);
   await server.register(fastifyCompress, { global: true, threshold: 1024 });
 
   server.decorateRequest('session', undefined);

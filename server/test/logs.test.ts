@@ -154,26 +154,26 @@ describe('usage logs', () => {
     const day = (offset: number) => new Date((BASE + offset * DAY) * 1000).toISOString().slice(0, 10);
     expect(own).toEqual([
       {
-        day: day(0),
-        model_name: 'gpt-4',
-        request_count: 1,
-        quota: 100,
-        prompt_tokens: 10,
-        completion_tokens: 5,
+        Day: day(0),
+        ModelName: 'gpt-4',
+        RequestCount: 1,
+        Quota: 100,
+        PromptTokens: 10,
+        CompletionTokens: 5,
       },
-      expect.objectContaining({ day: day(1), quota: expect.any(Number) }),
-      expect.objectContaining({ day: day(1) }),
+      expect.objectContaining({ Day: day(1), Quota: expect.any(Number) }),
+      expect.objectContaining({ Day: day(1) }),
     ]);
     const everyone = (await root.get<EnvelopeBody<DashboardRow[]>>(`/api/user/dashboard?${range}&scope=all`))
       .body.data!;
-    expect(everyone.reduce((sum, row) => sum + row.quota, 0)).toBe(730);
+    expect(everyone.reduce((sum, row) => sum + row.Quota, 0)).toBe(730);
     const bobOnly = (
       await root.get<EnvelopeBody<DashboardRow[]>>(`/api/user/dashboard?${range}&username=bob`)
     ).body.data!;
-    expect(bobOnly).toEqual([expect.objectContaining({ day: day(2), model_name: 'gpt-4', quota: 400 })]);
+    expect(bobOnly).toEqual([expect.objectContaining({ Day: day(2), ModelName: 'gpt-4', Quota: 400 })]);
     const ignored = (await alice.get<EnvelopeBody<DashboardRow[]>>(`/api/user/dashboard?${range}&scope=all`))
       .body.data!;
-    expect(ignored.reduce((sum, row) => sum + row.quota, 0)).toBe(330);
+    expect(ignored.reduce((sum, row) => sum + row.Quota, 0)).toBe(330);
   });
 
   it('deletes logs older than a date and answers how many', async () => {

@@ -8,7 +8,7 @@ import {
   updateUserInput,
 } from '@switchyard/contract/users';
 import type { FastifyInstance } from 'fastify';
-import { toApiUser } from '../../domain/users/api-user';
+import { toApiUser, toOwnApiUser } from '../../domain/users/api-user';
 import { clearSession, sessionFor, writeSession } from '../access';
 import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
@@ -34,7 +34,7 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
   });
 
   const user = { config: { access: 'user' as const } };
-  app.get('/api/user/self', user, async (request) => ok(toApiUser(await users.getRow(request.caller.id))));
+  app.get('/api/user/self', user, async (request) => ok(toOwnApiUser(await users.getRow(request.caller.id))));
   app.put('/api/user/self', user, async (request, reply) => {
     const input = parseBody(updateSelfInput, request.body);
     await users.updateSelf(request.caller, input);

@@ -219,11 +219,11 @@ export async function dailyUsage(db: Sql, since: number, until: number, userId: 
     .orderBy(dayNumber)
     .execute();
   return rows.map((row) => ({
-    day: new Date(Number(row.day_number) * 86400 * 1000).toISOString().slice(0, 10),
-    model_name: row.model_name,
-    request_count: Number(row.request_count),
-    quota: Number(row.quota ?? 0),
-    prompt_tokens: Number(row.prompt_tokens ?? 0),
-    completion_tokens: Number(row.completion_tokens ?? 0),
+    Day: new Date(Number(row.day_number) * 86400 * 1000).toISOString().slice(0, 10),
+    ModelName: row.model_name,
+    RequestCount: Number(row.request_count),
+    Quota: Number(row.quota ?? 0),
+    PromptTokens: Number(row.prompt_tokens ?? 0),
+    CompletionTokens: Number(row.completion_tokens ?? 0),
   }));
 }

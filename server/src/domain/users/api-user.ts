@@ -1,7 +1,7 @@
 import type { User } from '@switchyard/contract/users';
 import type { UserRow } from '../../db/schema';
 
-/** The user as the API shows it: the password hash and access token never leave the server this way. */
+/** The user as the API shows it in lists and to administrators: no password hash, no access token. */
 export function toApiUser(row: UserRow): User {
   return {
     id: row.id,
@@ -25,3 +25,9 @@ export function toApiUser(row: UserRow): User {
     inviter_id: Number(row.inviter_id ?? 0),
   };
 }
+
+/** The caller's own row (GET /api/user/self): with their own access token, as one-api gives it. */
+export const toOwnApiUser = (row: UserRow): User => ({
+  ...toApiUser(row),
+  access_token: row.access_token ?? '',
+});

@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { buildUsageChart, dayRange, lastDays, niceTicks, usageTotals, utcDays } from './dashboard-series';
 
 const row = (day: string, model: string, quota: number, requests = 1, tokens = 10): DashboardRow => ({
-  day,
-  model_name: model,
-  quota,
-  request_count: requests,
-  prompt_tokens: tokens,
-  completion_tokens: tokens * 2,
+  Day: day,
+  ModelName: model,
+  Quota: quota,
+  RequestCount: requests,
+  PromptTokens: tokens,
+  CompletionTokens: tokens * 2,
 });
 
 describe('usage dashboard data', () => {
@@ -56,7 +56,7 @@ describe('usage dashboard data', () => {
     expect(chart.series).toHaveLength(6);
     expect(chart.series.slice(0, 5).map((s) => s.name)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
     expect(chart.series[5]).toMatchObject({ other: true, total: 95 + 94 + 93 });
-    expect(chart.dayTotals[0]).toBe(rows.reduce((total, r) => total + r.quota, 0));
+    expect(chart.dayTotals[0]).toBe(rows.reduce((total, r) => total + r.Quota, 0));
   });
 
   it('sums quota, requests and tokens over the range', () => {

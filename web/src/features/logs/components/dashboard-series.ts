@@ -34,11 +34,11 @@ export function dayRange(from: string, to: string): { start: number; end: number
 export function metricValue(row: DashboardRow, metric: UsageMetric): number {
   switch (metric) {
     case 'quota':
-      return row.quota;
+      return row.Quota;
     case 'requests':
-      return row.request_count;
+      return row.RequestCount;
     case 'tokens':
-      return row.prompt_tokens + row.completion_tokens;
+      return row.PromptTokens + row.CompletionTokens;
   }
 }
 
@@ -62,11 +62,11 @@ export function buildUsageChart(rows: DashboardRow[], days: string[], metric: Us
   const index = new Map(days.map((day, i) => [day, i]));
   const byModel = new Map<string, number[]>();
   for (const row of rows) {
-    const i = index.get(row.day);
+    const i = index.get(row.Day);
     if (i === undefined) continue;
-    const values = byModel.get(row.model_name) ?? days.map(() => 0);
+    const values = byModel.get(row.ModelName) ?? days.map(() => 0);
     values[i] = (values[i] ?? 0) + metricValue(row, metric);
-    byModel.set(row.model_name, values);
+    byModel.set(row.ModelName, values);
   }
   const ranked = [...byModel]
     .map(([name, values]) => ({ name, other: false, values, total: sum(values) }))
@@ -91,10 +91,10 @@ export interface UsageTotals {
 
 export function usageTotals(rows: DashboardRow[]): UsageTotals {
   return {
-    quota: sum(rows.map((row) => row.quota)),
-    requests: sum(rows.map((row) => row.request_count)),
-    tokens: sum(rows.map((row) => row.prompt_tokens + row.completion_tokens)),
-    models: new Set(rows.map((row) => row.model_name)).size,
+    quota: sum(rows.map((row) => row.Quota)),
+    requests: sum(rows.map((row) => row.RequestCount)),
+    tokens: sum(rows.map((row) => row.PromptTokens + row.CompletionTokens)),
+    models: new Set(rows.map((row) => row.ModelName)).size,
   };
 }
 
