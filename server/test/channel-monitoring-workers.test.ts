@@ -54,12 +54,12 @@ describe(`CHANNEL_TEST_FREQUENCY with WORKERS=2 (${TEST_DIALECT})`, () => {
     const runs = () => logLines(server.output).filter((line) => line.msg === 'testing all channels');
     const deadline = Date.now() + 15_000;
     while (upstream.requests.length < 4 && Date.now() < deadline) await sleep(100);
+    // Read the test calls before the log: each run's start line comes before its call.
+    const calls = upstream.requests.length;
     const started = runs();
-    expect(started.length).toBeGreaterThanOrEqual(4);
+    expect(calls).toBeGreaterThanOrEqual(4);
     expect(new Set(started.map((line) => line.worker))).toEqual(new Set([1]));
-    // One test call a run: no second process tests the channel as well.
-    const finished = logLines(server.output).filter((line) => line.msg === 'channel test finished').length;
-    expect(upstream.requests.length).toBeGreaterThanOrEqual(finished);
-    expect(upstream.requests.length).toBeLessThanOrEqual(started.length);
+    // One test call a run at most (runs before the channel existed made none): no other process tests too.
+    expect(calls).toBeLessThanOrEqual(started.length);
   });
 });
