@@ -198,16 +198,16 @@ const channelFields = {
 const MODELS_REQUIRED = 'Please select at least one model';
 
 /** An empty model list is refused unless the type relays nothing (one-api's Proxy). */
-function requireModels(input: { type?: unknown; models?: string }, context: z.RefinementCtx): void {
-  if (input.models !== '') return;
-  if (typeof input.type === 'number' && channelTypeById(input.type)?.noModels) return;
-  context.addIssue({
-    code: 'custom',
-    path: ['models'],
-    message: MODELS_REQUIRED,
-    params: { rule: 'required' },
-  });
-}
+const modelsGiven = (input: { type?: unknown; models?: unknown }): boolean =>
+  input.models !== '' || (typeof input.type === 'number' && channelTypeById(input.type)?.noModels === true);
+
+/** Checked with the other fields' issues, so a form shows every problem at once. */
+const REQUIRE_MODELS = {
+  path: ['models'],
+  message: MODELS_REQUIRED,
+  params: { rule: 'required' },
+  when: () => true,
+};
 
 const keyText = z.string({ error: 'key must be a string' }).max(100_000, 'The key is too long');
 
@@ -223,7 +223,7 @@ export const createChannelInput = z
     models: channelFields.models.prefault(''),
     group: channelFields.group.prefault('default'),
   })
-  .superRefine(requireModels)
+  .refine(modelsGiven, REQUIRE_MODELS)
   .transform((input) => ({ ...input, other: input.other || defaultOtherFor(input.type) }));
 
 /** The whole form, or only some fields (status, priority, weight): the fields given are checked. */
@@ -238,7 +238,7 @@ export const updateChannelInput = z
       .union([z.literal(1), z.literal(2)], { error: 'status must be 1 (enabled) or 2 (disabled)' })
       .optional(),
   })
-  .superRefine(requireModels);
+  .refine(modelsGiven, REQUIRE_MODELS);
 
 export type CreateChannelInput = z.infer<typeof createChannelInput>;
 export type UpdateChannelInput = z.infer<typeof updateChannelInput>;
