@@ -130,7 +130,10 @@ const BAILIAN_MODELS = [
 /** Bases that already end in the API version: the client's leading /v1 is dropped. */
 const VERSIONED_BASE: OpenAiDialect = { streamUsage: true, url: { kind: 'versioned-base' } };
 
-/** OpenAI-format types one-api added after v0.6.5 (36, 39–41, 43–45, 47–51). */
+/**
+ * OpenAI-format types one-api added after v0.6.5 (36, 39–41, 43–45, 47–51). Novita, Qianfan V2 and
+ * Spark V2 are not known to take `stream_options`: their streams are counted by the gateway.
+ */
 export const LATER_OPENAI_TYPES: readonly ChannelType[] = [
   openAiLike(36, 'direct', 'DeepSeek', 'DeepSeek', 'dark', 'https://api.deepseek.com', {
     openAi: STREAM_USAGE,
