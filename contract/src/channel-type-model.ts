@@ -67,14 +67,18 @@ export interface OtherField {
 
 /**
  * How the server reads a balance from upstream. `url` may contain `{base}` (the channel's base URL,
- * else the type's default) and `{key}` (the channel key); `field` is the dotted path of the number.
+ * else the type's default), `{root}` (the same without a trailing `/v1`, for hosts whose billing
+ * endpoints sit beside the API version) and `{key}` (the channel key); `field` is the dotted path of
+ * the number.
  * - subscription: GET `url`, then GET `{base}/v1/dashboard/billing/usage?start_date=…&end_date=…`;
  *   balance = hard_limit_usd − total_usage / 100.
  * - credit-grants, sb-status, aiproxy-overview: one GET, balance = `field` (sb-status sends a string).
  *   aiproxy-overview authenticates with an `Api-Key` header instead of `Authorization: Bearer`.
+ * - deepseek: one GET; balance = `field` of the `balance_infos` entry whose currency is CNY.
+ * - siliconflow: one GET; the answer's `code` must be 20000, balance = `field`.
  */
 export interface BalanceSource {
-  kind: 'subscription' | 'credit-grants' | 'sb-status' | 'aiproxy-overview';
+  kind: 'subscription' | 'credit-grants' | 'sb-status' | 'aiproxy-overview' | 'deepseek' | 'siliconflow';
   url: string;
   field: string;
 }
@@ -102,12 +106,21 @@ export interface OpenAiDialect {
   streamUsage?: boolean;
   /**
    * Where calls go, when not base URL + the client's path: Azure's deployment URLs (named after the
-   * model, `api-key` header), or one chat path for a type that serves chat completions only (MiniMax).
+   * model, `api-key` header); one chat path for a type that serves chat completions only (MiniMax,
+   * Novita, Baidu Qianfan V2); a path per mode, other modes refused (Doubao, Bailian); or a base URL
+   * that already holds the API version, so the client's leading `/v1` is dropped (OpenAI compatible,
+   * Gemini's OpenAI endpoint).
    */
-  url?: { kind: 'azure' } | { kind: 'chat-only'; path: string };
+  url?: OpenAiUrlRule;
   /** Sends the gateway's name and site as `HTTP-Referer` and `X-Title` (OpenRouter ranks apps by them). */
   appHeaders?: boolean;
 }
+
+export type OpenAiUrlRule =
+  | { kind: 'azure' }
+  | { kind: 'chat-only'; path: string }
+  | { kind: 'per-mode'; paths: { chat: string; embeddings?: string } }
+  | { kind: 'versioned-base' };
 
 /** How the console explains the base URL field: a proxy address unless the type needs its own. */
 export type BaseUrlKind = 'proxy' | 'azure' | 'custom' | 'fastgpt';
@@ -154,6 +167,11 @@ export interface ChannelType {
   keyInConfig?: boolean;
   /** A note shown under the type selector. */
   tip?: { en: string; zh: string };
+  /**
+   * Relays nothing through /v1 (one-api's Proxy): the form asks for no models or model mapping, the
+   * channel may have none, and routing never picks it.
+   */
+  noModels?: boolean;
 }
 
 /** OpenAI itself and proxies of it: they take `stream_options.include_usage`. */

@@ -168,6 +168,10 @@ const V065_TYPES: readonly ChannelType[] = [
     keyHint: 'APIKey|SecretKey',
     apiStyle: 'baidu',
     defaultModels: BAIDU_MODELS,
+    tip: {
+      en: 'For Qianfan Inference Service V2 models, use the Baidu Qianfan V2 type instead.',
+      zh: '千帆推理服务 V2 的模型请使用“百度文心千帆 V2”类型。',
+    },
   },
   {
     id: 17,
@@ -178,6 +182,10 @@ const V065_TYPES: readonly ChannelType[] = [
     other: { kind: 'aliPlugin' },
     apiStyle: 'ali',
     defaultModels: ALI_MODELS,
+    tip: {
+      en: "For DashScope's OpenAI-compatible mode, use the Alibaba Cloud Bailian type.",
+      zh: 'DashScope 的 OpenAI 兼容模式请使用“阿里云百炼”类型。',
+    },
   },
   {
     id: 18,
@@ -190,6 +198,10 @@ const V065_TYPES: readonly ChannelType[] = [
     other: { kind: 'sparkVersion', default: 'v2.1' },
     apiStyle: 'xunfei',
     defaultModels: XUNFEI_MODELS,
+    tip: {
+      en: "This is the WebSocket version; for Spark's HTTP API (APIPassword), use the iFlytek Spark V2 type.",
+      zh: '此为 WebSocket 版本；星火的 HTTP 接口（APIPassword）请使用“讯飞星火认知 V2”类型。',
+    },
   },
   {
     id: 16,
@@ -245,6 +257,10 @@ const V065_TYPES: readonly ChannelType[] = [
   openAiLike(8, 'custom', 'Custom channel', '自定义渠道', 'pink', '', {
     baseUrlRequired: true,
     baseUrlKind: 'custom',
+    tip: {
+      en: 'Not recommended: use the OpenAI compatible type, whose base URL is given as SDKs take it.',
+      zh: '不推荐：请使用“OpenAI 兼容”类型，其 Base URL 与 SDK 的写法相同。',
+    },
     openAi: STREAM_USAGE,
     balance: { unit: 'usd', source: SUBSCRIPTION },
   }),

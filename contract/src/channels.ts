@@ -155,7 +155,8 @@ const channelFields = {
     .max(191, 'The channel name must be at most 191 characters'),
   base_url: baseUrl,
   other: optionalText('other', 1000).transform((value) => value?.trim()),
-  models: nameList('models').pipe(z.string().min(1, 'Please select at least one model')),
+  // Required, except for a type that relays nothing (requireModels).
+  models: nameList('models'),
   group: nameList('group').pipe(
     z
       .string()
@@ -194,6 +195,20 @@ const channelFields = {
     }),
 };
 
+const MODELS_REQUIRED = 'Please select at least one model';
+
+/** An empty model list is refused unless the type relays nothing (one-api's Proxy). */
+const modelsGiven = (input: { type?: unknown; models?: unknown }): boolean =>
+  input.models !== '' || (typeof input.type === 'number' && channelTypeById(input.type)?.noModels === true);
+
+/** Checked with the other fields' issues, so a form shows every problem at once. */
+const REQUIRE_MODELS = {
+  path: ['models'],
+  message: MODELS_REQUIRED,
+  params: { rule: 'required' },
+  when: () => true,
+};
+
 const keyText = z.string({ error: 'key must be a string' }).max(100_000, 'The key is too long');
 
 /** A new channel, or one per key line (batch); an empty `other` takes the type's default. */
@@ -208,6 +223,7 @@ export const createChannelInput = z
     models: channelFields.models.prefault(''),
     group: channelFields.group.prefault('default'),
   })
+  .refine(modelsGiven, REQUIRE_MODELS)
   .transform((input) => ({ ...input, other: input.other || defaultOtherFor(input.type) }));
 
 /** The whole form, or only some fields (status, priority, weight): the fields given are checked. */
@@ -221,7 +237,8 @@ export const updateChannelInput = z
     status: z
       .union([z.literal(1), z.literal(2)], { error: 'status must be 1 (enabled) or 2 (disabled)' })
       .optional(),
-  });
+  })
+  .refine(modelsGiven, REQUIRE_MODELS);
 
 export type CreateChannelInput = z.infer<typeof createChannelInput>;
 export type UpdateChannelInput = z.infer<typeof updateChannelInput>;

@@ -322,6 +322,10 @@ export const ERROR_MESSAGES = {
     en: 'The provider refused: unknown error',
     zh: '供应商拒绝了请求：未知错误',
   },
+  balance_currency_missing: {
+    en: 'The balance endpoint lists no {currency} balance',
+    zh: '余额接口没有返回 {currency} 余额',
+  },
   balance_missing: { en: 'The balance endpoint answered no balance', zh: '余额接口没有返回余额' },
   balance_missing_because: {
     en: 'The balance endpoint answered no balance: {reason}',

@@ -55,6 +55,91 @@ const UNPRICED_DEFAULT_MODELS: readonly string[] = [
   'qwen:7b',
   'step-1x-medium',
   'openrouter/auto',
+  // together.ai (39): one-api ships no price
+  'meta-llama/Llama-3-70b-chat-hf',
+  'deepseek-ai/deepseek-coder-33b-instruct',
+  'mistralai/Mixtral-8x22B-Instruct-v0.1',
+  'Qwen/Qwen1.5-72B-Chat',
+  // ByteDance Volcano Engine (40): one-api ships no price
+  'Doubao-pro-128k',
+  'Doubao-pro-32k',
+  'Doubao-pro-4k',
+  'Doubao-lite-128k',
+  'Doubao-lite-32k',
+  'Doubao-lite-4k',
+  'Doubao-embedding',
+  // Novita (41): one-api ships no price
+  'sao10k/l3-70b-euryale-v2.1',
+  'Nous-Hermes-2-Mixtral-8x7B-DPO',
+  'lzlv_70b',
+  // SiliconFlow (44): one-api ships no price
+  'deepseek-ai/deepseek-llm-67b-chat',
+  'Qwen/Qwen1.5-14B-Chat',
+  'Qwen/Qwen1.5-7B-Chat',
+  'Qwen/Qwen1.5-110B-Chat',
+  'Qwen/Qwen1.5-32B-Chat',
+  '01-ai/Yi-1.5-6B-Chat',
+  '01-ai/Yi-1.5-9B-Chat-16K',
+  '01-ai/Yi-1.5-34B-Chat-16K',
+  'THUDM/chatglm3-6b',
+  'deepseek-ai/DeepSeek-V2-Chat',
+  'THUDM/glm-4-9b-chat',
+  'Qwen/Qwen2-72B-Instruct',
+  'Qwen/Qwen2-7B-Instruct',
+  'Qwen/Qwen2-57B-A14B-Instruct',
+  'deepseek-ai/DeepSeek-Coder-V2-Instruct',
+  'Qwen/Qwen2-1.5B-Instruct',
+  'internlm/internlm2_5-7b-chat',
+  'BAAI/bge-large-en-v1.5',
+  'BAAI/bge-large-zh-v1.5',
+  'Pro/Qwen/Qwen2-7B-Instruct',
+  'Pro/Qwen/Qwen2-1.5B-Instruct',
+  'Pro/Qwen/Qwen1.5-7B-Chat',
+  'Pro/THUDM/glm-4-9b-chat',
+  'Pro/THUDM/chatglm3-6b',
+  'Pro/01-ai/Yi-1.5-9B-Chat-16K',
+  'Pro/01-ai/Yi-1.5-6B-Chat',
+  'Pro/google/gemma-2-9b-it',
+  'Pro/internlm/internlm2_5-7b-chat',
+  'Pro/meta-llama/Meta-Llama-3-8B-Instruct',
+  'Pro/mistralai/Mistral-7B-Instruct-v0.2',
+  // xAI (45): one-api ships no price
+  'grok-2',
+  'grok-vision-beta',
+  'grok-2-vision-1212',
+  'grok-2-vision',
+  'grok-2-vision-latest',
+  'grok-2-1212',
+  'grok-2-latest',
+  // Baidu Qianfan V2 (47): one-api ships no price
+  'ernie-4.0-8k-latest',
+  'ernie-4.0-8k-preview',
+  'ernie-4.0-8k',
+  'ernie-4.0-turbo-8k-latest',
+  'ernie-4.0-turbo-8k-preview',
+  'ernie-4.0-turbo-8k',
+  'ernie-4.0-turbo-128k',
+  'ernie-3.5-8k-preview',
+  'ernie-3.5-8k',
+  'ernie-3.5-128k',
+  'ernie-speed-8k',
+  'ernie-speed-128k',
+  'ernie-speed-pro-128k',
+  'ernie-lite-8k',
+  'ernie-lite-pro-128k',
+  'ernie-tiny-8k',
+  'ernie-char-8k',
+  'ernie-char-fiction-8k',
+  'ernie-novel-8k',
+  // iFlytek Spark V2 (48): one-api ships no price
+  'lite',
+  'generalv3',
+  'pro-128k',
+  'generalv3.5',
+  'max-32k',
+  '4.0Ultra',
+  // Alibaba Cloud Bailian (49): one-api ships no price
+  'qwen-long',
 ];
 
 /** Whether the default table prices this model (an unpriced one bills at UNKNOWN_MODEL_RATIO). */
@@ -224,7 +309,10 @@ describe('option defaults', () => {
   it('prices at least one model of every channel type', () => {
     for (const t of CHANNEL_TYPES) {
       expect(
-        t.defaultModels.some(hasDefaultModelRatio) || t.id === 11 || t.id === 18 || t.id === 30,
+        t.defaultModels.some(hasDefaultModelRatio) ||
+          [11, 18, 30].includes(t.id) ||
+          // one-api ships no price for any model of these later types; Proxy (43) has no models.
+          [39, 40, 43, 44, 48].includes(t.id),
         `type ${t.id}`,
       ).toBe(true);
     }

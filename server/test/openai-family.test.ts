@@ -85,6 +85,22 @@ const CASES: Case[] = [
   direct(29, 'llama3-8b-8192', { basePath: '/openai', url: `/openai${CHAT}` }),
   direct(31, 'yi-34b-chat-0205'),
   direct(32, 'step-1-8k'),
+  // one-api's later OpenAI-format types (one-api-latest-channels §2).
+  direct(36, 'deepseek-chat', { streamUsage: true }),
+  direct(39, 'meta-llama/Llama-3-70b-chat-hf', { streamUsage: true }),
+  direct(40, 'Doubao-pro-4k', { url: '/api/v3/chat/completions', streamUsage: true }),
+  direct(41, 'gryphe/mythomax-l2-13b', { basePath: '/v3/openai', url: '/v3/openai/chat/completions' }),
+  direct(44, 'Qwen/Qwen2-7B-Instruct', { streamUsage: true }),
+  direct(45, 'grok-beta', { streamUsage: true }),
+  direct(47, 'deepseek-v3', { url: '/v2/chat/completions' }),
+  direct(48, 'generalv3.5'),
+  direct(49, 'qwen-plus', { url: '/compatible-mode/v1/chat/completions', streamUsage: true }),
+  direct(50, 'gpt-4o-mini', { basePath: '/v1', streamUsage: true }),
+  direct(51, 'gemini-2.0-flash', {
+    basePath: '/v1beta/openai',
+    url: '/v1beta/openai/chat/completions',
+    streamUsage: true,
+  }),
 ];
 
 /** Statuses the fake answers errors with, one per case in turn: each must reach the client as is. */

@@ -24,6 +24,24 @@ async function getJson(url: string, headers: Record<string, string>): Promise<un
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
+/** DeepSeek lists one balance per currency; one-api stores the yuan one. */
+function deepSeekYuan(answer: unknown, field: string): unknown {
+  const infos = (answer as { balance_infos?: unknown }).balance_infos;
+  const yuan = Array.isArray(infos)
+    ? infos.find((info) => (info as { currency?: unknown } | null)?.currency === 'CNY')
+    : undefined;
+  if (!yuan) throw new DomainError('balance_currency_missing', { currency: 'CNY' });
+  return dig(yuan, field);
+}
+
+/** SiliconFlow answers `code` 20000 on success, its own code and message otherwise. */
+function siliconFlowChecked(answer: unknown, key: string): unknown {
+  const { code, message } = answer as { code?: unknown; message?: unknown };
+  if (code === 20000) return answer;
+  const reason = `code: ${String(code)}, message: ${String(message ?? '')}`;
+  throw new DomainError('balance_provider_refused', { reason: redactSecrets(reason, key) });
+}
+
 /** Reads a channel's balance from its provider's billing endpoint, in the provider's own unit. */
 async function readChannelBalance(channel: ChannelRow): Promise<number> {
   const type = channelTypeById(channel.type);
@@ -34,7 +52,10 @@ async function readChannelBalance(channel: ChannelRow): Promise<number> {
       : new DomainError('balance_unsupported_type');
   }
   const base = channelBaseUrl(channel);
-  const url = source.url.replaceAll('{base}', base).replaceAll('{key}', encodeURIComponent(channel.key));
+  const url = source.url
+    .replaceAll('{base}', base)
+    .replaceAll('{root}', base.replace(/\/v1$/, ''))
+    .replaceAll('{key}', encodeURIComponent(channel.key));
   const auth: Record<string, string> =
     source.kind === 'aiproxy-overview'
       ? { 'Api-Key': channel.key }
@@ -61,7 +82,11 @@ async function readChannelBalance(channel: ChannelRow): Promise<number> {
       ? new DomainError('balance_provider_refused_unexplained')
       : new DomainError('balance_provider_refused', { reason: redactSecrets(String(reason), channel.key) });
   }
-  const value = Number(dig(answer, source.field));
+  const value = Number(
+    source.kind === 'deepseek'
+      ? deepSeekYuan(answer, source.field)
+      : dig(source.kind === 'siliconflow' ? siliconFlowChecked(answer, channel.key) : answer, source.field),
+  );
   if (!Number.isFinite(value)) {
     const message =
       (answer as { msg?: string; message?: string }).msg ?? (answer as { message?: string }).message;

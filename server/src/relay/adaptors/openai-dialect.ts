@@ -1,4 +1,4 @@
-import type { ChannelType } from '@switchyard/contract/channel-types';
+import type { ChannelType, OpenAiUrlRule } from '@switchyard/contract/channel-types';
 import { RelayError } from '../errors';
 import { configTextOrOther } from './channel-config';
 import type { OpenAiSettings } from './openai';
@@ -37,12 +37,51 @@ const chatOnly =
     return `${call.baseUrl}${path}${call.query}`;
   };
 
+/** A type with its own path for chat and embeddings (Doubao, Bailian); other modes are refused. */
+const perMode =
+  (name: string, paths: { chat: string; embeddings?: string }) =>
+  (call: RelayCall): string => {
+    const path =
+      call.mode === 'chat' ? paths.chat : call.mode === 'embeddings' ? paths.embeddings : undefined;
+    if (!path)
+      throw RelayError.invalid(
+        `${name} channels serve ${paths.embeddings ? 'chat completions and embeddings' : 'chat completions'} only`,
+        'unsupported_mode',
+      );
+    return `${call.baseUrl}${path}${call.query}`;
+  };
+
+/** A base URL that already ends in the API version (SDK style): the client's leading /v1 is dropped. */
+const versionedBase =
+  (name: string) =>
+  (call: RelayCall): string => {
+    const base = call.baseUrl.replace(/\/+$/, '');
+    // one-api's console requires one; a channel stored without it is the administrator's to fix.
+    if (!base)
+      throw RelayError.upstream(503, `This ${name} channel has no base URL; an administrator must set one`, {
+        type: 'one_api_error',
+        code: 'channel_base_url_missing',
+      });
+    return `${base}${call.path.replace(/^\/v1(?=\/|$)/, '')}${call.query}`;
+  };
+
+function urlOf(name: string, rule: Exclude<OpenAiUrlRule, { kind: 'azure' }>): (call: RelayCall) => string {
+  switch (rule.kind) {
+    case 'chat-only':
+      return chatOnly(name, rule.path);
+    case 'per-mode':
+      return perMode(name, rule.paths);
+    case 'versioned-base':
+      return versionedBase(name);
+  }
+}
+
 /** The OpenAI adaptor's settings for an OpenAI-compatible type, read from its catalogue entry. */
 export function openAiSettingsOf(type: ChannelType): OpenAiSettings {
   const dialect = type.openAi ?? {};
   const settings: OpenAiSettings = { streamUsage: dialect.streamUsage === true };
   if (dialect.appHeaders) settings.extraHeaders = APP_HEADERS;
   if (dialect.url?.kind === 'azure') return { ...settings, ...azure };
-  if (dialect.url?.kind === 'chat-only') settings.url = chatOnly(type.name.en, dialect.url.path);
+  if (dialect.url) settings.url = urlOf(type.name.en, dialect.url);
   return settings;
 }

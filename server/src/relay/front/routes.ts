@@ -187,6 +187,24 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
     for (const [method, path] of NOT_IMPLEMENTED) {
       scope.route({ method, url: path, ...routeConfig, onRequest: notImplemented, handler: notImplemented });
     }
+    // one-api's pass-through for Proxy channels (type 43) relays without billing: not served at all.
+    const proxyRefused = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .code(501)
+        .send(
+          RelayError.gateway(
+            501,
+            "one-api's proxy route (/v1/oneapi/proxy/{channel}/…) is not served by this gateway: it would relay without billing. Proxy channels are kept but not used",
+            'proxy_route_not_served',
+          ).body(''),
+        );
+    scope.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'],
+      url: '/v1/oneapi/proxy/*',
+      ...routeConfig,
+      onRequest: proxyRefused,
+      handler: proxyRefused,
+    });
 
     const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
       reply.headers(CORS_HEADERS).code(204).send();

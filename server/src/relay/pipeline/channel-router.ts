@@ -1,3 +1,4 @@
+import { channelTypeById } from '@switchyard/contract/channel-types';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import type { Sql } from '../../db/connect';
 import { allAbilities } from '../../db/repos/abilities';
@@ -74,6 +75,8 @@ export class ChannelRouter {
     for (const ability of abilities) {
       const channel = byId.get(ability.channel_id);
       if (!ability.enabled || !channel || channel.status !== ChannelStatus.enabled) continue;
+      // A type that relays nothing (one-api's Proxy) is never picked, whatever models it lists.
+      if (channelTypeById(channel.type)?.noModels) continue;
       const key = routeKey(ability.group, ability.model);
       const tiers = getOrCreate(routes, key, () => new Map<number, Tier>());
       getOrCreate(tiers, ability.priority, () => ({

@@ -1,5 +1,5 @@
 import { Alert, MultiSelect, NumberInput, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { ChannelTypeId } from '@switchyard/contract/channel-types';
+import { ChannelTypeId, channelTypeById } from '@switchyard/contract/channel-types';
 import { type Channel, keyLines } from '@switchyard/contract/channels';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -130,17 +130,22 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
           onOtherChange={(other) => set('other', other)}
           errors={{ base_url: errors.base_url, other: errors.other }}
         />
-        <ChannelModelsField
-          type={values.type}
-          value={values.models}
-          onChange={(models) => set('models', models)}
-          error={errors.models}
-        />
-        <ModelMappingField
-          value={values.modelMapping}
-          onChange={(mapping) => set('modelMapping', mapping)}
-          error={errors.model_mapping}
-        />
+        {/* one-api's Proxy relays no models: neither field applies. */}
+        {!channelTypeById(values.type)?.noModels && (
+          <>
+            <ChannelModelsField
+              type={values.type}
+              value={values.models}
+              onChange={(models) => set('models', models)}
+              error={errors.models}
+            />
+            <ModelMappingField
+              value={values.modelMapping}
+              onChange={(mapping) => set('modelMapping', mapping)}
+              error={errors.model_mapping}
+            />
+          </>
+        )}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <NumberInput
             label={t('channels.form.priority')}

@@ -47,6 +47,19 @@ beforeAll(async () => {
 });
 
 describe('channel form checks (spec section 5)', () => {
+  it("sends a Proxy channel (one-api's type 43) without models or mapping", () => {
+    const proxy = values({
+      type: 43,
+      baseUrl: 'https://up.example.com',
+      models: ['gpt-4o'],
+      modelMapping: '{"a":"b"}',
+    });
+    const result = toChannelChange(proxy, null, t);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.change.input).toMatchObject({ type: 43, models: '', model_mapping: '' });
+    expect(withType(values(), 43, []).models).toEqual([]);
+  });
+
   it('asks for the name and the key when creating', () => {
     const result = toChannelChange(values({ name: ' ', key: '' }), null, t);
     expect(result).toEqual({
@@ -171,7 +184,7 @@ describe('changing the type', () => {
 
 describe('a channel of a type the console does not know', () => {
   it('is saved without touching its type', () => {
-    const loaded = initialChannelValues({ ...channel, type: 40, base_url: '', other: '' });
+    const loaded = initialChannelValues({ ...channel, type: 99, base_url: '', other: '' });
     const result = toChannelChange(loaded, 9, t);
     if (!result.ok) throw new Error('expected a change');
     expect(JSON.parse(JSON.stringify(result.change.input))).not.toHaveProperty('type');

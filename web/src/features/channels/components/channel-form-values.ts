@@ -88,7 +88,8 @@ export function withType(
   return {
     ...values,
     type,
-    models: values.models.length === 0 ? [...defaultModels] : values.models,
+    models:
+      values.models.length === 0 || channelTypeById(type)?.noModels ? [...defaultModels] : values.models,
     other: keepOther ? values.other : defaultOtherFor(type),
   };
 }
@@ -124,13 +125,14 @@ export function toChannelChange(
   t: TFunction,
 ): ChannelFormResult {
   const urlField = baseUrlField(values.type);
-  const mapping = parseModelMapping(values.modelMapping);
+  const noModels = channelTypeById(values.type)?.noModels === true;
+  const mapping = parseModelMapping(noModels ? '' : values.modelMapping);
   const fields = {
     type: values.type,
     name: values.name,
     base_url: urlField ? values.baseUrl : '',
     other: channelTypeById(values.type)?.other ? values.other : '',
-    models: values.models,
+    models: noModels ? [] : values.models,
     group: values.groups,
     // Sent compact; a mapping that does not parse is sent as typed, for the schema to refuse.
     model_mapping:
