@@ -142,7 +142,10 @@ export const LATER_NATIVE_TYPES: readonly ChannelType[] = [
       {
         key: 'user_id',
         label: { en: 'Account ID', zh: 'Account ID' },
-        placeholder: { en: 'e.g. d8d7c61dbc334c32d3ced580e4bf42b4', zh: '例如 d8d7c61dbc334c32d3ced580e4bf42b4' },
+        placeholder: {
+          en: 'e.g. d8d7c61dbc334c32d3ced580e4bf42b4',
+          zh: '例如 d8d7c61dbc334c32d3ced580e4bf42b4',
+        },
         required: true,
       },
     ],

@@ -103,7 +103,8 @@ describe('default model ratios', () => {
   it('prices every default model, except the ones knowingly left unpriced', () => {
     const unpriced = new Set(UNPRICED_DEFAULT_MODELS);
     // Cohere's `-internet` names are priced as the model without the suffix.
-    const priced = (model: string) => hasDefaultModelRatio(model) || resolveModelRatio(model) !== UNKNOWN_MODEL_RATIO;
+    const priced = (model: string) =>
+      hasDefaultModelRatio(model) || resolveModelRatio(model) !== UNKNOWN_MODEL_RATIO;
     const missing = allModelNames().filter((model) => !priced(model) && !unpriced.has(model));
     expect(missing).toEqual([]);
   });

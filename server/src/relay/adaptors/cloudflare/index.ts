@@ -1,0 +1,34 @@
+import { RelayError } from '../../errors';
+import { requiredConfigText } from '../channel-config';
+import { openAiAdaptor } from '../openai';
+import type { RelayCall } from '../types';
+
+/** An AI Gateway address for Workers AI (`https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/workers-ai`). */
+const isGateway = (base: string) =>
+  base.startsWith('https://gateway.ai.cloudflare.com') && base.replace(/\/+$/, '').endsWith('/workers-ai');
+
+const PATHS: Partial<Record<RelayCall['mode'], string>> = {
+  chat: '/v1/chat/completions',
+  embeddings: '/v1/embeddings',
+};
+
+/**
+ * Workers AI's OpenAI-compatible endpoints under the account (config `user_id`), or under an AI
+ * Gateway address given as the base URL, which names the account itself.
+ */
+export function cloudflareUrl(call: RelayCall): string {
+  const path = PATHS[call.mode];
+  if (!path) {
+    throw RelayError.invalid(
+      `Cloudflare Workers AI channels relay chat and embeddings, not ${call.mode}`,
+      'unsupported_mode',
+    );
+  }
+  const base = call.baseUrl.replace(/\/+$/, '');
+  if (isGateway(base)) return `${base}${path}`;
+  const account = encodeURIComponent(requiredConfigText(call, 'user_id', 'Account ID'));
+  return `${base}/client/v4/accounts/${account}/ai${path}`;
+}
+
+/** Cloudflare Workers AI: OpenAI's format, Bearer API token. */
+export const adaptor = openAiAdaptor({ url: cloudflareUrl });
