@@ -1,7 +1,9 @@
 import { RelayError } from '../../errors';
 import { requiredConfigText } from '../channel-config';
+import { answerObject } from '../answer-check';
 import { openAiAdaptor } from '../openai';
-import type { RelayCall } from '../types';
+import type { Adaptor, RelayCall } from '../types';
+import { upstreamError } from '../upstream-error';
 
 /** An AI Gateway address for Workers AI (`https://gateway.ai.cloudflare.com/v1/{account}/{gateway}/workers-ai`). */
 const isGateway = (base: string) =>
@@ -30,5 +32,13 @@ export function cloudflareUrl(call: RelayCall): string {
   return `${base}/client/v4/accounts/${account}/ai${path}`;
 }
 
+/** Cloudflare's API refuses in its own envelope (`{success:false, errors:[{code, message}]}`). */
+function parseError(status: number, body: Buffer): RelayError {
+  const answer = answerObject<{ errors?: Array<{ code?: number; message?: string }> }>(body);
+  const first = answer instanceof RelayError ? undefined : answer.errors?.[0];
+  if (first?.message) return RelayError.upstream(status, first.message, { code: first.code ?? null });
+  return upstreamError(status, body);
+}
+
 /** Cloudflare Workers AI: OpenAI's format, Bearer API token. */
-export const adaptor = openAiAdaptor({ url: cloudflareUrl });
+export const adaptor: Adaptor = { ...openAiAdaptor({ url: cloudflareUrl }), parseError };

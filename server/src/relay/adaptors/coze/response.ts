@@ -7,7 +7,7 @@ import type { CozeChatResponse, CozeStreamEvent } from './wire';
 
 /** Coze answers its errors with a code and `msg`, on HTTP 200 as often as not; 4100 and 4101 refuse the token. */
 export function cozeError(status: number, code: number | undefined, message: string | undefined): RelayError {
-  const httpStatus = status >= 400 ? status : code === 4100 || code === 4101 ? 401 : 500;
+  const httpStatus = code === 4100 || code === 4101 ? 401 : status >= 400 ? status : 500;
   return RelayError.upstream(httpStatus, message || `Coze error ${code ?? 'without a code'}`, {
     code: code ?? null,
   });
