@@ -7,7 +7,9 @@ const refusal = (res: http.ServerResponse, status: number, code: number, message
   sendJson(res, status, { success: false, errors: [{ code, message }], messages: [], result: null });
 
 /** Workers AI's OpenAI-compatible endpoints under /client/v4/accounts/{account}/ai/v1/. */
-export function cloudflareHandler(options: FakeOpenAiOptions & { token: string; account: string }): FakeHandler {
+export function cloudflareHandler(
+  options: FakeOpenAiOptions & { token: string; account: string },
+): FakeHandler {
   const openAi = openAiHandler(options);
   return (request: RecordedRequest, res: http.ServerResponse) => {
     if (request.headers.authorization !== `Bearer ${options.token}`) {

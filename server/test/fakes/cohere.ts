@@ -13,7 +13,8 @@ export function cohereHandler(options: FakeCohereOptions): FakeHandler {
   const reply = options.reply ?? 'Hello from the fake Cohere';
   const billed = options.billed ?? { input_tokens: 12, output_tokens: 5 };
   return (request: RecordedRequest, res: http.ServerResponse) => {
-    if (request.method !== 'POST' || request.url !== '/v1/chat') return sendJson(res, 404, { message: 'not found' });
+    if (request.method !== 'POST' || request.url !== '/v1/chat')
+      return sendJson(res, 404, { message: 'not found' });
     if (request.headers.authorization !== `Bearer ${options.key}`) {
       return sendJson(res, 401, { message: `invalid api token: ${String(request.headers.authorization)}` });
     }
@@ -24,7 +25,10 @@ export function cohereHandler(options: FakeCohereOptions): FakeHandler {
       generation_id: 'gen-1',
       finish_reason: 'COMPLETE',
       // `tokens` counts Cohere's own prompt template too; billed_units is what Cohere charges.
-      meta: { billed_units: billed, tokens: { input_tokens: billed.input_tokens + 70, output_tokens: billed.output_tokens } },
+      meta: {
+        billed_units: billed,
+        tokens: { input_tokens: billed.input_tokens + 70, output_tokens: billed.output_tokens },
+      },
     };
     if (body.stream !== true) return sendJson(res, 200, response);
     res.writeHead(200, { 'content-type': 'application/stream+json' });
@@ -34,7 +38,11 @@ export function cohereHandler(options: FakeCohereOptions): FakeHandler {
       res.write(line({ is_finished: false, event_type: 'search-queries-generation', search_queries: [] }));
     }
     for (const [index, word] of reply.split(' ').entries()) {
-      const text = line({ is_finished: false, event_type: 'text-generation', text: index ? ` ${word}` : word });
+      const text = line({
+        is_finished: false,
+        event_type: 'text-generation',
+        text: index ? ` ${word}` : word,
+      });
       // A line cut across writes: the gateway must join it.
       res.write(text.slice(0, 7));
       res.write(text.slice(7));

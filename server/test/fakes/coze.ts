@@ -25,14 +25,24 @@ export function cozeHandler(options: FakeCozeOptions): FakeHandler {
     if (options.error) return sendJson(res, 200, options.error);
     const body = request.json ?? {};
     const conversation = 'conv-7';
-    const answer = (content: string) => ({ role: 'assistant', type: 'answer', content, content_type: 'text' });
+    const answer = (content: string) => ({
+      role: 'assistant',
+      type: 'answer',
+      content,
+      content_type: 'text',
+    });
     if (body.stream !== true) {
       return sendJson(res, 200, {
         conversation_id: conversation,
         code: 0,
         msg: 'success',
         messages: [
-          { role: 'assistant', type: 'verbose', content: '{"msg_type":"generate_answer_finish"}', content_type: 'text' },
+          {
+            role: 'assistant',
+            type: 'verbose',
+            content: '{"msg_type":"generate_answer_finish"}',
+            content_type: 'text',
+          },
           answer(reply),
           { role: 'assistant', type: 'follow_up', content: 'Anything else?', content_type: 'text' },
         ],

@@ -52,7 +52,8 @@ export class FakeReplicate extends HttpFake {
       model: entry?.model,
       input: entry?.input,
       status,
-      output: status !== 'succeeded' ? null : image ? [`${this.url}/files/${id}.png`] : (options.pieces ?? ['Hi']),
+      output:
+        status !== 'succeeded' ? null : image ? [`${this.url}/files/${id}.png`] : (options.pieces ?? ['Hi']),
       error: status === 'failed' ? options.fails : null,
       urls: {
         get: `${this.url}/v1/predictions/${id}`,
@@ -82,7 +83,11 @@ export class FakeReplicate extends HttpFake {
       if (create && request.method === 'POST') {
         const model = create[1] as string;
         if (model.endsWith('/missing')) {
-          return sendJson(res, 404, { title: 'Not found', detail: 'The requested resource could not be found.', status: 404 });
+          return sendJson(res, 404, {
+            title: 'Not found',
+            detail: 'The requested resource could not be found.',
+            status: 404,
+          });
         }
         const id = `pred${this.#predictions.size + 1}`;
         const input = (request.json?.input ?? {}) as Record<string, unknown>;
@@ -106,7 +111,10 @@ export class FakeReplicate extends HttpFake {
         }
         for (const [index, piece] of (this.#options.pieces ?? ['Hi']).entries()) {
           // A piece with a line break comes as several data lines, as SSE requires.
-          const data = piece.split('\n').map((line) => `data: ${line}`).join('\n');
+          const data = piece
+            .split('\n')
+            .map((line) => `data: ${line}`)
+            .join('\n');
           res.write(`event: output\nid: ${index}\n${data}\n\n`);
           await sleep(2);
         }

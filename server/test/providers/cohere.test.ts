@@ -18,7 +18,9 @@ describe('Cohere channels (v1 Chat API)', () => {
   });
 
   it('sends preamble, history and the last user message, and bills the billed units', async () => {
-    rig.fake.use(cohereHandler({ key: KEY, reply: 'Short answer.', billed: { input_tokens: 21, output_tokens: 4 } }));
+    rig.fake.use(
+      cohereHandler({ key: KEY, reply: 'Short answer.', billed: { input_tokens: 21, output_tokens: 4 } }),
+    );
     let answer: Awaited<ReturnType<typeof rig.customer.openai.chat.completions.create>> | undefined;
     const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
       answer = await rig.customer.openai.chat.completions.create({
@@ -63,7 +65,9 @@ describe('Cohere channels (v1 Chat API)', () => {
   });
 
   it('streams JSON lines as chunks with web search for -internet, billing stream-end usage', async () => {
-    rig.fake.use(cohereHandler({ key: KEY, reply: 'one two three', billed: { input_tokens: 30, output_tokens: 3 } }));
+    rig.fake.use(
+      cohereHandler({ key: KEY, reply: 'one two three', billed: { input_tokens: 30, output_tokens: 3 } }),
+    );
     const contents: string[] = [];
     const finishes: Array<string | null | undefined> = [];
     const model = 'command-r-plus-internet';
@@ -94,7 +98,9 @@ describe('Cohere channels (v1 Chat API)', () => {
 
   it('passes the channel test', async () => {
     rig.fake.use(cohereHandler({ key: KEY, reply: 'pong' }));
-    const response = await rig.root.get<{ success: boolean; message: string }>(`/api/channel/test/${rig.channelId}`);
+    const response = await rig.root.get<{ success: boolean; message: string }>(
+      `/api/channel/test/${rig.channelId}`,
+    );
     expect(response.body).toMatchObject({ success: true, message: 'pong' });
   });
 

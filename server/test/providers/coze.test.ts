@@ -64,7 +64,11 @@ describe('Coze channels (chat API v2, bots as models)', () => {
     const contents: string[] = [];
     const finishes: Array<string | null | undefined> = [];
     const { quota, log } = await spentBy(rig.t, rig.customer, async () => {
-      const stream = await rig.customer.openai.chat.completions.create({ model: MODEL, messages, stream: true });
+      const stream = await rig.customer.openai.chat.completions.create({
+        model: MODEL,
+        messages,
+        stream: true,
+      });
       for await (const chunk of stream) {
         contents.push(chunk.choices[0]?.delta?.content ?? '');
         finishes.push(chunk.choices[0]?.finish_reason);

@@ -63,16 +63,24 @@ describe('DeepL channels (translation as chat)', () => {
 
   it('passes the channel test', async () => {
     rig.fake.use(deeplHandler({ key: KEY, translation: '嗨' }));
-    const response = await rig.root.get<{ success: boolean; message: string }>(`/api/channel/test/${rig.channelId}`);
+    const response = await rig.root.get<{ success: boolean; message: string }>(
+      `/api/channel/test/${rig.channelId}`,
+    );
     expect(response.body).toMatchObject({ success: true, message: '嗨' });
   });
 
   it("maps a refused key and an exhausted quota to OpenAI's error shape, and refunds", async () => {
     rig.fake.use(deeplHandler({ key: KEY }));
     const refused = await expectRefunded(rig.t, rig.customer, () =>
-      rig.customer.openai.chat.completions.create({ model: 'deepl-en', messages: [{ role: 'user', content: 'x' }] }),
+      rig.customer.openai.chat.completions.create({
+        model: 'deepl-en',
+        messages: [{ role: 'user', content: 'x' }],
+      }),
     );
-    expect(refused.error).toMatchObject({ status: 403, error: { message: expect.stringContaining('Forbidden') } });
+    expect(refused.error).toMatchObject({
+      status: 403,
+      error: { message: expect.stringContaining('Forbidden') },
+    });
     expect(String((refused.error as Error).message)).not.toContain('deepl-wrong-key');
     expect(refused.refunded).toBe(true);
     rig.fake.use(deeplHandler({ key: KEY, quotaExceeded: true }));
@@ -85,7 +93,10 @@ describe('DeepL channels (translation as chat)', () => {
         });
         if (stream) for await (const _chunk of answer as AsyncIterable<unknown>) break;
       });
-      expect(spent.error).toMatchObject({ status: 456, error: { message: expect.stringContaining('Quota Exceeded') } });
+      expect(spent.error).toMatchObject({
+        status: 456,
+        error: { message: expect.stringContaining('Quota Exceeded') },
+      });
       expect(spent.refunded).toBe(true);
     }
   });

@@ -1,6 +1,6 @@
 import { RelayError } from '../../errors';
-import { requiredConfigText } from '../channel-config';
 import { answerObject } from '../answer-check';
+import { requiredConfigText } from '../channel-config';
 import { openAiAdaptor } from '../openai';
 import type { Adaptor, RelayCall } from '../types';
 import { upstreamError } from '../upstream-error';

@@ -39,10 +39,10 @@ export function convertResponse(call: RelayCall, body: Buffer): ConvertedRespons
 export class CozeStream extends JsonStreamTranslator<CozeStreamEvent> {
   protected translate(event: CozeStreamEvent): string[] {
     const id = `chatcmpl-${event.conversation_id ?? this.call.requestId}`;
+    // Thrown: before any text the attempt fails unbilled; after some, the stream ends in the error.
     if (event.event === 'error') {
-      this.finished = true;
       const info = event.error_information;
-      return [JSON.stringify(cozeError(200, info?.code, info?.msg).body(this.call.requestId))];
+      throw cozeError(200, info?.code, info?.msg);
     }
     if (event.event === 'done') {
       this.finished = true;

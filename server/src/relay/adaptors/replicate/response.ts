@@ -74,18 +74,14 @@ export class ReplicateStream implements StreamTranslator {
       this.#sentRole = true;
       return [chatChunk({ id, model, role, content: data })];
     }
-    if (event === 'error') {
-      this.#done = true;
-      const failure = RelayError.upstream(500, `Replicate prediction failed: ${data}`);
-      return [JSON.stringify(failure.body(this.call.requestId))];
-    }
+    // A failure ends the stream in an error (thrown: before any text it is a failed attempt, not billed).
+    if (event === 'error') throw RelayError.upstream(500, `Replicate prediction failed: ${data}`);
     if (event === 'done') {
-      this.#done = true;
       const reason = answerObject<{ reason?: string }>(data);
       if (!(reason instanceof RelayError) && reason.reason) {
-        const failure = RelayError.upstream(500, `Replicate prediction ended: ${reason.reason}`);
-        return [JSON.stringify(failure.body(this.call.requestId))];
+        throw RelayError.upstream(500, `Replicate prediction ended: ${reason.reason}`);
       }
+      this.#done = true;
       return [chatChunk({ id, model, finishReason: 'stop' })];
     }
     return [];
