@@ -7,6 +7,8 @@ export interface FakeCozeOptions {
   reply?: string;
   /** Answer every call with this business error (HTTP 200, as Coze does). */
   error?: { code: number; msg: string };
+  /** Streams only: an error event after the first piece. */
+  streamError?: { code: number; msg: string };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,6 +61,11 @@ export function cozeHandler(options: FakeCozeOptions): FakeHandler {
         conversation_id: conversation,
       });
       await sleep(2);
+      if (options.streamError) {
+        event({ event: 'error', error_information: options.streamError, conversation_id: conversation });
+        res.end();
+        return;
+      }
     }
     event({
       event: 'message',

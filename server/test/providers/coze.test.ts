@@ -82,6 +82,26 @@ describe('Coze channels (chat API v2, bots as models)', () => {
     expect(quota).toBe(expectedQuota(MODEL, COZE, usage));
   });
 
+  it('ends a stream whose bot fails midway with the error, after the text it sent', async () => {
+    rig.fake.use(
+      cozeHandler({ token: TOKEN, reply: 'partial answer', streamError: { code: 5000, msg: 'bot crashed' } }),
+    );
+    let text = '';
+    const failure = await (async () => {
+      const stream = await rig.customer.openai.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'go' }],
+        stream: true,
+      });
+      for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    })().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(text).toBe('partial');
+    expect(String((failure as Error).message)).toContain('bot crashed');
+  });
+
   it('passes the channel test with the bot as model', async () => {
     rig.fake.use(cozeHandler({ token: TOKEN, reply: 'pong' }));
     const response = await rig.root.get<{ success: boolean; message: string; modelName: string }>(

@@ -8,7 +8,17 @@ import type { ChatInput, ImageInput } from './wire';
 const invalid = (message: string, code: string) => RelayError.invalid(message, code);
 
 /** Replicate's API host: the base URL's origin (one-api's default base carries a path it never used). */
-export const apiOrigin = (call: RelayCall): string => new URL(call.baseUrl).origin;
+export function apiOrigin(call: RelayCall): string {
+  try {
+    return new URL(call.baseUrl).origin;
+  } catch {
+    throw RelayError.gateway(
+      500,
+      `The channel's base URL is not a URL: ${call.baseUrl}`,
+      'channel_config_invalid',
+    );
+  }
+}
 
 /** `owner/name`, as Replicate names its official models. */
 const MODEL_NAME = /^[\w.-]+\/[\w.-]+$/;
@@ -70,11 +80,7 @@ function inputOf(call: RelayCall): ChatInput | ImageInput {
   );
 }
 
-/**
- * Creates a prediction. A call that waits for the whole answer asks Replicate to hold the answer
- * until the prediction is done (`Prefer: wait`, at most a minute); a stream reads the prediction's
- * stream as it runs.
- */
+/** Creates a prediction (the transport then waits for it or reads its stream). */
 export function buildRequest(call: RelayCall): UpstreamRequest {
   if (!MODEL_NAME.test(call.upstreamModel)) {
     throw invalid(`Replicate models are named owner/name, not ${call.upstreamModel}`, 'model_not_supported');
@@ -84,7 +90,6 @@ export function buildRequest(call: RelayCall): UpstreamRequest {
     accept: 'application/json',
     authorization: `Bearer ${call.apiKey}`,
   };
-  if (!call.isStream) headers.prefer = 'wait=60';
   return {
     url: `${apiOrigin(call)}/v1/models/${call.upstreamModel}/predictions`,
     method: 'POST',

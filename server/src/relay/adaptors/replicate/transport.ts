@@ -117,6 +117,15 @@ async function withImagesInline(prediction: Prediction, signal: AbortSignal, htt
 }
 
 /**
+ * A call that wants the whole answer asks Replicate to hold its answer until the prediction is done
+ * (`Prefer: wait`, at most 60 s), within what is left of the call's time budget; polling goes on after.
+ */
+function waitingFor(request: UpstreamRequest, http: UpstreamClient): UpstreamRequest {
+  const seconds = Math.max(1, Math.min(60, Math.floor(http.remainingMs() / 1000) - 1));
+  return { ...request, headers: { ...request.headers, prefer: `wait=${seconds}` } };
+}
+
+/**
  * Creates the prediction, then: a stream reads the prediction's event stream while it runs; any
  * other call waits for the end (polling `urls.get`) and answers the finished prediction.
  */
@@ -126,7 +135,7 @@ export async function sendToReplicate(
   signal: AbortSignal,
   http: UpstreamClient,
 ): Promise<UpstreamResponse> {
-  const created = await http.send(request, signal);
+  const created = await http.send(call.isStream ? request : waitingFor(request, http), signal);
   if (created.status !== 200 && created.status !== 201) return created;
   const prediction = parsedPrediction(await readAll(created.body));
   if (call.isStream) {
