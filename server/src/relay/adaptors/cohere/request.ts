@@ -32,6 +32,7 @@ export function chatRequest(call: RelayCall): CohereChatRequest {
   const { message, history, preamble } = conversationOf(messages);
   const searches = call.upstreamModel.endsWith(INTERNET_SUFFIX);
   const stop = typeof body.stop === 'string' ? [body.stop] : Array.isArray(body.stop) ? body.stop : [];
+  // Unset fields are undefined: JSON leaves them out.
   const request: CohereChatRequest = {
     message,
     model:
@@ -50,7 +51,7 @@ export function chatRequest(call: RelayCall): CohereChatRequest {
     stop_sequences:
       stop.length > 0 ? stop.filter((item): item is string => typeof item === 'string') : undefined,
   };
-  return JSON.parse(JSON.stringify(request)) as CohereChatRequest;
+  return request;
 }
 
 export function buildRequest(call: RelayCall): UpstreamRequest {

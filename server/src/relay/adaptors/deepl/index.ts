@@ -5,6 +5,7 @@ import { answerObject, missing } from '../answer-check';
 import { chatAnswer, JsonStreamTranslator, messageText } from '../openai-format';
 import type { Adaptor, RelayCall, UpstreamRequest, Usage } from '../types';
 import { upstreamError } from '../upstream-error';
+import { wholeBody } from '../whole-body';
 
 /** DeepL's translate answer (https://developers.deepl.com/docs/api-reference/translate). */
 interface DeeplResponse {
@@ -61,10 +62,6 @@ function translationOf(body: Buffer | string): string | RelayError {
   return answer.translations[0]?.text ?? '';
 }
 
-async function* once(bytes: Buffer): AsyncIterable<Uint8Array> {
-  yield bytes;
-}
-
 /** DeepL does not stream: a stream request gets the whole answer as one SSE event (as one-api does). */
 async function sendToDeepl(
   request: UpstreamRequest,
@@ -76,7 +73,7 @@ async function sendToDeepl(
   if (!call.isStream || response.status !== 200) return response;
   const body = await readAll(response.body);
   const event = `data: ${body.toString().replace(/\r?\n/g, ' ').trim()}\n\n`;
-  return { status: 200, contentType: 'text/event-stream', body: once(Buffer.from(event)) };
+  return { status: 200, contentType: 'text/event-stream', body: wholeBody(event) };
 }
 
 /** The single event of a stream request → the translation as one chunk, then the finish with usage. */

@@ -34,6 +34,7 @@ function chatInput(call: RelayCall): ChatInput {
     ? messageText(only.content)
     : turns.map((message) => `${String(message.role)}: ${messageText(message.content)}`).join('\n');
   const stop = typeof body.stop === 'string' ? [body.stop] : Array.isArray(body.stop) ? body.stop : [];
+  // Unset fields are undefined: JSON leaves them out.
   const input: ChatInput = {
     prompt,
     system_prompt: system.map((message) => messageText(message.content)).join('\n') || undefined,
@@ -46,7 +47,7 @@ function chatInput(call: RelayCall): ChatInput {
     stop_sequences: stop.length > 0 ? stop.map(String).join(',') : undefined,
     seed: numberOf(body.seed),
   };
-  return JSON.parse(JSON.stringify(input)) as ChatInput;
+  return input;
 }
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));

@@ -2,6 +2,7 @@ import { RelayError } from '../../errors';
 import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
 import { answerObject } from '../answer-check';
 import type { RelayCall, UpstreamRequest } from '../types';
+import { wholeBody } from '../whole-body';
 import { apiOrigin } from './request';
 import type { Prediction } from './wire';
 
@@ -9,14 +10,10 @@ import type { Prediction } from './wire';
 const FIRST_POLL_MS = 250;
 const MAX_POLL_MS = 3000;
 
-async function* once(bytes: Buffer | string): AsyncIterable<Uint8Array> {
-  yield Buffer.from(bytes);
-}
-
 const jsonResponse = (status: number, value: unknown): UpstreamResponse => ({
   status,
   contentType: 'application/json',
-  body: once(JSON.stringify(value)),
+  body: wholeBody(JSON.stringify(value)),
 });
 
 /**
