@@ -22,7 +22,9 @@ const NOT_CHAT_PATTERNS: readonly RegExp[] = [
   /stable-diffusion/i,
   /^wanx/i,
   /^cogview/i,
-  /^flux/i,
+  /(^|\/)flux/i,
+  /^ideogram-ai\//i,
+  /^recraft-ai\//i,
   /^imagen/i,
   /midjourney/i,
   // Rerankers and realtime (WebSocket) models.

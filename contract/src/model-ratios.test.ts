@@ -140,6 +140,36 @@ const UNPRICED_DEFAULT_MODELS: readonly string[] = [
   '4.0Ultra',
   // Alibaba Cloud Bailian (49): one-api ships no price
   'qwen-long',
+  // Cloudflare Workers AI's older (beta) models publish no price
+  '@cf/meta/llama-2-7b-chat-int8',
+  '@hf/thebloke/deepseek-coder-6.7b-base-awq',
+  '@hf/thebloke/deepseek-coder-6.7b-instruct-awq',
+  '@cf/deepseek-ai/deepseek-math-7b-base',
+  '@cf/deepseek-ai/deepseek-math-7b-instruct',
+  '@cf/thebloke/discolm-german-7b-v1-awq',
+  '@cf/tiiuae/falcon-7b-instruct',
+  '@cf/google/gemma-2b-it-lora',
+  '@hf/google/gemma-7b-it',
+  '@cf/google/gemma-7b-it-lora',
+  '@hf/nousresearch/hermes-2-pro-mistral-7b',
+  '@hf/thebloke/llama-2-13b-chat-awq',
+  '@cf/meta-llama/llama-2-7b-chat-hf-lora',
+  '@hf/thebloke/llamaguard-7b-awq',
+  '@hf/thebloke/mistral-7b-instruct-v0.1-awq',
+  '@hf/mistralai/mistral-7b-instruct-v0.2',
+  '@cf/mistral/mistral-7b-instruct-v0.2-lora',
+  '@hf/thebloke/neural-chat-7b-v3-1-awq',
+  '@cf/openchat/openchat-3.5-0106',
+  '@hf/thebloke/openhermes-2.5-mistral-7b-awq',
+  '@cf/microsoft/phi-2',
+  '@cf/qwen/qwen1.5-0.5b-chat',
+  '@cf/qwen/qwen1.5-1.8b-chat',
+  '@cf/qwen/qwen1.5-14b-chat-awq',
+  '@cf/qwen/qwen1.5-7b-chat-awq',
+  '@cf/defog/sqlcoder-7b-2',
+  '@hf/nexusflow/starling-lm-7b-beta',
+  '@cf/tinyllama/tinyllama-1.1b-chat-v1.0',
+  '@hf/thebloke/zephyr-7b-beta-awq',
 ];
 
 /** Whether the default table prices this model (an unpriced one bills at UNKNOWN_MODEL_RATIO). */
@@ -157,7 +187,10 @@ describe('units', () => {
 describe('default model ratios', () => {
   it('prices every default model, except the ones knowingly left unpriced', () => {
     const unpriced = new Set(UNPRICED_DEFAULT_MODELS);
-    const missing = allModelNames().filter((model) => !hasDefaultModelRatio(model) && !unpriced.has(model));
+    // Cohere's `-internet` names are priced as the model without the suffix.
+    const priced = (model: string) =>
+      hasDefaultModelRatio(model) || resolveModelRatio(model) !== UNKNOWN_MODEL_RATIO;
+    const missing = allModelNames().filter((model) => !priced(model) && !unpriced.has(model));
     expect(missing).toEqual([]);
   });
 
@@ -310,7 +343,7 @@ describe('option defaults', () => {
     for (const t of CHANNEL_TYPES) {
       expect(
         t.defaultModels.some(hasDefaultModelRatio) ||
-          [11, 18, 30].includes(t.id) ||
+          [11, 18, 30, 34].includes(t.id) ||
           // one-api ships no price for any model of these later types; Proxy (43) has no models.
           [39, 40, 43, 44, 48].includes(t.id),
         `type ${t.id}`,

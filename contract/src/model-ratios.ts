@@ -358,9 +358,19 @@ const BEYOND_32: RatioMap = {
   'deepl-en': usdPer1m(25),
   'deepl-ja': usdPer1m(25),
   'grok-beta': usdPer1m(5),
+  // Cloudflare Workers AI (37), from its per-model price list; the older beta models publish none.
+  '@cf/meta/llama-3.1-8b-instruct': usdPer1m(0.282),
+  '@cf/meta/llama-3-8b-instruct': usdPer1m(0.282),
+  '@cf/meta/llama-2-7b-chat-fp16': usdPer1m(0.556),
+  '@cf/mistral/mistral-7b-instruct-v0.1': usdPer1m(0.11),
 };
 
-/** Replicate: image models are priced per picture; the language models carry one-api's values unchanged. */
+/**
+ * Replicate: image models are priced per picture (one-api's values). For the language models one-api
+ * entered Replicate's dollars per 1M input tokens as if they were per 1K (1000× too high: llama-3-8b
+ * at $25 per 1M); here the same figures are read as what they are, dollars per 1M input tokens. The
+ * completion ratios (output ÷ input price) are one-api's.
+ */
 const REPLICATE: RatioMap = {
   'black-forest-labs/flux-1.1-pro': usdPerImage(0.04),
   'black-forest-labs/flux-1.1-pro-ultra': usdPerImage(0.06),
@@ -385,24 +395,24 @@ const REPLICATE: RatioMap = {
   'stability-ai/stable-diffusion-3.5-large': usdPerImage(0.065),
   'stability-ai/stable-diffusion-3.5-large-turbo': usdPerImage(0.04),
   'stability-ai/stable-diffusion-3.5-medium': usdPerImage(0.035),
-  'ibm-granite/granite-20b-code-instruct-8k': usdPer1k(0.1),
-  'ibm-granite/granite-3.0-2b-instruct': usdPer1k(0.03),
-  'ibm-granite/granite-3.0-8b-instruct': usdPer1k(0.05),
-  'ibm-granite/granite-8b-code-instruct-128k': usdPer1k(0.05),
-  'meta/llama-2-13b': usdPer1k(0.1),
-  'meta/llama-2-13b-chat': usdPer1k(0.1),
-  'meta/llama-2-70b': usdPer1k(0.65),
-  'meta/llama-2-70b-chat': usdPer1k(0.65),
-  'meta/llama-2-7b': usdPer1k(0.05),
-  'meta/llama-2-7b-chat': usdPer1k(0.05),
-  'meta/meta-llama-3.1-405b-instruct': usdPer1k(9.5),
-  'meta/meta-llama-3-70b': usdPer1k(0.65),
-  'meta/meta-llama-3-70b-instruct': usdPer1k(0.65),
-  'meta/meta-llama-3-8b': usdPer1k(0.05),
-  'meta/meta-llama-3-8b-instruct': usdPer1k(0.05),
-  'mistralai/mistral-7b-instruct-v0.2': usdPer1k(0.05),
-  'mistralai/mistral-7b-v0.1': usdPer1k(0.05),
-  'mistralai/mixtral-8x7b-instruct-v0.1': usdPer1k(0.3),
+  'ibm-granite/granite-20b-code-instruct-8k': usdPer1m(0.1),
+  'ibm-granite/granite-3.0-2b-instruct': usdPer1m(0.03),
+  'ibm-granite/granite-3.0-8b-instruct': usdPer1m(0.05),
+  'ibm-granite/granite-8b-code-instruct-128k': usdPer1m(0.05),
+  'meta/llama-2-13b': usdPer1m(0.1),
+  'meta/llama-2-13b-chat': usdPer1m(0.1),
+  'meta/llama-2-70b': usdPer1m(0.65),
+  'meta/llama-2-70b-chat': usdPer1m(0.65),
+  'meta/llama-2-7b': usdPer1m(0.05),
+  'meta/llama-2-7b-chat': usdPer1m(0.05),
+  'meta/meta-llama-3.1-405b-instruct': usdPer1m(9.5),
+  'meta/meta-llama-3-70b': usdPer1m(0.65),
+  'meta/meta-llama-3-70b-instruct': usdPer1m(0.65),
+  'meta/meta-llama-3-8b': usdPer1m(0.05),
+  'meta/meta-llama-3-8b-instruct': usdPer1m(0.05),
+  'mistralai/mistral-7b-instruct-v0.2': usdPer1m(0.05),
+  'mistralai/mistral-7b-v0.1': usdPer1m(0.05),
+  'mistralai/mixtral-8x7b-instruct-v0.1': usdPer1m(0.3),
 };
 
 /**
@@ -666,6 +676,10 @@ export const DEFAULT_COMPLETION_RATIO: RatioMap = {
   'whisper-1': 0,
   'deepseek-chat': 2,
   'deepseek-reasoner': 219 / 55,
+  '@cf/meta/llama-3.1-8b-instruct': 827 / 282,
+  '@cf/meta/llama-3-8b-instruct': 827 / 282,
+  '@cf/meta/llama-2-7b-chat-fp16': 6667 / 556,
+  '@cf/mistral/mistral-7b-instruct-v0.1': 19 / 11,
 };
 
 /** JSON of a ratio map with sorted keys, as one-api's option defaults are written. */

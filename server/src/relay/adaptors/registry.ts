@@ -3,11 +3,16 @@ import { adaptor as aiProxyLibrary } from './aiproxy-library';
 import { adaptor as ali } from './ali';
 import { adaptor as anthropic } from './anthropic';
 import { adaptor as baidu } from './baidu';
+import { adaptor as cloudflare } from './cloudflare';
+import { adaptor as cohere } from './cohere';
+import { adaptor as coze } from './coze';
+import { adaptor as deepl } from './deepl';
 import { adaptor as gemini } from './gemini';
 import { adaptor as ollama } from './ollama';
 import { openAiAdaptor } from './openai';
 import { openAiSettingsOf } from './openai-dialect';
 import { adaptor as palm } from './palm';
+import { adaptor as replicate } from './replicate';
 import { adaptor as tencent } from './tencent';
 import type { Adaptor } from './types';
 import { adaptor as xunfei } from './xunfei';
@@ -25,6 +30,11 @@ const BY_STYLE: Partial<Record<ApiStyle, Adaptor | undefined>> = {
   tencent,
   ollama,
   'aiproxy-library': aiProxyLibrary,
+  coze,
+  cohere,
+  cloudflare,
+  deepl,
+  replicate,
 };
 
 /** The OpenAI-compatible family: one adaptor per type, its differences read from the catalogue. */

@@ -1,9 +1,9 @@
+import { sendNdjsonStream } from '../ndjson-events';
 import type { Adaptor, RelayCall, UpstreamRequest } from '../types';
 import { upstreamError } from '../upstream-error';
 import { chatRequest, embedRequest, unsupported } from './request';
 import { convertChat, convertEmbeddings } from './response';
 import { OllamaStream } from './stream';
-import { sendToOllama } from './transport';
 
 function buildRequest(call: RelayCall): UpstreamRequest {
   const headers = {
@@ -33,7 +33,7 @@ function buildRequest(call: RelayCall): UpstreamRequest {
 /** Ollama's native API: /api/chat (NDJSON streams) and /api/embed. */
 export const adaptor: Adaptor = {
   buildRequest,
-  transport: (request, call, signal, http) => sendToOllama(request, call.isStream, signal, http),
+  transport: (request, call, signal, http) => sendNdjsonStream(request, call.isStream, signal, http),
   convertResponse: (call, body) =>
     call.mode === 'embeddings' ? convertEmbeddings(call, body) : convertChat(call, body),
   streamTranslator: (call) => new OllamaStream(call),

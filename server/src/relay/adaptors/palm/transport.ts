@@ -1,11 +1,8 @@
 import { RelayError } from '../../errors';
 import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
 import type { UpstreamRequest } from '../types';
+import { wholeBody } from '../whole-body';
 import { palmAnswer } from './response';
-
-async function* once(bytes: Buffer): AsyncIterable<Uint8Array> {
-  yield bytes;
-}
 
 /**
  * PaLM cannot stream: a stream request gets the complete answer, handed to the relay as a one-event
@@ -27,9 +24,9 @@ export async function sendToPalm(
     return {
       status: answer.status,
       contentType: 'application/json',
-      body: once(Buffer.from(JSON.stringify({ error }))),
+      body: wholeBody(JSON.stringify({ error })),
     };
   }
   const event = `data: ${body.toString().replace(/\r?\n/g, ' ').trim()}\n\n`;
-  return { status: 200, contentType: 'text/event-stream', body: once(Buffer.from(event)) };
+  return { status: 200, contentType: 'text/event-stream', body: wholeBody(event) };
 }

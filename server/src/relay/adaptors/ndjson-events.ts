@@ -1,8 +1,8 @@
-import type { UpstreamClient, UpstreamResponse } from '../../upstream';
-import type { UpstreamRequest } from '../types';
+import type { UpstreamClient, UpstreamResponse } from '../upstream';
+import type { UpstreamRequest } from './types';
 
-/** Each newline-delimited JSON line becomes one SSE event, so the relay's SSE pipeline reads Ollama streams. */
-async function* asServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+/** Each newline-delimited JSON line becomes one SSE event, so the relay's SSE pipeline reads NDJSON streams. */
+async function* ndjsonAsServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of body) {
@@ -17,7 +17,7 @@ async function* asServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncIterab
 }
 
 /** Plain HTTP; a successful stream is re-framed from NDJSON to SSE, anything else is answered as it came. */
-export async function sendToOllama(
+export async function sendNdjsonStream(
   request: UpstreamRequest,
   isStream: boolean,
   signal: AbortSignal,
@@ -27,5 +27,5 @@ export async function sendToOllama(
   if (!isStream || response.status !== 200 || response.contentType.startsWith('application/json')) {
     return response;
   }
-  return { status: 200, contentType: 'text/event-stream', body: asServerSentEvents(response.body) };
+  return { status: 200, contentType: 'text/event-stream', body: ndjsonAsServerSentEvents(response.body) };
 }
