@@ -201,12 +201,20 @@ export const createChannelInput = z
   .object({
     ...channelFields,
     name: channelFields.name.prefault(''),
-    key: keyText
-      .prefault('')
-      .transform((key) => keyLines(key).join('\n'))
-      .pipe(z.string().min(1, NAME_AND_KEY_REQUIRED)),
+    // Types whose credentials are config fields (AWS, Vertex AI) may leave it empty.
+    key: keyText.prefault('').transform((key) => keyLines(key).join('\n')),
     models: channelFields.models.prefault(''),
     group: channelFields.group.prefault('default'),
+  })
+  .superRefine((input, context) => {
+    if (input.key === '' && !channelTypeById(input.type)?.keyInConfig) {
+      context.addIssue({
+        code: 'custom',
+        path: ['key'],
+        message: NAME_AND_KEY_REQUIRED,
+        params: { rule: 'required' },
+      });
+    }
   })
   .transform((input) => ({ ...input, other: input.other || defaultOtherFor(input.type) }));
 

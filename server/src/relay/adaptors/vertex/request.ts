@@ -11,6 +11,9 @@ export const VERTEX_CLAUDE_VERSION = 'vertex-2023-10-16';
 /** Claude models are Anthropic's on Vertex; every other name is one of Google's (Gemini). */
 export const isVertexClaude = (model: string): boolean => model.startsWith('claude');
 
+/** Vertex names model versions with `@` (claude-3-5-sonnet-v2@20241022), which stays as it is in the path. */
+const modelSegment = (model: string) => encodeURIComponent(model).replaceAll('%40', '@');
+
 /** The channel's base URL when set, else the region's Vertex AI host. */
 function vertexUrl(call: RelayCall, region: string, projectId: string): string {
   const base = call.baseUrl || `https://${region}-aiplatform.googleapis.com`;
@@ -23,7 +26,7 @@ function vertexUrl(call: RelayCall, region: string, projectId: string): string {
       ? 'streamGenerateContent?alt=sse'
       : 'generateContent';
   const publisher = claude ? 'anthropic' : 'google';
-  return `${base}/v1/projects/${encodeURIComponent(projectId)}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/${encodeURIComponent(call.upstreamModel)}:${action}`;
+  return `${base}/v1/projects/${encodeURIComponent(projectId)}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/${modelSegment(call.upstreamModel)}:${action}`;
 }
 
 /** The request for `body` (already in the model's own format), with an access token of the channel's service account. */
