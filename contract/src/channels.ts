@@ -206,15 +206,12 @@ export const createChannelInput = z
     models: channelFields.models.prefault(''),
     group: channelFields.group.prefault('default'),
   })
-  .superRefine((input, context) => {
-    if (input.key === '' && !channelTypeById(input.type)?.keyInConfig) {
-      context.addIssue({
-        code: 'custom',
-        path: ['key'],
-        message: NAME_AND_KEY_REQUIRED,
-        params: { rule: 'required' },
-      });
-    }
+  .refine((input) => input.key !== '' || channelTypeById(input.type)?.keyInConfig === true, {
+    path: ['key'],
+    message: NAME_AND_KEY_REQUIRED,
+    params: { rule: 'required' },
+    // Said together with the other fields' issues, as a required field is.
+    when: ({ issues }) => issues.every((issue) => issue.path?.[0] !== 'key' && issue.path?.[0] !== 'type'),
   })
   .transform((input) => ({ ...input, other: input.other || defaultOtherFor(input.type) }));
 
