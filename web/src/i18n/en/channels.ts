@@ -84,9 +84,8 @@ export const enChannels = {
       keyKeep: 'Leave empty to keep the current key.',
       keyHidden:
         'Keys are shown to the super administrator only; leave empty to keep the current key. Changing the type, base URL or settings needs the key entered again.',
-      secretKeep: 'Leave empty to keep the saved value.',
       secretHidden:
-        'Shown to the super administrator only; leave empty to keep the saved value. Changing the other settings needs it entered again.',
+        'Credentials are shown to the super administrator only: leave them empty to keep the saved ones. Changing the other settings needs them entered again.',
       batch: 'Batch creation',
       batchHint: 'Create one channel per key, all with the settings below.',
       baseUrl: {

@@ -86,8 +86,7 @@ export const zhChannels: Messages<typeof enChannels> = {
       keyBatchHint: '每行创建一个渠道：当前 {{total}} 个。',
       keyKeep: '留空则保留原密钥。',
       keyHidden: '密钥仅对超级管理员显示；留空则保留原密钥。更改类型、Base URL 或其他设置时需重新填写密钥。',
-      secretKeep: '留空则保留已保存的值。',
-      secretHidden: '仅对超级管理员显示；留空则保留已保存的值。更改其他设置时需重新填写。',
+      secretHidden: '凭据仅对超级管理员显示：留空则保留已保存的凭据。更改其他设置时需重新填写。',
       batch: '批量创建',
       batchHint: '每个密钥创建一个渠道，其余设置相同。',
       baseUrl: {

@@ -1,4 +1,4 @@
-import { Alert, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { type ConfigField, channelTypeById } from '@switchyard/contract/channel-types';
 import { useTranslation } from 'react-i18next';
 import { configFieldName } from './channel-form-values';
@@ -24,14 +24,12 @@ export function ChannelConfigFields(props: ChannelConfigFieldsProps) {
   const long = fields.filter((field) => field.multiline);
 
   const input = (field: ConfigField) => {
+    // Editing: a secret left empty keeps the saved one, so it is not required there.
     const keep = props.editing && field.secret;
     const shared = {
       label: field.label[lang],
       name: configFieldName(field.key),
       placeholder: field.placeholder?.[lang],
-      description: keep
-        ? t(props.root ? 'channels.form.secretKeep' : 'channels.form.secretHidden')
-        : undefined,
       spellCheck: false,
       autoComplete: 'off',
       value: props.config[field.key] ?? '',
@@ -70,6 +68,12 @@ export function ChannelConfigFields(props: ChannelConfigFieldsProps) {
         </SimpleGrid>
       )}
       {long.map(input)}
+      {/* Said once for all secret fields, so that the inputs of a row stay aligned. */}
+      {props.editing && !props.root && fields.some((field) => field.secret) && (
+        <Text size="xs" c="dimmed" mt={-8}>
+          {t('channels.form.secretHidden')}
+        </Text>
+      )}
     </Stack>
   );
 }
