@@ -45,7 +45,7 @@ describe('AWS Bedrock channels (SigV4, InvokeModel, the binary event stream)', (
       body: JSON.stringify(body),
     });
 
-  it('composes the key as one-api does and never shows the AK/SK to root-less readers', async () => {
+  it('composes the key as one-api does and shows the AK/SK to root only', async () => {
     const row = await rig.t.db.kysely
       .selectFrom('channels')
       .select(['key', 'config'])
@@ -54,6 +54,12 @@ describe('AWS Bedrock channels (SigV4, InvokeModel, the binary event stream)', (
     expect(row.key).toBe(`${IDENTITY.accessKeyId}|${IDENTITY.secretAccessKey}|${IDENTITY.region}`);
     const asRoot = await rig.root.get<{ data: { config: string } }>(`/api/channel/${rig.channelId}`);
     expect(JSON.parse(asRoot.body.data.config)).toMatchObject({ sk: IDENTITY.secretAccessKey });
+    const admin = await rig.t.user('bdrk-admin', { role: 'admin' });
+    const asAdmin = await admin.get<{ data: { key: string; config: string } }>('/api/channel/?p=0');
+    expect(asAdmin.text).not.toContain(IDENTITY.secretAccessKey);
+    expect(asAdmin.text).not.toContain(IDENTITY.accessKeyId);
+    const seen = await admin.get<{ data: { key: string; config: string } }>(`/api/channel/${rig.channelId}`);
+    expect(JSON.parse(seen.body.data.config)).toEqual({ region: IDENTITY.region, ak: '', sk: '' });
   });
 
   it('signs InvokeModel, sends Claude the Bedrock envelope and bills the reported usage', async () => {
