@@ -46,6 +46,8 @@ const SPEC_TABLE: ReadonlyArray<readonly [number, ChannelGroup, string]> = [
 ];
 
 const ALL_IDS = Array.from({ length: 32 }, (_, i) => i + 1);
+/** Every type id: v0.6.5's and the 19 one-api added later (33–51). */
+const EVERY_ID = Array.from({ length: 51 }, (_, i) => i + 1);
 
 /** The types of the console spec (one-api v0.6.5); later ones are checked in their own suites. */
 const V065_TYPES = CHANNEL_TYPES.filter((t) => t.id <= 32);
@@ -230,17 +232,17 @@ describe('catalogue lookups', () => {
   it('finds types by id and refuses unknown ones', () => {
     expect(channelTypeById(3)?.name.en).toBe('Azure OpenAI');
     expect(channelTypeById(0)).toBeUndefined();
-    expect(channelTypeById(33)).toBeUndefined();
+    expect(channelTypeById(52)).toBeUndefined();
     const isKnownChannelType = (id: number) => channelTypeById(id) !== undefined;
-    expect(ALL_IDS.every(isKnownChannelType)).toBe(true);
+    expect(EVERY_ID.every(isKnownChannelType)).toBe(true);
     expect(isKnownChannelType(0)).toBe(false);
-    expect(isKnownChannelType(33)).toBe(false);
+    expect(isKnownChannelType(52)).toBe(false);
     expect(isKnownChannelType(1.5)).toBe(false);
   });
 
   it('names every id in ChannelTypeId once', () => {
     const values = Object.values(ChannelTypeId).sort((a, b) => a - b);
-    expect(values).toEqual(ALL_IDS);
+    expect(values).toEqual(EVERY_ID);
     expect(channelTypeById(ChannelTypeId.azure)?.name.en).toBe('Azure OpenAI');
     expect(channelTypeById(ChannelTypeId.fastGpt)?.name.en).toBe('FastGPT');
   });

@@ -216,14 +216,19 @@ export const createChannelInput = z
   .object({
     ...channelFields,
     name: channelFields.name.prefault(''),
-    key: keyText
-      .prefault('')
-      .transform((key) => keyLines(key).join('\n'))
-      .pipe(z.string().min(1, NAME_AND_KEY_REQUIRED)),
+    // Types whose credentials are config fields (AWS, Vertex AI) may leave it empty.
+    key: keyText.prefault('').transform((key) => keyLines(key).join('\n')),
     models: channelFields.models.prefault(''),
     group: channelFields.group.prefault('default'),
   })
   .refine(modelsGiven, REQUIRE_MODELS)
+  .refine((input) => input.key !== '' || channelTypeById(input.type)?.keyInConfig === true, {
+    path: ['key'],
+    message: NAME_AND_KEY_REQUIRED,
+    params: { rule: 'required' },
+    // Said together with the other fields' issues, as a required field is.
+    when: ({ issues }) => issues.every((issue) => issue.path?.[0] !== 'key' && issue.path?.[0] !== 'type'),
+  })
   .transform((input) => ({ ...input, other: input.other || defaultOtherFor(input.type) }));
 
 /** The whole form, or only some fields (status, priority, weight): the fields given are checked. */

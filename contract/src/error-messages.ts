@@ -300,6 +300,14 @@ export const ERROR_MESSAGES = {
     en: 'Only root can change where a channel sends its key ({field}) while keeping the key; enter a new key along with the change',
     zh: '只有超级管理员可以在保留原密钥的情况下更改渠道密钥的发送去向（{field}）；如需更改，请同时填写新的密钥',
   },
+  channel_config_required: {
+    en: 'This channel type needs its setting "{field}"; fill it in',
+    zh: '该类型的渠道需要填写配置项“{field}”',
+  },
+  channel_config_adc_invalid: {
+    en: 'The service account key must be the JSON key file Google Cloud downloads (with client_email and private_key)',
+    zh: '服务账号密钥必须是 Google Cloud 下载的 JSON 密钥文件（含 client_email 与 private_key）',
+  },
   channel_test_running: {
     en: 'A channel test is already running; wait until it finishes',
     zh: '已有渠道测试正在运行，请等待其完成',

@@ -366,6 +366,23 @@ const BEYOND_32: RatioMap = {
 };
 
 /**
+ * Vertex AI's own names (one-api leaves them unpriced, which bills at 30): Claude versions named with
+ * `@` at Anthropic's list prices, and the Gemini versions its catalogue adds, as their siblings.
+ */
+const VERTEX: RatioMap = {
+  'claude-3-haiku@20240307': usdPer1m(0.25),
+  'claude-3-sonnet@20240229': usdPer1m(3),
+  'claude-3-opus@20240229': usdPer1m(15),
+  'claude-3-5-sonnet@20240620': usdPer1m(3),
+  'claude-3-5-sonnet-v2@20241022': usdPer1m(3),
+  'claude-3-5-haiku@20241022': usdPer1m(1),
+  'gemini-pro-vision': usdPer1m(0.25),
+  'gemini-exp-1206': usdPer1m(1.25),
+  'gemini-1.5-pro-002': usdPer1m(1.25),
+  'gemini-1.5-flash-002': usdPer1m(0.075),
+};
+
+/**
  * Replicate: image models are priced per picture (one-api's values). For the language models one-api
  * entered Replicate's dollars per 1M input tokens as if they were per 1K (1000× too high: llama-3-8b
  * at $25 per 1M); here the same figures are read as what they are, dollars per 1M input tokens. The
@@ -663,6 +680,7 @@ export const DEFAULT_MODEL_RATIO: RatioMap = {
   ...CHINA_OTHERS,
   ...MISTRAL_AND_GROQ,
   ...BEYOND_32,
+  ...VERTEX,
   ...REPLICATE,
   ...OPENROUTER,
 };

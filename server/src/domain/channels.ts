@@ -1,4 +1,5 @@
 import { trimBaseUrl } from '@switchyard/contract/base-url';
+import { channelTypeById } from '@switchyard/contract/channel-types';
 import {
   type Channel,
   type CreateChannelInput,
@@ -24,6 +25,14 @@ import {
 } from '../db/repos/channels';
 import type { ChannelRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
+import {
+  bringsNewSecrets,
+  checkRequiredConfig,
+  composedKey,
+  configWithoutSecrets,
+  sameConfig,
+  withStoredSecrets,
+} from './channel-config';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
 import { type Actor, canSeeChannelKeys } from './permissions';
@@ -51,7 +60,8 @@ export function toApiChannel(row: ChannelRow, revealKey: boolean): Channel {
     used_quota: Number(row.used_quota ?? 0),
     model_mapping: row.model_mapping ?? '',
     priority: Number(row.priority ?? 0),
-    config: row.config ?? '',
+    // Credentials kept in the config (AWS's ak/sk, Vertex's key file) are shown to root only, as keys are.
+    config: revealKey ? (row.config ?? '') : configWithoutSecrets(row.type, row.config),
     system_prompt: row.system_prompt ?? '',
     test_error: row.test_error ?? '',
   };
@@ -126,9 +136,14 @@ export class ChannelService {
   /** One channel per key line (batch creation), each with its abilities, all in one transaction. */
   async create(input: CreateChannelInput): Promise<number[]> {
     this.#checkGroupsExist(input.group);
+    checkRequiredConfig(input.type, input.config);
+    // A type whose credentials are config fields makes one channel, its key composed as one-api's console does.
+    const keys = channelTypeById(input.type)?.keyInConfig
+      ? [input.key.replaceAll('\n', '') || composedKey(input.type, input.config)]
+      : input.key.split('\n');
     const ids = await inTransaction(this.deps.db, async (tx) => {
       const created: number[] = [];
-      for (const key of input.key.split('\n')) {
+      for (const key of keys) {
         const row = {
           type: input.type,
           key,
@@ -170,11 +185,23 @@ export class ChannelService {
     if (input.group !== undefined) this.#checkGroupsExist(input.group);
     const { id: _id, ...given } = input;
     const changes: ChannelChanges = definedFields(given);
-    if (!canSeeChannelKeys(actor) && changes.key === undefined) {
-      const redirected = KEY_DESTINATION_FIELDS.find(
-        (field) => changes[field] !== undefined && comparable(changes[field]) !== comparable(current[field]),
-      );
+    const type = input.type ?? current.type;
+    const keyInConfig = channelTypeById(type)?.keyInConfig === true;
+    if (changes.config !== undefined) changes.config = withStoredSecrets(type, changes.config, current);
+    if (input.type !== undefined || input.config !== undefined) {
+      checkRequiredConfig(type, changes.config ?? current.config);
+    }
+    const newCredentials = changes.key !== undefined || (keyInConfig && bringsNewSecrets(type, input.config));
+    if (!canSeeChannelKeys(actor) && !newCredentials) {
+      const redirected = KEY_DESTINATION_FIELDS.find((field) => {
+        if (changes[field] === undefined) return false;
+        if (field === 'config') return !sameConfig(changes.config, current.config);
+        return comparable(changes[field]) !== comparable(current[field]);
+      });
       if (redirected) throw new DomainError('channel_destination_needs_key', { field: redirected });
+    }
+    if (keyInConfig && changes.key === undefined && changes.config !== undefined) {
+      changes.key = composedKey(type, changes.config);
     }
     // The form's defaults for `other` (Azure's API version, Spark's version) apply on edit as on create.
     if (input.type !== undefined || input.other !== undefined) {

@@ -2,6 +2,7 @@ import { type ApiStyle, CHANNEL_TYPES, channelTypeById } from '@switchyard/contr
 import { adaptor as aiProxyLibrary } from './aiproxy-library';
 import { adaptor as ali } from './ali';
 import { adaptor as anthropic } from './anthropic';
+import { adaptor as aws } from './aws';
 import { adaptor as baidu } from './baidu';
 import { adaptor as cloudflare } from './cloudflare';
 import { adaptor as cohere } from './cohere';
@@ -15,6 +16,7 @@ import { adaptor as palm } from './palm';
 import { adaptor as replicate } from './replicate';
 import { adaptor as tencent } from './tencent';
 import type { Adaptor } from './types';
+import { adaptor as vertex } from './vertex';
 import { adaptor as xunfei } from './xunfei';
 import { adaptor as zhipu } from './zhipu';
 
@@ -35,6 +37,8 @@ const BY_STYLE: Partial<Record<ApiStyle, Adaptor | undefined>> = {
   cloudflare,
   deepl,
   replicate,
+  aws,
+  vertex,
 };
 
 /** The OpenAI-compatible family: one adaptor per type, its differences read from the catalogue. */

@@ -1,4 +1,5 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
+import { channelSecrets } from '../../domain/channel-secrets';
 import { adaptorFor } from '../adaptors/registry';
 import type { RelayCall, Usage } from '../adaptors/types';
 import { clientClosed, RelayError, upstreamBroke } from '../errors';
@@ -49,7 +50,7 @@ export async function attempt(
 ): Promise<AttemptResult> {
   const result = await attemptOnChannel(deps, call, sink, hooks);
   // What a provider or the network says may quote the channel's key: no failure leaves with it.
-  return result.ok ? result : { ...result, error: result.error.withoutSecrets(call.channel.key) };
+  return result.ok ? result : { ...result, error: result.error.withoutSecrets(channelSecrets(call.channel)) };
 }
 
 async function attemptOnChannel(

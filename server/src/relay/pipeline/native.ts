@@ -1,4 +1,5 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
+import { channelSecrets } from '../../domain/channel-secrets';
 import { redactSecrets } from '../../domain/redact-secrets';
 import { adaptorFor } from '../adaptors/registry';
 import type { Adaptor, ConvertedResponse, RelayCall, UpstreamRequest, Usage } from '../adaptors/types';
@@ -27,8 +28,11 @@ import type { StreamOutput } from './stream';
 export interface NativeFormat {
   /** The format's name; by default the catalogue's apiStyle of the channel types that speak it. */
   readonly name: string;
-  /** True for the channel types that speak this format natively, when `name` is no apiStyle. */
-  speaks?(channelType: number): boolean;
+  /**
+   * True for the channel types that speak this format natively, when `name` is no apiStyle alone.
+   * `model` (the mapped one) is given when it decides it (a cloud serving several families).
+   */
+  speaks?(channelType: number, model?: string): boolean;
   /** The upstream request for the client's own body; `call` holds the channel, key and mapped model. */
   buildRequest(call: RelayCall, native: NativeRequest): UpstreamRequest | Promise<UpstreamRequest>;
   /** Reads billing usage (and the text to count when there is none) from native answers. */
@@ -45,8 +49,8 @@ export interface NativeUsageReader {
 }
 
 /** Whether channels of `channelType` speak `format` natively. */
-export const speaks = (format: NativeFormat, channelType: number): boolean =>
-  format.speaks ? format.speaks(channelType) : channelTypeById(channelType)?.apiStyle === format.name;
+export const speaks = (format: NativeFormat, channelType: number, model?: string): boolean =>
+  format.speaks ? format.speaks(channelType, model) : channelTypeById(channelType)?.apiStyle === format.name;
 
 export interface NativeReading {
   usage: Usage | undefined;
@@ -93,11 +97,16 @@ export interface Wire extends Omit<Adaptor, 'streamTranslator'> {
 export function passThroughWire(call: RelayCall): Wire | undefined {
   const native = call.native;
   const own = adaptorFor(call.channel.type);
-  if (!native || !own || !speaks(native.format, call.channel.type)) return undefined;
+  if (!native || !own || !speaks(native.format, call.channel.type, call.upstreamModel)) return undefined;
   const { format } = native;
+  // The provider's own channels send its error bodies; a cloud hosting its models (Bedrock, Vertex)
+  // has its own shape, which the front words in the client's format instead.
+  const ownShape = channelTypeById(call.channel.type)?.apiStyle === format.name;
   return {
     passThrough: true,
     buildRequest: (relayCall) => format.buildRequest(relayCall, native),
+    // A cloud may need to re-frame its stream (Bedrock's binary event stream) into the format's events.
+    ...(own.transport ? { transport: own.transport } : {}),
     convertResponse(_call, body, contentType): ConvertedResponse | RelayError {
       const reading = format.usage.answer(body);
       return reading instanceof Error ? reading : { ...reading, body, contentType };
@@ -106,7 +115,9 @@ export function passThroughWire(call: RelayCall): Wire | undefined {
     // The channel's adaptor reads the error (for health and retries); the client gets it as sent.
     parseError(status, body) {
       const error = own.parseError(status, body);
-      return inProviderShape(error, body) ? error.withBodyAsSent(format.name, body.toString()) : error;
+      return ownShape && inProviderShape(error, body)
+        ? error.withBodyAsSent(format.name, body.toString())
+        : error;
     },
   };
 }
@@ -135,10 +146,10 @@ function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
         return { out: '', failure };
       }
       // A provider's error event may quote the channel's key.
-      return { out: reader.failed() ? redactSecrets(text, call.channel.key) : text };
+      return { out: reader.failed() ? redactSecrets(text, channelSecrets(call.channel)) : text };
     },
     close: (error) =>
-      error ? format.streamError(error.withoutSecrets(call.channel.key), call.requestId) : '',
+      error ? format.streamError(error.withoutSecrets(channelSecrets(call.channel)), call.requestId) : '',
     usage: () => reader.usage(),
     text: () => reader.text(),
     done: () => reader.done(),

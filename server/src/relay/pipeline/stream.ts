@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { channelSecrets } from '../../domain/channel-secrets';
 import { redactSecrets } from '../../domain/redact-secrets';
 import type { RelayCall, StreamTranslator } from '../adaptors/types';
 import { badUpstreamAnswer, RelayError, upstreamBroke } from '../errors';
@@ -66,7 +67,7 @@ export function translatedOutput(translator: StreamTranslator, call: RelayCall):
         for (const event of events) {
           for (const data of translator.push(event.data, event.event)) {
             endedInError = isErrorPayload(data);
-            out += `data: ${endedInError ? withoutSecrets(data, call.channel.key) : data}\n\n`;
+            out += `data: ${endedInError ? withoutSecrets(data, channelSecrets(call.channel)) : data}\n\n`;
           }
         }
       } catch (failure) {
@@ -76,7 +77,7 @@ export function translatedOutput(translator: StreamTranslator, call: RelayCall):
     },
     close(error) {
       if (error)
-        return `data: ${JSON.stringify(error.withoutSecrets(call.channel.key).body(call.requestId))}\n\n`;
+        return `data: ${JSON.stringify(error.withoutSecrets(channelSecrets(call.channel)).body(call.requestId))}\n\n`;
       return endedInError ? '' : 'data: [DONE]\n\n';
     },
     usage: () => translator.usage(),

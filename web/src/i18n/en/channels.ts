@@ -84,6 +84,8 @@ export const enChannels = {
       keyKeep: 'Leave empty to keep the current key.',
       keyHidden:
         'Keys are shown to the super administrator only; leave empty to keep the current key. Changing the type, base URL or settings needs the key entered again.',
+      secretHidden:
+        'Credentials are shown to the super administrator only: leave them empty to keep the saved ones. Changing the other settings needs them entered again.',
       batch: 'Batch creation',
       batchHint: 'Create one channel per key, all with the settings below.',
       baseUrl: {
@@ -153,6 +155,7 @@ export const enChannels = {
           required: 'Please enter the base URL of this channel!',
           url: 'The base URL must start with http:// or https:// followed by a host name.',
         },
+        configRequired: 'Please fill in this setting!',
         priority: { invalid: 'The priority must be a whole number.' },
         weight: { invalid: 'The weight must be a whole number of at least 0.' },
         /** Editing keeps the stored key: only the name is asked for. */

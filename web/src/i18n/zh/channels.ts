@@ -86,6 +86,7 @@ export const zhChannels: Messages<typeof enChannels> = {
       keyBatchHint: '每行创建一个渠道：当前 {{total}} 个。',
       keyKeep: '留空则保留原密钥。',
       keyHidden: '密钥仅对超级管理员显示；留空则保留原密钥。更改类型、Base URL 或其他设置时需重新填写密钥。',
+      secretHidden: '凭据仅对超级管理员显示：留空则保留已保存的凭据。更改其他设置时需重新填写。',
       batch: '批量创建',
       batchHint: '每个密钥创建一个渠道，其余设置相同。',
       baseUrl: {
@@ -151,6 +152,7 @@ export const zhChannels: Messages<typeof enChannels> = {
           required: '请填写该渠道的 Base URL！',
           url: 'Base URL 必须以 http:// 或 https:// 开头，并带有主机名。',
         },
+        configRequired: '请填写此项！',
         priority: { invalid: '优先级必须是整数。' },
         weight: { invalid: '权重必须是不小于 0 的整数。' },
         /** Editing keeps the stored key: only the name is asked for. */

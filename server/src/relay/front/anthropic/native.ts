@@ -1,3 +1,4 @@
+import { channelTypeById } from '@switchyard/contract/channel-types';
 import { answerObject, missing } from '../../adaptors/answer-check';
 import { authHeaders } from '../../adaptors/anthropic/auth';
 import { anthropicError as upstreamAnthropicError } from '../../adaptors/anthropic/errors';
@@ -8,6 +9,7 @@ import { badUpstreamAnswer, type RelayError } from '../../errors';
 import { asObject, type Json, numberOf } from '../../json-value';
 import type { NativeFormat, NativeReading, NativeRequest, NativeStreamReader } from '../../pipeline/native';
 import { withTopLevelFields } from '../../pipeline/native-body';
+import { cloudClaudeRequest, cloudServesClaude } from './cloud-native';
 import { anthropicErrorOf } from './response';
 
 /** Client headers that say how Anthropic must read the body: they go upstream as sent. */
@@ -32,7 +34,9 @@ function upstreamBody(call: RelayCall, native: NativeRequest): Buffer {
   return Object.keys(fields).length > 0 ? withTopLevelFields(native.rawBody, fields) : native.rawBody;
 }
 
-function buildRequest(call: RelayCall, native: NativeRequest): UpstreamRequest {
+function buildRequest(call: RelayCall, native: NativeRequest): UpstreamRequest | Promise<UpstreamRequest> {
+  const style = channelTypeById(call.channel.type)?.apiStyle;
+  if (style !== 'anthropic') return cloudClaudeRequest(style, call, native);
   return {
     url: `${call.baseUrl}/v1/messages`,
     method: 'POST',
@@ -102,8 +106,12 @@ class AnthropicEventReader implements NativeStreamReader {
 
 /** Anthropic's Messages API as a native format: Anthropic channels get the client's call untouched. */
 export const anthropicNative: NativeFormat = {
-  // The apiStyle of Anthropic channels (and of Bedrock and Vertex Claude, once they are relayed).
+  // The apiStyle of Anthropic channels; Bedrock and Vertex channels speak it for their Claude models.
   name: 'anthropic',
+  speaks(channelType, model) {
+    const style = channelTypeById(channelType)?.apiStyle;
+    return style === 'anthropic' || cloudServesClaude(style, model);
+  },
   buildRequest,
   usage: { answer: readAnswer, stream: () => new AnthropicEventReader() },
   streamError: (error, requestId) =>

@@ -10,12 +10,14 @@ import { showSuccess } from '../../../lib/toast';
 import { useFormFields } from '../../../lib/use-form-fields';
 import { useChannelGroups, useSaveChannel } from '../api/channel-edit';
 import { defaultModelsOf, useTypeModels } from '../api/channel-models';
+import { ChannelConfigFields } from './ChannelConfigFields';
 import { ChannelEndpointFields } from './ChannelEndpointFields';
 import { ChannelKeyField } from './ChannelKeyField';
 import { ChannelModelsField } from './ChannelModelsField';
 import { ChannelTypeSelect } from './ChannelTypeSelect';
 import {
   type ChannelFormValues,
+  configFieldName,
   initialChannelValues,
   toChannelChange,
   withType,
@@ -35,6 +37,7 @@ const ERROR_FIELD: Record<keyof ChannelFormValues, string> = {
   modelMapping: 'model_mapping',
   priority: 'priority',
   weight: 'weight',
+  config: 'config',
 };
 
 /** Create channels (no `channel`; one per key line in batch mode) or edit one; back to the list after. */
@@ -53,6 +56,11 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
   const changeType = (type: number) => {
     setValues((current) => withType(current, type, defaultModelsOf(type, typeModels.data)));
     setErrors((current) => ({ ...current, models: undefined, base_url: undefined, other: undefined }));
+  };
+
+  const changeConfig = (key: string, value: string) => {
+    setValues((current) => ({ ...current, config: { ...current.config, [key]: value } }));
+    setErrors((current) => ({ ...current, [configFieldName(key)]: undefined }));
   };
 
   const changeBatch = (batch: boolean) => {
@@ -112,16 +120,27 @@ export function ChannelForm({ channel }: { channel?: Channel }) {
           withAsterisk
           data-testid="channel-groups"
         />
-        <ChannelKeyField
+        <ChannelConfigFields
           type={values.type}
-          value={values.key}
-          onChange={(key) => set('key', key)}
-          batch={values.batch}
-          onBatchChange={changeBatch}
+          config={values.config}
+          onChange={changeConfig}
           editing={channel !== undefined}
           root={root}
-          error={errors.key}
+          errors={errors}
         />
+        {/* Credentials kept in the config (AWS, Vertex AI) replace the key. */}
+        {!channelTypeById(values.type)?.keyInConfig && (
+          <ChannelKeyField
+            type={values.type}
+            value={values.key}
+            onChange={(key) => set('key', key)}
+            batch={values.batch}
+            onBatchChange={changeBatch}
+            editing={channel !== undefined}
+            root={root}
+            error={errors.key}
+          />
+        )}
         <ChannelEndpointFields
           type={values.type}
           baseUrl={values.baseUrl}

@@ -190,3 +190,58 @@ describe('a channel of a type the console does not know', () => {
     expect(JSON.parse(JSON.stringify(result.change.input))).not.toHaveProperty('type');
   });
 });
+
+describe('config fields (AWS Bedrock, Vertex AI)', () => {
+  beforeAll(async () => {
+    await i18n.changeLanguage('en');
+  });
+
+  it('sends the whole config object and no key for a type whose credentials are settings', () => {
+    const result = toChannelChange(
+      values({
+        type: 33,
+        key: 'typed before the type changed',
+        config: { region: ' us-west-2 ', ak: 'AKIA0000', sk: 'secret', plugin: 'kept' },
+      }),
+      null,
+      t,
+    );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.change.input.key).toBe('');
+    expect(JSON.parse(String(result.change.input.config))).toEqual({
+      region: 'us-west-2',
+      ak: 'AKIA0000',
+      sk: 'secret',
+      plugin: 'kept',
+    });
+  });
+
+  it('marks each required setting left empty, but lets an edit keep a saved secret', () => {
+    const refused = toChannelChange(values({ type: 42, config: { region: 'us-east5' } }), null, t);
+    expect(refused).toEqual({
+      ok: false,
+      errors: {
+        'config.vertex_ai_project_id': 'Please fill in this setting!',
+        'config.vertex_ai_adc': 'Please fill in this setting!',
+      },
+    });
+    const edited = toChannelChange(
+      values({ type: 42, config: { region: 'us-east5', vertex_ai_project_id: 'p', vertex_ai_adc: '' } }),
+      7,
+      t,
+    );
+    expect(edited.ok).toBe(true);
+  });
+
+  it('parses the stored config back on edit and leaves other types without one', () => {
+    const aws = initialChannelValues({
+      ...channel,
+      type: 33,
+      config: '{"region":"eu-west-1","ak":"","sk":""}',
+    });
+    expect(aws.config).toEqual({ region: 'eu-west-1', ak: '', sk: '' });
+    const openai = toChannelChange(values(), null, t);
+    expect(openai.ok && 'config' in openai.change.input && openai.change.input.config).toBeFalsy();
+  });
+});

@@ -1,5 +1,10 @@
 import { trimBaseUrl } from '@switchyard/contract/base-url';
-import { type BaseUrlKind, ChannelTypeId, channelTypeById } from '@switchyard/contract/channel-types';
+import {
+  type BaseUrlKind,
+  ChannelTypeId,
+  type ConfigField,
+  channelTypeById,
+} from '@switchyard/contract/channel-types';
 import {
   type Channel,
   createChannelInput,
@@ -28,6 +33,24 @@ export interface ChannelFormValues {
   modelMapping: string;
   priority: number | string;
   weight: number | string;
+  /** The channel's config JSON as an object: every key kept, the type's fields edited. */
+  config: Record<string, string>;
+}
+
+/** The form field (and error key) of one config setting. */
+export const configFieldName = (key: string) => `config.${key}`;
+
+/** A stored config as the form edits it; malformed or non-text values are dropped. */
+export function parseConfig(text: string | null | undefined): Record<string, string> {
+  try {
+    const parsed = JSON.parse(text || '{}') as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+  } catch {
+    return {};
+  }
 }
 
 /** The mapping example of the form: dated model names → their base names. */
@@ -53,6 +76,7 @@ export function initialChannelValues(channel?: Channel): ChannelFormValues {
       modelMapping: '',
       priority: 0,
       weight: 0,
+      config: {},
     };
   }
   const mapping = parseModelMapping(channel.model_mapping);
@@ -71,6 +95,7 @@ export function initialChannelValues(channel?: Channel): ChannelFormValues {
         : channel.model_mapping,
     priority: channel.priority,
     weight: channel.weight,
+    config: parseConfig(channel.config),
   };
 }
 
@@ -145,20 +170,48 @@ export function toChannelChange(
     weight: values.weight,
   };
   const baseUrlMissing = urlField?.required === true && !trimBaseUrl(values.baseUrl);
+  const configMissing = missingConfigFields(values, id !== null);
+  const complete = !baseUrlMissing && configMissing.length === 0;
   const refuse = (issues: readonly ValidationIssue[], scopes: readonly string[]): ChannelFormResult => {
     const errors = fieldErrors(issues, t, scopes);
     if (baseUrlMissing) errors.base_url = t('channels.form.errors.base_url.required');
+    for (const field of configMissing) {
+      errors[configFieldName(field.key)] = t('channels.form.errors.configRequired');
+    }
     return { ok: false, errors };
   };
+  const withConfig = { ...fields, ...configFieldsOf(values) };
+  const entry = channelTypeById(values.type);
   if (id === null) {
-    const key = values.batch ? values.key : (keyLines(values.key)[0] ?? '');
-    const parsed = createChannelInput.safeParse({ ...fields, key });
-    if (parsed.success && !baseUrlMissing) return { ok: true, change: { id, input: parsed.data } };
+    const key = entry?.keyInConfig ? '' : values.batch ? values.key : (keyLines(values.key)[0] ?? '');
+    const parsed = createChannelInput.safeParse({ ...withConfig, key });
+    if (parsed.success && complete) return { ok: true, change: { id, input: parsed.data } };
     return refuse(parsed.success ? [] : parsed.error.issues, CREATE_MESSAGES);
   }
   // A type this console does not know (a newer one-api's) is left as it is.
-  const type = channelTypeById(values.type) ? values.type : undefined;
-  const parsed = updateChannelInput.safeParse({ ...fields, id, type, key: values.key });
-  if (parsed.success && !baseUrlMissing) return { ok: true, change: { id, input: parsed.data } };
+  const type = entry ? values.type : undefined;
+  const key = entry?.keyInConfig ? '' : values.key;
+  const parsed = updateChannelInput.safeParse({ ...withConfig, id, type, key });
+  if (parsed.success && complete) return { ok: true, change: { id, input: parsed.data } };
   return refuse(parsed.success ? [] : parsed.error.issues, EDIT_MESSAGES);
+}
+
+/**
+ * `config` for a type with settings of its own: the whole object, as one-api's console saves it (the
+ * type's fields trimmed, empty ones included); other types leave the stored config as it is.
+ */
+function configFieldsOf(values: ChannelFormValues): { config?: string } {
+  const fields = channelTypeById(values.type)?.configFields;
+  if (!fields?.length) return {};
+  const config = { ...values.config };
+  for (const field of fields) config[field.key] = (config[field.key] ?? '').trim();
+  return { config: JSON.stringify(config) };
+}
+
+/** Required settings left empty; on edit a secret may stay empty (it keeps the saved one). */
+function missingConfigFields(values: ChannelFormValues, editing: boolean): ConfigField[] {
+  const fields = channelTypeById(values.type)?.configFields ?? [];
+  return fields.filter(
+    (field) => field.required && !(editing && field.secret) && !(values.config[field.key] ?? '').trim(),
+  );
 }

@@ -1,0 +1,35 @@
+import { channelTypeById } from '@switchyard/contract/channel-types';
+import type { ChannelRow } from '../db/schema';
+
+/** The channel's config as an object of its text values; malformed config is none. */
+export function configValues(config: string | null | undefined): Record<string, string> {
+  try {
+    const parsed = JSON.parse(config || '{}') as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(
+      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** The config keys of the channel's type that hold credentials (AWS's ak/sk, Vertex's key file). */
+export const secretConfigKeys = (type: number): string[] =>
+  (channelTypeById(type)?.configFields ?? []).filter((field) => field.secret).map((field) => field.key);
+
+/**
+ * Everything that must never be shown or logged for a channel: its key and its secret config values,
+ * one per line (redactSecrets also takes out each longer part of them).
+ */
+export function channelSecrets(channel: Pick<ChannelRow, 'key' | 'type' | 'config'>): string {
+  const values = configValues(channel.config);
+  const secrets = secretConfigKeys(channel.type).flatMap((name) => withInnerValues(values[name] ?? ''));
+  return [channel.key, ...secrets].filter(Boolean).join('\n');
+}
+
+/** A secret that is a JSON document (a service-account key file) and its text fields as they decode (the PEM). */
+function withInnerValues(secret: string): string[] {
+  const inner = Object.values(configValues(secret)).filter((value) => value.length >= 16);
+  return [secret, ...inner];
+}
