@@ -33,6 +33,7 @@ import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { ChannelTester } from './jobs/channel-tester';
+import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
 import { IdentityCache } from './relay/pipeline/identity-cache';
@@ -59,6 +60,7 @@ export function createServices(
   logger?: FastifyBaseLogger,
   clock?: () => number,
   worker?: WorkerRole,
+  metrics?: GatewayMetrics,
 ): Services {
   const identities = new IdentityCache(db);
   const router = new ChannelRouter(db);
@@ -108,10 +110,19 @@ export function createServices(
     leaseMs: config.quotaLeaseMs,
     onQuotaSpent: (id, amount) => reminder.spent(id, amount),
     onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),
+    onSettled: metrics
+      ? (call, quota) =>
+          metrics.settled(call.model, call.usage.prompt_tokens, call.usage.completion_tokens, quota)
+      : undefined,
     // Without Redis or other workers there is no other process to ask.
     askForCredit: config.redis || worker ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
   });
-  const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger) });
+  const health = new ChannelHealth({ options, channels, notify: channelAlerts(notifier, logger), metrics });
+  metrics?.observe({
+    heldCredit: () => billing.heldCredit(),
+    queueDepths: () => billing.queueDepths(),
+    poolUse: db.poolUse,
+  });
   const logs = new LogService({ db });
   const upstream = new UpstreamClient(config);
   const relay = new Relay({
@@ -122,6 +133,7 @@ export function createServices(
     counter: createTokenCounter(() => options.bool('ApproximateTokenEnabled')),
     upstream,
     logger,
+    metrics,
   });
   return {
     config,

@@ -2,6 +2,7 @@ import { ChannelStatus } from '@switchyard/contract/roles';
 import type { ChannelRow } from '../../db/schema';
 import type { ChannelService } from '../../domain/channels';
 import type { OptionsStore } from '../../domain/options';
+import type { RelayMetrics } from '../../metrics/relay-metrics';
 import type { RelayError } from '../errors';
 
 const DISABLING_TYPES = new Set([
@@ -45,7 +46,12 @@ export interface HealthNotifier {
 /** Switches channels off when the provider says their key is dead, and back on when a test passes. */
 export class ChannelHealth {
   constructor(
-    private readonly deps: { options: OptionsStore; channels: ChannelService; notify?: HealthNotifier },
+    private readonly deps: {
+      options: OptionsStore;
+      channels: ChannelService;
+      notify?: HealthNotifier;
+      metrics?: Pick<RelayMetrics, 'channelAutoDisabled'>;
+    },
   ) {}
 
   async failed(channel: ChannelRow, error: RelayError): Promise<boolean> {
@@ -56,6 +62,7 @@ export class ChannelHealth {
   async disable(channel: ChannelRow, reason: string): Promise<boolean> {
     if (channel.status !== ChannelStatus.enabled) return false;
     await this.deps.channels.setStatus(channel.id, ChannelStatus.autoDisabled);
+    this.deps.metrics?.channelAutoDisabled(channel.id);
     this.deps.notify?.channelDisabled(channel, reason);
     return true;
   }
