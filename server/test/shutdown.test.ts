@@ -7,7 +7,7 @@ import { clientsFor } from './harness';
 import { expectBalancedBooks, sleep } from './ledger-books';
 import { buildServer, freePort, ServerProcess } from './process/built-server';
 import { freshRequest } from './process/fresh-connection';
-import { createChannel, createCustomer, type Customer } from './relay-setup';
+import { type Customer, createChannel, createCustomer } from './relay-setup';
 
 const FUNDS = 5_000_000;
 const KEY_FUNDS = 1_000_000;
@@ -33,7 +33,11 @@ async function openStream(baseUrl: string, key: string) {
   const response = await fetch(`${baseUrl}/v1/chat/completions`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ model: 'gpt-3.5-turbo', stream: true, messages: [{ role: 'user', content: 'count' }] }),
+    body: JSON.stringify({
+      model: 'gpt-3.5-turbo',
+      stream: true,
+      messages: [{ role: 'user', content: 'count' }],
+    }),
   });
   expect(response.status).toBe(200);
   const reader = response.body!.getReader();
@@ -89,7 +93,10 @@ describe(`graceful shutdown of the built server (${TEST_DIALECT})`, () => {
     db = openDatabase(database.target);
     const clients = clientsFor(server.baseUrl);
     await createChannel(await clients.root(), { base_url: fake.url });
-    customer = await createCustomer(clients, 'lastcall', { quota: FUNDS, token: { remain_quota: KEY_FUNDS } });
+    customer = await createCustomer(clients, 'lastcall', {
+      quota: FUNDS,
+      token: { remain_quota: KEY_FUNDS },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -164,8 +171,8 @@ describe(`graceful shutdown of the built server (${TEST_DIALECT})`, () => {
     expect(await exited).toBe(1);
     expect(Date.now() - started).toBeLessThan(1_400);
     await stream.rest().catch(() => '');
-    expect(logLines(server.output).some((line) => line.msg === 'SIGINT received again: exiting at once')).toBe(
-      true,
-    );
+    expect(
+      logLines(server.output).some((line) => line.msg === 'SIGINT received again: exiting at once'),
+    ).toBe(true);
   });
 });
