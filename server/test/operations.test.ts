@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DIALECT } from './databases';
 import { geminiHandler } from './fakes/gemini';
@@ -136,6 +137,18 @@ describe(`health, readiness and metrics (${TEST_DIALECT})`, () => {
     } finally {
       await dead.close();
     }
+  });
+
+  it('the Grafana dashboard asks only for metrics the server exposes', async () => {
+    const dashboard = fs.readFileSync(new URL('../../deploy/grafana-dashboard.json', import.meta.url), 'utf8');
+    const used = new Set(dashboard.match(/\b(?:switchyard|nodejs|process)_[a-z0-9_]+/g));
+    expect(used.size).toBeGreaterThan(10);
+    const text = await (await get(t, '/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })).text();
+    const exposed = new Set(text.split('\n').flatMap((line) => /^(\w+)[{ ]/.exec(line)?.[1] ?? []));
+    const missing = [...used].filter(
+      (name) => !exposed.has(name) && !(name === 'switchyard_db_pool_connections' && TEST_DIALECT === 'sqlite'),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('GEMINI_VERSION and GEMINI_SAFETY_SETTING reach translated Gemini calls', async () => {
