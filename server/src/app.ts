@@ -132,6 +132,8 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   billingDashboardRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();
+    // Calls cut at SHUTDOWN_TIMEOUT end at once (their upstream is aborted), then settle or refund.
+    await services.relay.idle(SHUTDOWN_SETTLEMENT_WAIT_MS);
     const unwritten = await services.billing.close(SHUTDOWN_SETTLEMENT_WAIT_MS);
     if (unwritten.calls > 0) {
       logger?.error(

@@ -140,13 +140,17 @@ describe(`health, readiness and metrics (${TEST_DIALECT})`, () => {
   });
 
   it('the Grafana dashboard asks only for metrics the server exposes', async () => {
-    const dashboard = fs.readFileSync(new URL('../../deploy/grafana-dashboard.json', import.meta.url), 'utf8');
+    const dashboard = fs.readFileSync(
+      new URL('../../deploy/grafana-dashboard.json', import.meta.url),
+      'utf8',
+    );
     const used = new Set(dashboard.match(/\b(?:switchyard|nodejs|process)_[a-z0-9_]+/g));
     expect(used.size).toBeGreaterThan(10);
     const text = await (await get(t, '/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })).text();
     const exposed = new Set(text.split('\n').flatMap((line) => /^(\w+)[{ ]/.exec(line)?.[1] ?? []));
     const missing = [...used].filter(
-      (name) => !exposed.has(name) && !(name === 'switchyard_db_pool_connections' && TEST_DIALECT === 'sqlite'),
+      (name) =>
+        !exposed.has(name) && !(name === 'switchyard_db_pool_connections' && TEST_DIALECT === 'sqlite'),
     );
     expect(missing).toEqual([]);
   });

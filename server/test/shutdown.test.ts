@@ -160,8 +160,40 @@ describe(`graceful shutdown of the built server (${TEST_DIALECT})`, () => {
     expect(books.usedQuota).toBeGreaterThan(0);
   });
 
+  it('SHUTDOWN_TIMEOUT cuts a stream that runs longer, bills what it delivered and still exits 0', async () => {
+    const slow = await new HttpFake(openAiHandler({ chunkDelayMs: 1_000, reply: WORDS })).start();
+    const short = new ServerProcess(build.entry, await freePort(), { ...env, SHUTDOWN_TIMEOUT: '1' });
+    try {
+      await short.start();
+      const root = await clientsFor(short.baseUrl).root();
+      await root.put('/api/channel/', { id: 1, base_url: slow.url });
+      const before = await expectBalancedBooks(
+        { db },
+        { userId: customer.userId, tokenId: customer.token.id, userFunds: FUNDS, tokenFunds: KEY_FUNDS },
+      );
+      const stream = await openStream(short.baseUrl, `sk-${customer.token.key}`);
+      await stream.firstChunk();
+      const started = Date.now();
+      expect(await short.stop('SIGTERM')).toBe(0);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      const text = await stream.rest().catch(() => '');
+      expect(text).not.toContain('ten');
+      expect(short.output).toContain('SHUTDOWN_TIMEOUT passed');
+      const after = await expectBalancedBooks(
+        { db },
+        { userId: customer.userId, tokenId: customer.token.id, userFunds: FUNDS, tokenFunds: KEY_FUNDS },
+      );
+      expect(after.logs).toBeLessThanOrEqual(before.logs + 1);
+    } finally {
+      await short.stop('SIGKILL');
+      await slow.close();
+    }
+  });
+
   it('a second signal ends the process at once, a stream still in flight', async () => {
     await server.start();
+    const root = await clientsFor(server.baseUrl).root();
+    await root.put('/api/channel/', { id: 1, base_url: fake.url });
     const stream = await openStream(server.baseUrl, `sk-${customer.token.key}`);
     await stream.firstChunk();
     const started = Date.now();

@@ -62,7 +62,26 @@ export interface SideCall {
  * while the call's RELAY_TIMEOUT budget lasts.
  */
 export class Relay {
+  /** Calls being handled, and who waits for there to be none (shutdown). */
+  #inFlight = 0;
+  #idleWaiters: Array<() => void> = [];
+
   constructor(private readonly deps: RelayDeps) {}
+
+  /**
+   * Resolves once no call is being handled, or after `waitMs`. At shutdown, calls whose connections
+   * were cut still settle or refund (the upstream is aborted with them) before the books are closed.
+   */
+  idle(waitMs: number): Promise<void> {
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      this.#idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 
   /** The relay's token counter: what the count-tokens endpoints answer with. */
   get counter(): TokenCounter {
@@ -76,6 +95,18 @@ export class Relay {
 
   /** One call from `caller`, authenticated by the front before its body was read. */
   async handle(caller: RelayCaller, incoming: IncomingCall, sink: ClientSink): Promise<void> {
+    this.#inFlight++;
+    try {
+      await this.#counted(caller, incoming, sink);
+    } finally {
+      this.#inFlight--;
+      if (this.#inFlight === 0 && this.#idleWaiters.length > 0) {
+        for (const wake of this.#idleWaiters.splice(0)) wake();
+      }
+    }
+  }
+
+  async #counted(caller: RelayCaller, incoming: IncomingCall, sink: ClientSink): Promise<void> {
     const { metrics } = this.deps;
     if (!metrics) return this.#handle(caller, incoming, sink, undefined);
     metrics.callStarted();
