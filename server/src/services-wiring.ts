@@ -122,6 +122,7 @@ export function createServices(
     heldCredit: () => billing.heldCredit(),
     queueDepths: () => billing.queueDepths(),
     poolUse: db.poolUse,
+    inFlight: () => relay.inFlight,
   });
   const logs = new LogService({ db });
   const upstream = new UpstreamClient(config);

@@ -8,6 +8,8 @@ export interface MetricSources {
   heldCredit?: () => { payers: number; quota: number };
   /** Writes waiting in the group-commit queues (holds, settlements). */
   queueDepths?: () => Record<string, number>;
+  /** Relay calls being handled. */
+  inFlight?: () => number;
   /** The database pool (PostgreSQL, MySQL). */
   poolUse?: () => { open: number; idle: number; waiting: number };
 }
@@ -18,7 +20,6 @@ const ADDED_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.02
 /** Every metric of one process, in a registry of its own (not prom-client's global one). */
 export class GatewayMetrics implements RelayMetrics {
   readonly registry = new Registry();
-  #inFlight = 0;
   readonly #sources: MetricSources = {};
   readonly #requests: LabelCache<{ inc(): void }>;
   readonly #upstream: LabelCache<{ observe(seconds: number): void }>;
@@ -90,12 +91,7 @@ export class GatewayMetrics implements RelayMetrics {
     Object.assign(this.#sources, sources);
   }
 
-  callStarted(): void {
-    this.#inFlight++;
-  }
-
   callEnded(endpoint: string, model: string, channelId: number, outcome: RelayOutcome): void {
-    this.#inFlight--;
     this.#requests.four(endpoint, model, channelId, outcome).inc();
   }
 
@@ -125,13 +121,12 @@ export class GatewayMetrics implements RelayMetrics {
 
   #gauges(registers: Registry[]): void {
     const sources = this.#sources;
-    const self = this;
     new Gauge({
       name: 'switchyard_relay_in_flight',
       help: 'Relay calls in progress (each holds a reservation once its quota is reserved)',
       registers,
       collect() {
-        this.set(self.#inFlight);
+        this.set(sources.inFlight?.() ?? 0);
       },
     });
     new Gauge({

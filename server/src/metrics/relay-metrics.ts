@@ -18,7 +18,6 @@ export type RelayOutcome =
  * METRICS_TOKEN is unset, so a server without metrics pays nothing.
  */
 export interface RelayMetrics {
-  callStarted(): void;
   /** One relay call ended; `model` and `channelId` are '' and 0 when no channel was chosen. */
   callEnded(endpoint: string, model: string, channelId: number, outcome: RelayOutcome): void;
   /**

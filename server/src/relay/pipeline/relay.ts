@@ -68,6 +68,11 @@ export class Relay {
 
   constructor(private readonly deps: RelayDeps) {}
 
+  /** Calls being handled now (metrics). */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
   /**
    * Resolves once no call is being handled, or after `waitMs`. At shutdown, calls whose connections
    * were cut still settle or refund (the upstream is aborted with them) before the books are closed.
@@ -109,7 +114,6 @@ export class Relay {
   async #counted(caller: RelayCaller, incoming: IncomingCall, sink: ClientSink): Promise<void> {
     const { metrics } = this.deps;
     if (!metrics) return this.#handle(caller, incoming, sink, undefined);
-    metrics.callStarted();
     // What the call ended with and on which channel, for the count (set as the call goes).
     const tally: CallTally = { model: '', channelId: 0, outcome: 'error' };
     try {
