@@ -102,7 +102,8 @@ export class Relay {
   async handle(caller: RelayCaller, incoming: IncomingCall, sink: ClientSink): Promise<void> {
     this.#inFlight++;
     try {
-      await this.#counted(caller, incoming, sink);
+      if (this.deps.metrics) await this.#counted(caller, incoming, sink, this.deps.metrics);
+      else await this.#handle(caller, incoming, sink, undefined);
     } finally {
       this.#inFlight--;
       if (this.#inFlight === 0 && this.#idleWaiters.length > 0) {
@@ -111,9 +112,13 @@ export class Relay {
     }
   }
 
-  async #counted(caller: RelayCaller, incoming: IncomingCall, sink: ClientSink): Promise<void> {
-    const { metrics } = this.deps;
-    if (!metrics) return this.#handle(caller, incoming, sink, undefined);
+  /** A call counted for /metrics: its endpoint, model, channel and how it ended. */
+  async #counted(
+    caller: RelayCaller,
+    incoming: IncomingCall,
+    sink: ClientSink,
+    metrics: RelayMetrics,
+  ): Promise<void> {
     // What the call ended with and on which channel, for the count (set as the call goes).
     const tally: CallTally = { model: '', channelId: 0, outcome: 'error' };
     try {
