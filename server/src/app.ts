@@ -16,7 +16,9 @@ import { installApiRateLimit, installCriticalRateLimit, webRateLimit } from './a
 import { addRouteHook } from './api/route-hooks';
 import { billingDashboardRoutes } from './api/routes/billing-dashboard';
 import { channelRoutes } from './api/routes/channels';
+import { healthRoutes } from './api/routes/health';
 import { logRoutes } from './api/routes/logs';
+import { metricsRoutes } from './api/routes/metrics';
 import { oauthRoutes } from './api/routes/oauth';
 import { optionRoutes } from './api/routes/options';
 import { redemptionRoutes } from './api/routes/redemptions';
@@ -33,6 +35,9 @@ import { IpcChangeBus } from './cluster/workers/ipc-change-bus';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { OptionsStore } from './domain/options';
+import { shareMetricsWithPrimary } from './metrics/cluster';
+import { GatewayMetrics } from './metrics/gateway-metrics';
+import { configureGemini } from './relay/adaptors/gemini/settings';
 import { relayRoutes } from './relay/front/routes';
 
 import { createServices, openChangeBus, type WorkerRole } from './services-wiring';
@@ -61,7 +66,10 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   const bus = await openChangeBus(config, logger, worker);
   const options = new OptionsStore(db, () => bus.publish({ kind: 'options' }));
   await options.reload();
-  const services = createServices(config, db, options, bus, logger, clock, worker);
+  configureGemini(config.gemini);
+  const metrics = config.metricsToken ? new GatewayMetrics() : undefined;
+  if (metrics && worker) shareMetricsWithPrimary(metrics);
+  const services = createServices(config, db, options, bus, logger, clock, worker, metrics);
   await services.billing.start();
   // One set of background jobs per cluster, not one per worker (see WorkerRole).
   if (worker?.runsJobs !== false) {
@@ -106,10 +114,16 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   installBotCheck(server, services.turnstile, services.sessions);
 
   // Handlers first: a route takes the error handler in force when it is registered.
-  const consoleDir = resolveConsoleDir(config.webDist);
+  // FRONTEND_BASE_URL: the console lives elsewhere, and its pages are redirected there.
+  const consoleDir = config.frontendBaseUrl ? undefined : resolveConsoleDir(config.webDist);
   const webLimit = webRateLimit(server, services.webRateLimiter);
-  installErrorHandlers(server, consoleFallback(consoleDir), webLimit?.refused);
+  installErrorHandlers(server, consoleFallback(consoleDir), webLimit?.refused, config.frontendBaseUrl);
   await registerConsole(server, consoleDir, webLimit?.hook);
+
+  healthRoutes(server, { db, config });
+  if (metrics && config.metricsToken) {
+    metricsRoutes(server, { metrics, token: config.metricsToken, primary: worker?.primary });
+  }
 
   statusRoutes(server, services);
   userRoutes(server, services);
@@ -124,6 +138,8 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   billingDashboardRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();
+    // Calls cut at SHUTDOWN_TIMEOUT end at once (their upstream is aborted), then settle or refund.
+    await services.relay.idle(SHUTDOWN_SETTLEMENT_WAIT_MS);
     await services.periodicChannelTests?.close();
     const unwritten = await services.billing.close(SHUTDOWN_SETTLEMENT_WAIT_MS);
     if (unwritten.calls > 0) {

@@ -6,6 +6,8 @@ import { SharedState } from './cluster/workers/shared-state';
 import { WORKER_SLOT_VARIABLE, WorkerSupervisor } from './cluster/workers/supervisor';
 import { type Config, loadConfig } from './config';
 import { ConfigError } from './config/env';
+import { logLevelOf } from './config/operations';
+import { configSummary, obsoleteVariablesLine } from './config/summary';
 import { type Db, openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ensureRootUser } from './domain/bootstrap';
@@ -24,8 +26,12 @@ v8.setFlagsFromString('--heap-growing-percent=30');
 const workerSlot = cluster.isWorker ? Number(process.env[WORKER_SLOT_VARIABLE]) || undefined : undefined;
 
 // With several workers each line says which one wrote it; the primary's lines have no `worker`.
-const baseLogger = createLogger(process.env.LOG_LEVEL || 'info');
+const baseLogger = createLogger(logLevelOf(process.env));
 const logger = workerSlot ? baseLogger.child({ worker: workerSlot }) : baseLogger;
+
+/** DEBUG_SQL: statements at debug level (LOG_LEVEL must let debug lines through, as DEBUG does). */
+const sqlLogging = (config: Config) =>
+  config.debugSql ? { logSql: (fields: object) => logger.debug(fields, 'sql') } : {};
 
 function readConfig(): Config {
   try {
@@ -59,7 +65,7 @@ async function createRootIfNone(config: Config, db: Db, users: UserService): Pro
  * already migrated the database and created root.
  */
 async function serve(config: Config, worker?: WorkerRole): Promise<void> {
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, sqlLogging(config));
   if (!worker) await migrate(config, db);
   const { server, services } = await buildApp({ config, db, logger, worker });
   if (!worker) await createRootIfNone(config, db, services.users);
@@ -72,12 +78,25 @@ async function serve(config: Config, worker?: WorkerRole): Promise<void> {
 
   let closing = false;
   const shutdown = async (reason: string) => {
-    // A worker may hear SIGINT from the terminal and SIGTERM from its primary: one shutdown.
-    if (closing) return;
+    if (closing) {
+      // A worker may hear SIGINT from the terminal and SIGTERM from its primary: one shutdown; the
+      // primary decides when to stop waiting. A process of its own stops at once on a second signal.
+      if (worker) return;
+      logger.warn(`${reason} again: exiting at once`);
+      process.exit(1);
+    }
     closing = true;
     logger.info(`${reason}, shutting down`);
+    // In-flight calls and streams may finish within SHUTDOWN_TIMEOUT; then their connections are cut.
+    const cutOff = setTimeout(() => {
+      logger.warn('SHUTDOWN_TIMEOUT passed: cutting the calls still in flight');
+      server.server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
     try {
+      // Stops accepting at once, waits for the answers in flight, then writes their settlements
+      // and gives unused credit back (the app's onClose).
       await server.close();
+      clearTimeout(cutOff);
       await db.close();
     } catch (error) {
       logger.error({ err: error }, 'shutdown did not finish cleanly');
@@ -85,8 +104,8 @@ async function serve(config: Config, worker?: WorkerRole): Promise<void> {
     }
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT received'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM received'));
+  process.on('SIGINT', () => void shutdown('SIGINT received'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM received'));
   // An orphaned worker (its primary was killed) must not go on serving the port alone.
   if (worker) process.once('disconnect', () => void shutdown('the primary process is gone'));
 
@@ -101,7 +120,7 @@ async function serve(config: Config, worker?: WorkerRole): Promise<void> {
  * Redis and replaces those that die.
  */
 async function runPrimary(config: Config): Promise<void> {
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, sqlLogging(config));
   try {
     await migrate(config, db);
     const options = new OptionsStore(db);
@@ -123,7 +142,11 @@ async function runPrimary(config: Config): Promise<void> {
   });
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.warn(`${signal} received again: stopping the workers at once`);
+      supervisor.kill();
+      process.exit(1);
+    }
     stopping = true;
     logger.info(`${signal} received, stopping the workers`);
     const clean = await supervisor.shutdown();
@@ -148,6 +171,15 @@ async function runPrimary(config: Config): Promise<void> {
 
 async function main(): Promise<void> {
   const config = readConfig();
+  if (!workerSlot) {
+    const summary = configSummary(config);
+    logger.info(
+      summary,
+      `Configuration: database ${summary.database}, redis ${summary.redis}, port ${config.port}, workers ${config.workers}, metrics ${summary.metrics}`,
+    );
+    const obsolete = obsoleteVariablesLine(config);
+    if (obsolete) logger.info(obsolete);
+  }
   if (workerSlot) {
     // Slot 1 runs the background jobs, once for the cluster; when it dies its replacement takes them
     // on (the catch-up runs every minute, so the pause costs nothing). Not the primary: it answers

@@ -35,6 +35,7 @@ import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { ChannelTester } from './jobs/channel-tester';
 import { PeriodicChannelTests } from './jobs/periodic-channel-tests';
+import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
 import { IdentityCache } from './relay/pipeline/identity-cache';
@@ -62,6 +63,7 @@ export function createServices(
   logger?: FastifyBaseLogger,
   clock?: () => number,
   worker?: WorkerRole,
+  metrics?: GatewayMetrics,
 ): Services {
   const identities = new IdentityCache(db);
   const router = new ChannelRouter(db);
@@ -111,8 +113,18 @@ export function createServices(
     leaseMs: config.quotaLeaseMs,
     onQuotaSpent: (id, amount) => reminder.spent(id, amount),
     onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),
+    onSettled: metrics
+      ? (call, quota) =>
+          metrics.settled(call.model, call.usage.prompt_tokens, call.usage.completion_tokens, quota)
+      : undefined,
     // Without Redis or other workers there is no other process to ask.
     askForCredit: config.redis || worker ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
+  });
+  metrics?.observe({
+    heldCredit: () => billing.heldCredit(),
+    queueDepths: () => billing.queueDepths(),
+    poolUse: db.poolUse,
+    inFlight: () => relay.inFlight,
   });
   const logs = new LogService({ db });
   const health = new ChannelHealth({
@@ -121,6 +133,7 @@ export function createServices(
     notify: channelSwitchNotices(channelAlerts(notifier, logger), logs, logger),
     // Per process, as in one-api: each process judges the calls it relayed itself.
     successRate: config.channelMetric && new SuccessRateWindow(config.channelMetric),
+    metrics,
   });
   const upstream = new UpstreamClient(config);
   const relay = new Relay({
@@ -131,6 +144,7 @@ export function createServices(
     counter: createTokenCounter(() => options.bool('ApproximateTokenEnabled')),
     upstream,
     logger,
+    metrics,
   });
   const channelTester = new ChannelTester({
     logs,

@@ -51,6 +51,8 @@ export function installErrorHandlers(
   serveConsole: (url: string) => boolean,
   /** GLOBAL_WEB_RATE_LIMIT for the index.html fallback: answers 429 itself and says so. */
   webLimitRefused?: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
+  /** FRONTEND_BASE_URL: page requests go there (the path and query kept) instead of 404. */
+  frontendBaseUrl?: string,
 ): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const refused = (answer: DomainError) => {
@@ -80,6 +82,9 @@ export function installErrorHandlers(
     if (path === '/api' || path.startsWith('/api/')) {
       const notFound = new DomainError('api_route_not_found', { method: request.method, path });
       return reply.code(404).send(refusal(notFound, languageOf(request)));
+    }
+    if (frontendBaseUrl && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.redirect(`${frontendBaseUrl}${request.url.replace(/^\/+/, '/')}`, 302);
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && serveConsole(path)) {
       if (webLimitRefused && (await webLimitRefused(request, reply))) return reply;

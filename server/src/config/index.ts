@@ -4,12 +4,13 @@ import { type BodyLimits, readBodyLimits } from './body-limits';
 import { type ChannelMonitoring, readChannelMonitoring } from './channel-monitoring';
 import { type DatabaseTarget, launchDirectory, parseDatabaseTarget } from './database-target';
 import { type Env, fail, readInteger } from './env';
+import { type OperationsConfig, readOperations } from './operations';
 import { type ProviderUrls, readProviderUrls } from './provider-urls';
 import { type RedisTarget, readRedisTarget } from './redis-target';
 import { readTrustedProxies } from './trusted-proxies';
 import { readWorkers } from './workers';
 
-export interface Config extends BodyLimits, ChannelMonitoring {
+export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig {
   port: number;
   database: DatabaseTarget;
   sessionSecret: string;
@@ -97,6 +98,10 @@ export function loadConfig(env: Env = process.env): Config {
   const nodeType = env.NODE_TYPE?.trim() || 'master';
   if (nodeType !== 'master' && nodeType !== 'slave')
     fail('NODE_TYPE', `expected master or slave, got "${nodeType}"`);
+  const operations = readOperations(env);
+  // DEBUG turns every rate limit off.
+  const limit = (variable: string, fallback: number) =>
+    operations.debug ? 0 : readInteger(env, variable, fallback, 0, 1_000_000);
   return {
     port: readInteger(env, 'PORT', 3000, 1, 65535),
     database: parseDatabaseTarget(env.SQL_DSN, env.SQLITE_PATH, launchDirectory(env)),
@@ -116,20 +121,21 @@ export function loadConfig(env: Env = process.env): Config {
     channelTestPauseMs: readInteger(env, 'POLLING_INTERVAL', 1, 0, 3600) * 1000,
     providerUrls: readProviderUrls(env),
     criticalRateLimit: {
-      limit: readInteger(env, 'CRITICAL_RATE_LIMIT', 20, 0, 1_000_000),
+      limit: limit('CRITICAL_RATE_LIMIT', 20),
       windowSeconds: readInteger(env, 'CRITICAL_RATE_LIMIT_WINDOW', 1200, 1, 86400),
     },
     apiRateLimit: {
-      limit: readInteger(env, 'GLOBAL_API_RATE_LIMIT', 480, 0, 1_000_000),
+      limit: limit('GLOBAL_API_RATE_LIMIT', 480),
       windowSeconds: GLOBAL_RATE_LIMIT_WINDOW_SECONDS,
     },
     webRateLimit: {
-      limit: readInteger(env, 'GLOBAL_WEB_RATE_LIMIT', 240, 0, 1_000_000),
+      limit: limit('GLOBAL_WEB_RATE_LIMIT', 240),
       windowSeconds: GLOBAL_RATE_LIMIT_WINDOW_SECONDS,
     },
     smtpTrustedCertificates: readSmtpCertificates(env),
     workers: readWorkers(env),
     ...readBodyLimits(env),
     ...readChannelMonitoring(env),
+    ...operations,
   };
 }

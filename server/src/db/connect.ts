@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import type { DatabaseTarget } from '../config/database-target';
 import type { Database } from './schema';
+import { type SqlLogger, sqlLog } from './sql-log';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer';
 
@@ -19,6 +20,8 @@ export interface Sql {
 /** An open connection pool; on SQLite also the driver's handle, which the embedded ledger runs on. */
 export interface Connection extends Sql {
   sqlite?: SqliteDatabase.Database;
+  /** The connection pool's state now, where the driver tells it (metrics); SQLite has none. */
+  poolUse?: () => PoolUse;
   close(): Promise<void>;
 }
 
@@ -41,6 +44,22 @@ export function isDatabaseUnreachable(error: unknown): boolean {
     typeof message === 'string' &&
     /^Connection terminated|timeout exceeded when trying to connect/.test(message)
   );
+}
+
+export interface PoolUse {
+  /** Connections open. */
+  open: number;
+  /** Of those, idle. */
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+}
+
+/** mysql2 keeps its counts in fields of its own (lists and a queue), not in an API. */
+interface Mysql2PoolInternals {
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
 }
 
 // Only the driver of the configured database is loaded: the others would cost memory for nothing.
@@ -73,7 +92,10 @@ function withStatementCache(database: SqliteDatabase.Database, onClose: () => vo
   };
 }
 
-function openSqlite(file: string): { kysely: Kysely<Database>; database: SqliteDatabase.Database } {
+function openSqlite(
+  file: string,
+  log: ((event: LogEvent) => void) | undefined,
+): { kysely: Kysely<Database>; database: SqliteDatabase.Database } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const Sqlite = load('better-sqlite3') as typeof SqliteDatabase;
   const database = new Sqlite(file);
@@ -87,16 +109,20 @@ function openSqlite(file: string): { kysely: Kysely<Database>; database: SqliteD
   const kysely = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(database, () => checkpointer?.stop()) }),
     plugins: [new SqliteBooleanPlugin()],
+    ...(log ? { log } : {}),
   });
   return { kysely, database };
 }
 
-export function openConnection(target: DatabaseTarget): Connection {
+export function openConnection(target: DatabaseTarget, options: { logSql?: SqlLogger } = {}): Connection {
+  // DEBUG_SQL: every statement, its string parameters masked.
+  const log = options.logSql ? sqlLog(options.logSql) : undefined;
   let kysely: Kysely<Database>;
   let sqlite: SqliteDatabase.Database | undefined;
+  let poolUse: (() => PoolUse) | undefined;
   switch (target.dialect) {
     case 'sqlite': {
-      ({ kysely, database: sqlite } = openSqlite(target.file));
+      ({ kysely, database: sqlite } = openSqlite(target.file, log));
       break;
     }
     case 'postgres': {
@@ -116,7 +142,12 @@ export function openConnection(target: DatabaseTarget): Connection {
       // process down: idle ones report on the pool, ones in use on their client (the query fails).
       pool.on('error', () => {});
       pool.on('connect', (client) => client.on('error', () => {}));
-      kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      poolUse = () => ({
+        open: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      });
+      kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
       break;
     }
     case 'mysql': {
@@ -135,7 +166,13 @@ export function openConnection(target: DatabaseTarget): Connection {
       });
       // As for PostgreSQL: a dropped connection fails its query, not the process.
       pool.on('connection', (connection) => connection.on('error', () => {}));
-      kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+      const internals = pool as unknown as Mysql2PoolInternals;
+      poolUse = () => ({
+        open: internals._allConnections?.length ?? 0,
+        idle: internals._freeConnections?.length ?? 0,
+        waiting: internals._connectionQueue?.length ?? 0,
+      });
+      kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }), ...(log ? { log } : {}) });
       break;
     }
   }
@@ -144,5 +181,5 @@ export function openConnection(target: DatabaseTarget): Connection {
     kysely.destroy().catch((error: unknown) => {
       if (!isDatabaseUnreachable(error)) throw error;
     });
-  return { kysely, dialect: target.dialect, sqlite, close };
+  return { kysely, dialect: target.dialect, sqlite, poolUse, close };
 }

@@ -39,6 +39,11 @@ export class GroupCommit<T, R = void> {
     return [...this.#committing, ...this.#queue.map((entry) => entry.item)];
   }
 
+  /** How many items are queued or being committed (metrics: no copy made). */
+  get depth(): number {
+    return this.#committing.length + this.#queue.length;
+  }
+
   get #maxBatch(): number {
     return this.options.maxBatch ?? 500;
   }

@@ -54,3 +54,13 @@ export async function migrateToLatest(db: Db): Promise<void> {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${cause}`);
   }
 }
+
+/** How many migrations this version knows that the database has not run (readiness). */
+export async function pendingMigrations(db: Pick<Db, 'kysely' | 'dialect'>): Promise<number> {
+  const migrator = new Migrator({
+    db: db.kysely as Kysely<Database>,
+    provider: new InCodeMigrations(db.dialect),
+  });
+  const known = await migrator.getMigrations();
+  return known.filter((migration) => migration.executedAt === undefined).length;
+}

@@ -9,7 +9,9 @@ export type SharedCall =
   | { op: 'allow'; rule: LimitRule; key: string }
   | { op: 'issue'; purpose: CodePurpose; email: string; length?: number }
   | { op: 'verify' | 'redeem'; purpose: CodePurpose; email: string; code: string }
-  | { op: 'discard'; purpose: CodePurpose; email: string };
+  | { op: 'discard'; purpose: CodePurpose; email: string }
+  /** Every worker's metrics added up, in Prometheus's text format (METRICS_TOKEN). */
+  | { op: 'metrics' };
 
 /** Worker → primary. Every message of ours carries `switchyard`, so Node's own cluster messages are told apart. */
 export type WorkerMessage =

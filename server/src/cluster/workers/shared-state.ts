@@ -1,3 +1,4 @@
+import { AggregatorRegistry, type PrometheusContentType } from 'prom-client';
 import type { Config } from '../../config';
 import { MemoryVerificationCodes } from '../../domain/verification-codes';
 import { MemoryRateLimiter } from '../rate-limiter';
@@ -11,8 +12,13 @@ import type { LimitRule, SharedCall } from './messages';
 export class SharedState {
   readonly #limiters = new Map<LimitRule, MemoryRateLimiter>();
   readonly #codes = new MemoryVerificationCodes();
+  /** Asks every worker for its metrics and adds them up; only with METRICS_TOKEN. */
+  readonly #metrics: AggregatorRegistry<PrometheusContentType> | undefined;
 
-  constructor(config: Pick<Config, 'criticalRateLimit' | 'apiRateLimit' | 'webRateLimit'>) {
+  constructor(
+    config: Pick<Config, 'criticalRateLimit' | 'apiRateLimit' | 'webRateLimit'> & { metricsToken?: string },
+  ) {
+    this.#metrics = config.metricsToken ? new AggregatorRegistry() : undefined;
     const rules: Array<[LimitRule, { limit: number; windowSeconds: number }]> = [
       ['critical', config.criticalRateLimit],
       ['api', config.apiRateLimit],
@@ -35,6 +41,8 @@ export class SharedState {
         return this.#codes.redeem(call.purpose, call.email, call.code);
       case 'discard':
         return this.#codes.discard(call.purpose, call.email);
+      case 'metrics':
+        return this.#metrics?.clusterMetrics() ?? Promise.resolve('');
     }
   }
 

@@ -110,6 +110,13 @@ export class WorkerSupervisor {
     return clean;
   }
 
+  /** A second signal: every worker ends at once, whatever it was doing. */
+  kill(): void {
+    this.#stopping = true;
+    for (const slot of this.#slots)
+      if (slot.worker && !slot.worker.isDead()) slot.worker.process.kill('SIGKILL');
+  }
+
   #fork(slot: Slot): void {
     const worker = cluster.fork({ ...this.deps.env, [WORKER_SLOT_VARIABLE]: String(slot.number) });
     slot.worker = worker;

@@ -22,6 +22,7 @@ export class Billing {
   readonly #lease: HolderLease;
   readonly #reservations: Reservations;
   readonly #settlements: Settlements;
+  readonly #credit: ReservedCredit;
 
   constructor(
     private readonly deps: {
@@ -31,6 +32,8 @@ export class Billing {
       leaseMs: number;
       /** Told after quota was charged to a user. */
       onQuotaSpent?: (userId: number, amount: number) => void;
+      /** Told of each call settled, with the quota it is charged (metrics). */
+      onSettled?: (call: CallRecord, quota: number) => void;
       /** Told when a write failed (settlements are retried until they land). */
       onWriteFailed?: (error: unknown) => void;
       /** Asks other processes to give back the credit they hold for a user (needs Redis). */
@@ -40,6 +43,7 @@ export class Billing {
     const { ledger, options } = deps;
     const onWriteFailed = (error: unknown) => deps.onWriteFailed?.(error);
     const credit = new ReservedCredit();
+    this.#credit = credit;
     this.#prices = new PriceList(options);
     this.#lease = new HolderLease({
       ledger,
@@ -60,6 +64,7 @@ export class Billing {
       lease,
       options,
       onQuotaSpent: deps.onQuotaSpent,
+      onSettled: deps.onSettled,
       onWriteFailed,
     });
   }
@@ -110,6 +115,16 @@ export class Billing {
   /** See Settlements.settle. */
   settle(call: CallRecord): Promise<number> {
     return this.#settlements.settle(call);
+  }
+
+  /** Credit held ahead in memory, for how many payers (metrics). */
+  heldCredit(): { payers: number; quota: number } {
+    return this.#credit.held();
+  }
+
+  /** Writes waiting in the group-commit queues (metrics). */
+  queueDepths(): { holds: number; settlements: number } {
+    return { holds: this.#reservations.queueDepth, settlements: this.#settlements.queueDepth };
   }
 
   /** Settled calls not yet written (a database outage), with what they are worth. */

@@ -167,6 +167,11 @@ export class Reservations {
     await this.deps.ledger.release(this.deps.credit.takeIdle(idleMs));
   }
 
+  /** Holds queued for the database or being written. */
+  get queueDepth(): number {
+    return this.#holds.depth;
+  }
+
   /** Shutdown: idle credit is no longer given back on a timer. */
   stopCreditReturns(): void {
     clearInterval(this.#creditReturns);

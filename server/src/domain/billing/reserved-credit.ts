@@ -82,6 +82,14 @@ export class ReservedCredit {
     this.#orphans = [];
   }
 
+  /** What is held ahead now: for how many payers, and how much (metrics). */
+  held(): { payers: number; quota: number } {
+    let quota = 0;
+    for (const credit of this.#credits.values()) quota += credit.hold.amount;
+    for (const hold of this.#orphans) quota += hold.amount;
+    return { payers: this.#credits.size, quota };
+  }
+
   get size(): number {
     return this.#credits.size + this.#orphans.length;
   }

@@ -41,6 +41,8 @@ export class Settlements {
       options: OptionsStore;
       /** Told after quota was charged to a user. */
       onQuotaSpent?: (userId: number, amount: number) => void;
+      /** Told of each call settled, with the quota it is charged (metrics), before it is written. */
+      onSettled?: (call: CallRecord, quota: number) => void;
       onWriteFailed: (error: unknown) => void;
     },
   ) {
@@ -64,6 +66,7 @@ export class Settlements {
     call.reservation.closed = true;
     const perUnit = call.fixedQuota !== undefined;
     const quota = call.fixedQuota ?? quotaFor(call.price, call.usage);
+    this.deps.onSettled?.(call, quota);
     const log: NewLogRow | undefined = this.deps.options.bool('LogConsumeEnabled')
       ? {
           user_id: payer.userId,
@@ -97,6 +100,11 @@ export class Settlements {
   pending(): PendingSettlements {
     const pending = this.#settlements.pending;
     return { calls: pending.length, quota: pending.reduce((sum, call) => sum + call.cost, 0) };
+  }
+
+  /** Settlements queued for the database or being written. */
+  get queueDepth(): number {
+    return this.#settlements.depth;
   }
 
   /** Resolves once every call settled so far is written. */

@@ -1,5 +1,6 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { channelSecrets } from '../../domain/channel-secrets';
+import type { RelayMetrics } from '../../metrics/relay-metrics';
 import { adaptorFor } from '../adaptors/registry';
 import type { RelayCall, Usage } from '../adaptors/types';
 import { clientClosed, RelayError, upstreamBroke } from '../errors';
@@ -31,10 +32,13 @@ export interface Outcome {
 export interface AttemptHooks {
   finish?: (outcome: Outcome) => Promise<void>;
   watch?: StreamSpendWatch;
+  /** The call's start (performance.now()) on its first attempt, for the gateway's added latency. */
+  callStartedAt?: number;
 }
 
 export interface AttemptDeps extends PumpDeps {
   upstream: UpstreamClient;
+  metrics?: RelayMetrics;
 }
 
 /**
@@ -76,9 +80,11 @@ async function attemptOnChannel(
   const { signal } = sink;
   try {
     const upstreamRequest = await wire.buildRequest(call);
+    const sentAt = performance.now();
     const upstream = wire.transport
       ? await wire.transport(upstreamRequest, call, signal, deps.upstream)
       : await deps.upstream.send(upstreamRequest, signal);
+    deps.metrics?.upstreamAnswered(call.mode, call.channel.id, sentAt, hooks.callStartedAt);
     if (upstream.status !== 200 && upstream.status !== 201) {
       return fail(wire.parseError(upstream.status, await readAll(upstream.body)));
     }

@@ -2,6 +2,7 @@ import { ChannelStatus } from '@switchyard/contract/roles';
 import type { ChannelRow } from '../../db/schema';
 import type { ChannelService } from '../../domain/channels';
 import type { OptionsStore } from '../../domain/options';
+import type { RelayMetrics } from '../../metrics/relay-metrics';
 import type { RelayError } from '../errors';
 import type { SuccessRateWindow } from './success-rate-window';
 
@@ -55,6 +56,7 @@ export class ChannelHealth {
       channels: ChannelService;
       notify?: HealthNotifier;
       successRate?: SuccessRateWindow;
+      metrics?: Pick<RelayMetrics, 'channelAutoDisabled'>;
     },
   ) {}
 
@@ -83,6 +85,7 @@ export class ChannelHealth {
   async disable(channel: ChannelRow, reason: string): Promise<boolean> {
     if (channel.status !== ChannelStatus.enabled) return false;
     await this.deps.channels.setStatus(channel.id, ChannelStatus.autoDisabled);
+    this.deps.metrics?.channelAutoDisabled(channel.id);
     this.deps.notify?.channelDisabled(channel, reason);
     return true;
   }

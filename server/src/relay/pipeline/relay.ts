@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelRow } from '../../db/schema';
 import type { Billing } from '../../domain/billing';
 import type { OptionsStore } from '../../domain/options';
+import type { RelayMetrics, RelayOutcome } from '../../metrics/relay-metrics';
 import type { RelayCall } from '../adaptors/types';
 import { isRetryable, RelayError } from '../errors';
 import type { UpstreamClient } from '../upstream';
@@ -19,6 +20,19 @@ import { firstChannel } from './route';
 import { settle } from './settle';
 import type { TokenCounter } from './tokenizer';
 
+/** What one call's count says, filled in as the call goes. */
+interface CallTally {
+  model: string;
+  channelId: number;
+  outcome: RelayOutcome;
+}
+
+function outcomeOfError(error: unknown): RelayOutcome {
+  if (!(error instanceof RelayError)) return 'error';
+  if (error.code === 'client_closed') return 'client_closed';
+  return error.origin === 'upstream' ? 'upstream_error' : 'refused';
+}
+
 export interface RelayDeps {
   router: ChannelRouter;
   billing: Billing;
@@ -27,6 +41,8 @@ export interface RelayDeps {
   counter: TokenCounter;
   upstream: UpstreamClient;
   logger?: FastifyBaseLogger;
+  /** Counts calls, latencies and retries (METRICS_TOKEN); absent, nothing is counted. */
+  metrics?: RelayMetrics;
   /** Silence (ms) after which a stream gets a `: keep-alive` comment; default KEEP_ALIVE_MS. */
   keepAliveMs?: number;
 }
@@ -46,7 +62,31 @@ export interface SideCall {
  * while the call's RELAY_TIMEOUT budget lasts.
  */
 export class Relay {
+  /** Calls being handled, and who waits for there to be none (shutdown). */
+  #inFlight = 0;
+  #idleWaiters: Array<() => void> = [];
+
   constructor(private readonly deps: RelayDeps) {}
+
+  /** Calls being handled now (metrics). */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /**
+   * Resolves once no call is being handled, or after `waitMs`. At shutdown, calls whose connections
+   * were cut still settle or refund (the upstream is aborted with them) before the books are closed.
+   */
+  idle(waitMs: number): Promise<void> {
+    if (this.#inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      this.#idleWaiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
 
   /** The relay's token counter: what the count-tokens endpoints answer with. */
   get counter(): TokenCounter {
@@ -60,7 +100,44 @@ export class Relay {
 
   /** One call from `caller`, authenticated by the front before its body was read. */
   async handle(caller: RelayCaller, incoming: IncomingCall, sink: ClientSink): Promise<void> {
-    const { router, options } = this.deps;
+    this.#inFlight++;
+    try {
+      if (this.deps.metrics) await this.#counted(caller, incoming, sink, this.deps.metrics);
+      else await this.#handle(caller, incoming, sink, undefined);
+    } finally {
+      this.#inFlight--;
+      if (this.#inFlight === 0 && this.#idleWaiters.length > 0) {
+        for (const wake of this.#idleWaiters.splice(0)) wake();
+      }
+    }
+  }
+
+  /** A call counted for /metrics: its endpoint, model, channel and how it ended. */
+  async #counted(
+    caller: RelayCaller,
+    incoming: IncomingCall,
+    sink: ClientSink,
+    metrics: RelayMetrics,
+  ): Promise<void> {
+    // What the call ended with and on which channel, for the count (set as the call goes).
+    const tally: CallTally = { model: '', channelId: 0, outcome: 'error' };
+    try {
+      await this.#handle(caller, incoming, sink, tally);
+    } catch (error) {
+      tally.outcome = outcomeOfError(error);
+      throw error;
+    } finally {
+      metrics.callEnded(incoming.mode, tally.model, tally.channelId, tally.outcome);
+    }
+  }
+
+  async #handle(
+    caller: RelayCaller,
+    incoming: IncomingCall,
+    sink: ClientSink,
+    tally: CallTally | undefined,
+  ): Promise<void> {
+    const { router, options, metrics } = this.deps;
     const started = performance.now();
     const request = readRelayRequest(
       incoming.mode,
@@ -72,6 +149,8 @@ export class Relay {
     const group = caller.user.group || 'default';
 
     let channel = await firstChannel(router, caller, group, request.model);
+    // Only a model some channel serves becomes a label: a client cannot make up series.
+    if (tally) tally.model = request.model;
     const { reservation, watch } = await reserveFor(this.deps, caller, request, group, channel);
 
     // RELAY_TIMEOUT is the whole call's: each attempt waits only for what is left of it.
@@ -82,9 +161,14 @@ export class Relay {
       const call = buildRelayCall(incoming, request, channel);
       const finish = (outcome: Outcome) =>
         settle(this.deps, incoming, request, group, channel, reservation, outcome, started);
+      if (tally) tally.channelId = channel.id;
       let result: AttemptResult;
       try {
-        result = await attempt(deps, call, sink, { finish, watch: watch?.(channel) });
+        result = await attempt(deps, call, sink, {
+          finish,
+          watch: watch?.(channel),
+          callStartedAt: metrics && tried.size === 0 ? started : undefined,
+        });
       } catch (error) {
         // Our own bug, not the caller's or the provider's: the reservation goes back all the same.
         await refund(this.deps, reservation);
@@ -92,8 +176,10 @@ export class Relay {
       }
       if (result.ok) {
         this.deps.health.succeeded(channel);
+        if (tally) tally.outcome = result.complete ? 'success' : 'incomplete';
         return;
       }
+      if (tally) tally.outcome = result.started ? 'incomplete' : outcomeOfError(result.error);
       if (result.error.origin === 'upstream') {
         // Clients get the short message; the log keeps what happened (the key already taken out).
         this.deps.logger?.warn(
@@ -126,6 +212,7 @@ export class Relay {
           : result.error;
       }
       retriesLeft -= 1;
+      metrics?.retried(channel.id);
       channel = next;
     }
   }

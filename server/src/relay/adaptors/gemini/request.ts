@@ -4,21 +4,9 @@ import type { RelayCall, UpstreamRequest } from '../types';
 import { authHeaders } from './auth';
 import { toGeminiContents } from './contents';
 import { endpointUrl } from './endpoint';
+import { geminiSafetySettings } from './settings';
 import { geminiSchema, toGeminiToolConfig, toGeminiTools } from './tools';
-import type {
-  GeminiChatRequest,
-  GeminiEmbedRequest,
-  GeminiGenerationConfig,
-  GeminiSafetySetting,
-} from './wire';
-
-/** A gateway leaves moderation to the operator: Google's filters are turned off for every category. */
-export const SAFETY_SETTINGS: GeminiSafetySetting[] = [
-  'HARM_CATEGORY_HARASSMENT',
-  'HARM_CATEGORY_HATE_SPEECH',
-  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
-  'HARM_CATEGORY_DANGEROUS_CONTENT',
-].map((category) => ({ category, threshold: 'BLOCK_NONE' }));
+import type { GeminiChatRequest, GeminiEmbedRequest, GeminiGenerationConfig } from './wire';
 
 const defined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
@@ -58,7 +46,7 @@ export function toGeminiChatRequest(body: Json, model: string): GeminiChatReques
   const tools = toGeminiTools(body.tools);
   return defined<GeminiChatRequest>({
     ...toGeminiContents(body.messages, model),
-    safetySettings: SAFETY_SETTINGS,
+    safetySettings: geminiSafetySettings(),
     generationConfig: generationConfig(body),
     tools,
     toolConfig: tools ? toGeminiToolConfig(body.tool_choice) : undefined,

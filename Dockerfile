@@ -1,0 +1,36 @@
+# Switchyard: the console and the server, built once, run as an unprivileged user.
+# Build: docker build -t switchyard .   Run: docker run -p 3000:3000 -v switchyard-data:/data switchyard
+
+FROM node:20-slim AS build
+# better-sqlite3 builds from source when no prebuilt binary fits the platform.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
+  && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY contract/package.json contract/
+COPY server/package.json server/
+COPY web/package.json web/
+COPY e2e/package.json e2e/
+COPY bench/package.json bench/
+ENV PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+RUN npm ci
+COPY . .
+RUN npm run build && npm prune --omit=dev
+
+FROM node:20-slim
+ENV NODE_ENV=production PORT=3000 SQLITE_PATH=/data/one-api.db
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/contract ./contract
+COPY --from=build /app/server/package.json ./server/
+COPY --from=build /app/server/node_modules ./server/node_modules
+COPY --from=build /app/server/dist ./server/dist
+COPY --from=build /app/web/dist ./web/dist
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "--max-semi-space-size=8", "server/dist/main.js"]
