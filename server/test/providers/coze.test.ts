@@ -16,7 +16,7 @@ describe('Coze channels (chat API v2, bots as models)', () => {
     channels: [
       { type: COZE, key: TOKEN, models: MODEL, config: JSON.stringify({ user_id: 'u-42' }) },
       { type: COZE, key: 'pat_wrongToken999', models: 'bot-1', config: JSON.stringify({ user_id: 'u-1' }) },
-      { type: COZE, key: TOKEN, models: 'bot-2', config: '{}' },
+      { type: COZE, key: TOKEN, models: 'bot-2', config: JSON.stringify({ user_id: 'u-2' }) },
     ],
     customer: 'coze-user',
   });
@@ -131,6 +131,12 @@ describe('Coze channels (chat API v2, bots as models)', () => {
   });
 
   it('names the missing User ID of a channel without one', async () => {
+    // The form requires it; a row from an older database may still lack it.
+    await rig.t.db.kysely
+      .updateTable('channels')
+      .set({ config: '{}' })
+      .where('id', '=', rig.channels[2]!)
+      .execute();
     const response = await rig.root.get<{ success: boolean; message: string }>(
       `/api/channel/test/${rig.channels[2]}`,
     );
