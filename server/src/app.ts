@@ -7,12 +7,14 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { accessGuard } from './api/access';
+import { installAuditHooks } from './api/audit/audit-hooks';
 import { API_BODY_LIMIT } from './api/body-limits';
 import { installBotCheck } from './api/bot-check';
 import { consoleFallback, registerConsole, resolveConsoleDir } from './api/console';
 import { installErrorHandlers } from './api/errors';
 import { installApiRateLimit, installCriticalRateLimit, webRateLimit } from './api/rate-limit';
 import { addRouteHook } from './api/route-hooks';
+import { auditRoutes } from './api/routes/audit';
 import { billingDashboardRoutes } from './api/routes/billing-dashboard';
 import { channelRoutes } from './api/routes/channels';
 import { logRoutes } from './api/routes/logs';
@@ -95,7 +97,13 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     });
   }
   // Who is calling is known from the headers: a caller without access is refused before its body is read.
-  addRouteHook(server, 'onRequest', isApiRoute, accessGuard(db));
+  addRouteHook(
+    server,
+    'onRequest',
+    isApiRoute,
+    accessGuard(db, (user, ip) => services.audit.noteAccessTokenUse(user, ip)),
+  );
+  installAuditHooks(server, services.audit);
   installBodyBudget(server, config.bodyBudget);
   installBotCheck(server, services.turnstile, services.sessions);
 
@@ -112,6 +120,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   redemptionRoutes(server, services);
   channelRoutes(server, services);
   logRoutes(server, services);
+  auditRoutes(server, services);
   oauthRoutes(server, services);
   verificationRoutes(server, services);
   await relayRoutes(server, { ...services, bodyLimit: config.relayBodyLimit });
