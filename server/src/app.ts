@@ -19,6 +19,7 @@ import { billingDashboardRoutes } from './api/routes/billing-dashboard';
 import { channelRoutes } from './api/routes/channels';
 import { logRoutes } from './api/routes/logs';
 import { oauthRoutes } from './api/routes/oauth';
+import { openApiRoutes } from './api/routes/openapi';
 import { optionRoutes } from './api/routes/options';
 import { redemptionRoutes } from './api/routes/redemptions';
 import { statusRoutes } from './api/routes/status';
@@ -52,6 +53,8 @@ export interface AppDeps {
 export interface App {
   server: FastifyInstance;
   services: Services;
+  /** Every route registered, as `METHOD url` (HEAD routes Fastify adds for GETs left out). */
+  routes: string[];
 }
 
 /** How long shutdown waits for the database to take settled calls before giving up on them. */
@@ -73,6 +76,10 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     bodyLimit: API_BODY_LIMIT,
     trustProxy: config.trustedProxies,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+  const routes: string[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
   });
   await server.register(fastifyCookie);
   await server.register(fastifyCompress, { global: true, threshold: 1024 });
@@ -121,6 +128,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   channelRoutes(server, services);
   logRoutes(server, services);
   auditRoutes(server, services);
+  openApiRoutes(server, services);
   oauthRoutes(server, services);
   verificationRoutes(server, services);
   await relayRoutes(server, { ...services, bodyLimit: config.relayBodyLimit });
@@ -139,5 +147,5 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     const limiters = [services.criticalRateLimiter, services.apiRateLimiter, services.webRateLimiter];
     await Promise.all(limiters.map((limiter) => limiter?.close()));
   });
-  return { server, services };
+  return { server, services, routes };
 }
