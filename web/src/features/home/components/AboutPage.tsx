@@ -1,6 +1,7 @@
 import { Anchor, Paper, Text } from '@mantine/core';
 import { SOURCE_URL } from '@switchyard/contract/status';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { EmptyPanel } from '../../../components/EmptyPanel';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageLoading } from '../../../components/PageLoading';
@@ -11,7 +12,22 @@ export function AboutPage() {
   const { t } = useTranslation();
   const about = useAboutContent();
   if (about.isLoading) return <PageLoading page={t('pageNames.about')} />;
-  if (about.data) return <RichContent content={about.data} title={t('about.title')} />;
+  const reference = (
+    <Text size="sm" mt="md" data-testid="api-reference-link">
+      {t('about.apiReferenceText')}{' '}
+      <Anchor component={Link} to="/api-reference">
+        {t('about.apiReference')}
+      </Anchor>
+    </Text>
+  );
+  if (about.data) {
+    return (
+      <>
+        <RichContent content={about.data} title={t('about.title')} />
+        {reference}
+      </>
+    );
+  }
   return (
     <>
       <PageHeader title={t('about.title')} />
@@ -23,6 +39,7 @@ export function AboutPage() {
               {SOURCE_URL}
             </Anchor>
           </Text>
+          {reference}
         </EmptyPanel>
       </Paper>
     </>
