@@ -48,12 +48,3 @@ export interface AuditEntry {
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 }
-
-/** The filters of GET /api/audit/ (all optional; times in Unix seconds). */
-export interface AuditQuery {
-  actor?: string;
-  action?: string;
-  target?: string;
-  start_timestamp?: number;
-  end_timestamp?: number;
-}

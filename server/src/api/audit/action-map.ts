@@ -1,3 +1,4 @@
+import type { AuditAction } from '@switchyard/contract/audit';
 import type { FastifyRequest } from 'fastify';
 import type { TargetRef } from '../../domain/audit/snapshots';
 
@@ -7,7 +8,7 @@ import type { TargetRef } from '../../domain/audit/snapshots';
  * here records nothing; an admin or root calling a listed one always does.
  */
 export interface AuditedRoute {
-  action: string | ((request: FastifyRequest) => string);
+  action: AuditAction | ((request: FastifyRequest) => AuditAction);
   type: TargetRef['type'];
   /** The target as it was (absent for a creation). */
   before?: (request: FastifyRequest) => TargetRef | undefined;
@@ -68,7 +69,8 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
     after: paramId('user'),
   },
   'POST /api/user/manage': {
-    action: (request) => `user.manage.${textField(request.body, 'action') ?? ''}`,
+    // The body passed the route's schema: its action is one of the five.
+    action: (request) => `user.manage.${textField(request.body, 'action')}` as AuditAction,
     type: 'user',
     before: (request) => ({ type: 'user', name: textField(request.body, 'username') }),
     after: (request) => ({ type: 'user', name: textField(request.body, 'username') }),

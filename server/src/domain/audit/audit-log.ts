@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@switchyard/contract/audit';
+import type { AuditAction, AuditEntry } from '@switchyard/contract/audit';
 import { Role } from '@switchyard/contract/roles';
 import { nowSeconds } from '../../clock';
 import type { Sql } from '../../db/connect';
@@ -20,7 +20,7 @@ export type AuditActor = Actor;
 export interface AuditRecord {
   actor: AuditActor;
   ip: string;
-  action: string;
+  action: AuditAction;
   targetType?: TargetRef['type'] | '';
   target?: Snapshot;
   before?: Snapshot;
@@ -29,7 +29,7 @@ export interface AuditRecord {
   details?: Record<string, unknown>;
 }
 
-const ACCESS_TOKEN_NEW_IP = 'auth.access_token_new_ip';
+const ACCESS_TOKEN_NEW_IP: AuditAction = 'auth.access_token_new_ip';
 /** Bound on the addresses remembered per process; beyond it the table answers. */
 const KNOWN_ADDRESSES_MAX = 10_000;
 

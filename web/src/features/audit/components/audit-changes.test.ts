@@ -1,5 +1,7 @@
-import { AUDIT_SECRET_MARKER } from '@switchyard/contract/audit';
+import { AUDIT_ACTIONS, AUDIT_SECRET_MARKER } from '@switchyard/contract/audit';
 import { describe, expect, it } from 'vitest';
+import { enAudit } from '../../../i18n/en/audit';
+import { zhAudit } from '../../../i18n/zh/audit';
 import { actionKey, fieldChanges, targetText } from './audit-changes';
 
 describe('audit changes', () => {
@@ -27,5 +29,13 @@ describe('audit changes', () => {
       'option SMTPToken',
     );
     expect(targetText({ target_type: '', target_id: '', target_name: '' })).toBe('');
+  });
+
+  it('has a label in both languages for every action the server records', () => {
+    for (const action of AUDIT_ACTIONS) {
+      const key = actionKey(action).replace('audit.actions.', '');
+      expect(enAudit.audit.actions, action).toHaveProperty(key);
+      expect(zhAudit.audit.actions, action).toHaveProperty(key);
+    }
   });
 });
