@@ -33,13 +33,18 @@ const ACCESS_TOKEN_NEW_IP: AuditAction = 'auth.access_token_new_ip';
 /** Bound on the addresses remembered per process; beyond it the table answers. */
 const KNOWN_ADDRESSES_MAX = 10_000;
 
-/** The fields that differ (all of them when one side is missing), each side masked. */
+const withoutEmpty = (record: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== '' && value != null));
+
+/** The fields that differ (every one with a value when one side is missing), each side masked. */
 function changedFields(
   before: Record<string, unknown> | undefined,
   after: Record<string, unknown> | undefined,
 ): { before: Record<string, unknown> | null; after: Record<string, unknown> | null } {
   if (!before || !after) {
-    return { before: before ? maskFields(before) : null, after: after ? maskFields(after) : null };
+    const whole = (record: Record<string, unknown> | undefined) =>
+      record ? maskFields(withoutEmpty(record)) : null;
+    return { before: whole(before), after: whole(after) };
   }
   const changed = Object.keys({ ...before, ...after }).filter(
     (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),

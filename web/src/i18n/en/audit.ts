@@ -16,7 +16,7 @@ export const enAudit = {
       actor: 'Who',
       actorHint: 'User name, from its start',
       action: 'Action',
-      actionHint: 'e.g. user.update, or user. for all',
+      actionHint: 'user.update, or user. for all',
       target: 'Target',
       targetHint: 'Name, id or kind',
       start: 'From',

@@ -17,7 +17,7 @@ export const zhAudit: Messages<typeof enAudit> = {
       actor: '操作人',
       actorHint: '用户名（前缀匹配）',
       action: '操作',
-      actionHint: '如 user.update，或 user. 表示全部',
+      actionHint: 'user.update 或 user.',
       target: '对象',
       targetHint: '名称、ID 或类型',
       start: '起始时间',
