@@ -14,7 +14,7 @@ export const enAudit = {
     filters: {
       label: 'Audit filters',
       actor: 'Who',
-      actorHint: 'User name, from its start',
+      actorHint: 'User name',
       action: 'Action',
       actionHint: 'user.update, or user. for all',
       target: 'Target',

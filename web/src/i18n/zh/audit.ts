@@ -15,7 +15,7 @@ export const zhAudit: Messages<typeof enAudit> = {
     filters: {
       label: '审计筛选',
       actor: '操作人',
-      actorHint: '用户名（前缀匹配）',
+      actorHint: '用户名',
       action: '操作',
       actionHint: 'user.update 或 user.',
       target: '对象',
