@@ -99,6 +99,8 @@ describe('the audit log page', () => {
     await signInContext(context, 'carol', 'carol-password');
     const page = await context.newPage();
     await page.goto('/about');
+    await page.getByTestId('api-reference-link').waitFor();
+    await screenshot(page, 'audit/en-1280-about');
     await page.getByRole('link', { name: 'API reference' }).click();
     await page.getByText('/api/audit/').first().waitFor();
     await screenshot(page, 'audit/en-1280-api-reference');

@@ -1,4 +1,4 @@
-import { Anchor, Paper, Text } from '@mantine/core';
+import { Anchor, Paper, Stack, Text } from '@mantine/core';
 import { SOURCE_URL } from '@switchyard/contract/status';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -13,7 +13,7 @@ export function AboutPage() {
   const about = useAboutContent();
   if (about.isLoading) return <PageLoading page={t('pageNames.about')} />;
   const reference = (
-    <Text size="sm" mt="md" data-testid="api-reference-link">
+    <Text size="sm" data-testid="api-reference-link">
       {t('about.apiReferenceText')}{' '}
       <Anchor component={Link} to="/api-reference">
         {t('about.apiReference')}
@@ -24,7 +24,9 @@ export function AboutPage() {
     return (
       <>
         <RichContent content={about.data} title={t('about.title')} />
-        {reference}
+        <Paper withBorder p="md" mt="md">
+          {reference}
+        </Paper>
       </>
     );
   }
@@ -33,13 +35,15 @@ export function AboutPage() {
       <PageHeader title={t('about.title')} />
       <Paper withBorder p="lg">
         <EmptyPanel title={t('about.emptyTitle')} text={t('about.emptyText')}>
-          <Text size="sm">
-            {t('about.repository')}{' '}
-            <Anchor href={SOURCE_URL} target="_blank" rel="noreferrer">
-              {SOURCE_URL}
-            </Anchor>
-          </Text>
-          {reference}
+          <Stack gap="xs" align="center">
+            <Text size="sm">
+              {t('about.repository')}{' '}
+              <Anchor href={SOURCE_URL} target="_blank" rel="noreferrer">
+                {SOURCE_URL}
+              </Anchor>
+            </Text>
+            {reference}
+          </Stack>
         </EmptyPanel>
       </Paper>
     </>
