@@ -31,6 +31,7 @@ export const ROUTES: Array<{
     holdApi: '**/api/oauth/lark?**',
   },
   { name: 'about', path: '/about', signedIn: false },
+  { name: 'api-reference', path: '/api-reference', signedIn: false },
   { name: 'chat', path: '/chat', signedIn: false },
   { name: 'not-found', path: '/no/such/page', signedIn: false },
   { name: 'home-signed-in', path: '/', signedIn: true },
@@ -50,6 +51,7 @@ export const ROUTES: Array<{
   { name: 'setting', path: '/setting', signedIn: true },
   { name: 'topup', path: '/topup', signedIn: true },
   { name: 'log', path: '/log', signedIn: true },
+  { name: 'audit', path: '/audit', signedIn: true },
 ];
 
 /** Visit every route as a visitor and as root, check it is not blank, and save a screenshot. */

@@ -7,6 +7,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { accessGuard } from './api/access';
+import { installAuditHooks } from './api/audit/audit-hooks';
 import { API_BODY_LIMIT } from './api/body-limits';
 import { installBotCheck } from './api/bot-check';
 import { consoleFallback, registerConsole, resolveConsoleDir } from './api/console';
@@ -14,12 +15,14 @@ import { installErrorHandlers } from './api/errors';
 import { acceptEmptyJsonBodies } from './api/json-body';
 import { installApiRateLimit, installCriticalRateLimit, webRateLimit } from './api/rate-limit';
 import { addRouteHook } from './api/route-hooks';
+import { auditRoutes } from './api/routes/audit';
 import { billingDashboardRoutes } from './api/routes/billing-dashboard';
 import { channelRoutes } from './api/routes/channels';
 import { healthRoutes } from './api/routes/health';
 import { logRoutes } from './api/routes/logs';
 import { metricsRoutes } from './api/routes/metrics';
 import { oauthRoutes } from './api/routes/oauth';
+import { openApiRoutes } from './api/routes/openapi';
 import { optionRoutes } from './api/routes/options';
 import { redemptionRoutes } from './api/routes/redemptions';
 import { statusRoutes } from './api/routes/status';
@@ -56,6 +59,8 @@ export interface AppDeps {
 export interface App {
   server: FastifyInstance;
   services: Services;
+  /** Every route registered, as `METHOD url` (HEAD routes Fastify adds for GETs left out). */
+  routes: string[];
 }
 
 /** How long shutdown waits for the database to take settled calls before giving up on them. */
@@ -85,6 +90,10 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     trustProxy: config.trustedProxies,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
+  const routes: string[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push(`${method} ${route.url}`);
+  });
   await server.register(fastifyCookie);
   acceptEmptyJsonBodies(server);
   await server.register(fastifyCompress, { global: true, threshold: 1024 });
@@ -109,7 +118,13 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     });
   }
   // Who is calling is known from the headers: a caller without access is refused before its body is read.
-  addRouteHook(server, 'onRequest', isApiRoute, accessGuard(db));
+  addRouteHook(
+    server,
+    'onRequest',
+    isApiRoute,
+    accessGuard(db, (user, ip) => services.audit.noteAccessTokenUse(user, ip)),
+  );
+  installAuditHooks(server, services.audit);
   installBodyBudget(server, config.bodyBudget);
   installBotCheck(server, services.turnstile, services.sessions);
 
@@ -132,6 +147,8 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   redemptionRoutes(server, services);
   channelRoutes(server, services);
   logRoutes(server, services);
+  auditRoutes(server, services);
+  openApiRoutes(server, services);
   oauthRoutes(server, services);
   verificationRoutes(server, services);
   await relayRoutes(server, { ...services, bodyLimit: config.relayBodyLimit });
@@ -153,5 +170,5 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     const limiters = [services.criticalRateLimiter, services.apiRateLimiter, services.webRateLimiter];
     await Promise.all(limiters.map((limiter) => limiter?.close()));
   });
-  return { server, services };
+  return { server, services, routes };
 }

@@ -13,6 +13,7 @@ import type { PrimaryLink } from './cluster/workers/primary-link';
 import type { Config } from './config';
 import type { Db } from './db/database';
 import { findUserById } from './db/repos/users';
+import { AuditLog } from './domain/audit/audit-log';
 import { Billing } from './domain/billing';
 import { BillingDashboard } from './domain/billing-dashboard';
 import { ChannelBalances } from './domain/channel-balance';
@@ -166,6 +167,7 @@ export function createServices(
       onTokenChanged: (key, id) => bus.publish({ kind: 'token', key, id }),
     }),
     redemptions: new RedemptionService({ db, options }),
+    audit: new AuditLog({ db, options }),
     channels,
     logs,
     logSummaryCatchUp: new LogSummaryCatchUp({

@@ -60,7 +60,7 @@ describe('a database from before log facts', () => {
     await sql`alter table logs drop column facts`.execute(db.kysely);
     await sql`insert into logs (user_id, created_at, type, content, username, quota)
       values (1, 1700000000, 1, '管理员充值', 'early', 5)`.execute(db.kysely);
-    await sql`delete from kysely_migration where name = '0007_log_facts'`.execute(db.kysely);
+    await sql`delete from kysely_migration where name >= '0007_log_facts'`.execute(db.kysely);
     await db.close();
     t = await startTestApp({ database });
   });
@@ -78,5 +78,31 @@ describe('a database from before log facts', () => {
     await root.post('/api/topup', { user_id: user.id, quota: 9 });
     const [topUp] = (await root.get<EnvelopeBody<LogEntry[]>>('/api/log/?type=1&username=root')).body.data!;
     expect(topUp?.facts).toEqual({ kind: 'top_up', quota: 9, by: 'root' });
+  });
+});
+
+/** A database from before the audit log (0008): the table is added, and sign-ins are recorded in it. */
+describe('a database from before the audit log', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const db = openDatabase(database.target);
+    await migrateToLatest(db);
+    await sql`drop table audit_logs`.execute(db.kysely);
+    await sql`delete from kysely_migration where name = '0008_audit_logs'`.execute(db.kysely);
+    await db.close();
+    t = await startTestApp({ database });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+
+  it('gets the table, and the next sign-in is in it', async () => {
+    const root = await t.root();
+    const entries = (await root.get<EnvelopeBody<Array<{ action: string }>>>('/api/audit/')).body.data;
+    expect(entries?.map((entry) => entry.action)).toEqual(['auth.login']);
   });
 });

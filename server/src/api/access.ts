@@ -66,7 +66,7 @@ function accessTokenOf(request: FastifyRequest): string | undefined {
  * the database so a ban, a role change or the end of the user's sessions takes effect at once in
  * every process. A session that no longer holds is cleared and treated as none.
  */
-export function accessGuard(db: Sql) {
+export function accessGuard(db: Sql, onAccessToken?: (user: Actor, ip: string) => Promise<void>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const level = request.routeOptions.config.access ?? 'public';
     if (level === 'public') return;
@@ -96,6 +96,12 @@ export function accessGuard(db: Sql) {
       if (!user || user.status === UserStatus.deleted) {
         await refuse('access_token_invalid');
         return;
+      }
+      if (user.status === UserStatus.enabled) {
+        const caller = { id: user.id, username: user.username, role: user.role };
+        await onAccessToken?.(caller, request.ip).catch((error: unknown) =>
+          request.log.error({ err: error }, 'audit entry not written'),
+        );
       }
     }
     if (user.status !== UserStatus.enabled) {

@@ -3,6 +3,7 @@ import type {
   onRequestHookHandler,
   onSendHookHandler,
   preHandlerHookHandler,
+  preSerializationAsyncHookHandler,
   RouteOptions,
 } from 'fastify';
 
@@ -10,6 +11,7 @@ type RouteHooks = {
   onRequest: onRequestHookHandler;
   preHandler: preHandlerHookHandler;
   onSend: onSendHookHandler;
+  preSerialization: preSerializationAsyncHookHandler;
 };
 
 /**

@@ -2,6 +2,7 @@ import type { ChangeBus } from '../cluster/change-bus';
 import type { RateLimiter } from '../cluster/rate-limiter';
 import type { Config } from '../config';
 import type { Sql } from '../db/connect';
+import type { AuditLog } from '../domain/audit/audit-log';
 import type { Billing } from '../domain/billing';
 import type { BillingDashboard } from '../domain/billing-dashboard';
 import type { ChannelBalances } from '../domain/channel-balance';
@@ -36,6 +37,7 @@ export interface Services {
   users: UserService;
   tokens: TokenService;
   redemptions: RedemptionService;
+  audit: AuditLog;
   channels: ChannelService;
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;

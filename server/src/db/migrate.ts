@@ -6,7 +6,13 @@ import { createUnsummarizedIndex } from './repos/log-summaries/catch-up';
 import { rebuildLogSummaries } from './repos/log-summaries/rebuild';
 import { createSummaryState } from './repos/log-summaries/state';
 import type { Database } from './schema';
-import { LEDGER_TABLES, LOG_SUMMARY_MARK_TABLES, LOG_SUMMARY_TABLES, TABLES } from './table-definitions';
+import {
+  AUDIT_TABLES,
+  LEDGER_TABLES,
+  LOG_SUMMARY_MARK_TABLES,
+  LOG_SUMMARY_TABLES,
+  TABLES,
+} from './table-definitions';
 
 /** Versioned migrations. 0001 adopts an existing one-api database or creates a fresh one. */
 function migrations(dialect: Dialect): Record<string, Migration> {
@@ -32,6 +38,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0006_channel_test_error': { up: (db) => ensureSchema(db, dialect, TABLES) },
     // The facts of each log line, so that the console can say it in its language.
     '0007_log_facts': { up: (db) => ensureSchema(db, dialect, TABLES) },
+    // The audit log of console changes and sign-ins (a table of its own).
+    '0008_audit_logs': { up: (db) => ensureSchema(db, dialect, AUDIT_TABLES) },
   };
 }
 

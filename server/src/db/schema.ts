@@ -156,6 +156,22 @@ export interface Database {
   options: OptionsTable;
   quota_holders: QuotaHoldersTable;
   quota_holds: QuotaHoldsTable;
+  audit_logs: AuditLogsTable;
+}
+
+export interface AuditLogsTable {
+  id: Generated<number>;
+  created_at: number;
+  actor_id: number;
+  actor_name: string;
+  actor_role: number;
+  ip: string;
+  action: string;
+  target_type: string;
+  target_id: string;
+  target_name: string;
+  before: string | null;
+  after: string | null;
 }
 
 export interface QuotaHoldersTable {
@@ -182,3 +198,4 @@ export type LogRow = Selectable<LogsTable>;
 export type NewLogRow = Insertable<LogsTable>;
 export type LogSummaryRow = Selectable<LogSummariesTable>;
 export type LogDailySummaryRow = Selectable<LogDailySummariesTable>;
+export type AuditLogRow = Selectable<AuditLogsTable>;

@@ -322,3 +322,33 @@ export const LOG_SUMMARY_MARK_TABLES: TableDefinition[] = [
     indexes: [],
   },
 ];
+
+/**
+ * Who changed what through the console API, and every sign-in (added by migration 0008, not part of
+ * one-api's schema). `before` and `after` hold the changed fields as JSON, secrets already replaced.
+ */
+export const AUDIT_TABLES: TableDefinition[] = [
+  {
+    name: 'audit_logs',
+    columns: [
+      id,
+      bigint('created_at', 0),
+      bigint('actor_id', 0),
+      varchar('actor_name', 191, ''),
+      bigint('actor_role', 0),
+      varchar('ip', 64, ''),
+      varchar('action', 64, ''),
+      varchar('target_type', 32, ''),
+      varchar('target_id', 64, ''),
+      varchar('target_name', 191, ''),
+      text('before'),
+      text('after'),
+    ],
+    indexes: [
+      index('audit_logs', 'created_at'),
+      { name: 'idx_audit_logs_actor', columns: ['actor_name', 'created_at'] },
+      { name: 'idx_audit_logs_action', columns: ['action', 'created_at'] },
+      { name: 'idx_audit_logs_access_ip', columns: ['actor_id', 'action', 'ip'] },
+    ],
+  },
+];

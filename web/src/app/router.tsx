@@ -147,6 +147,20 @@ const routes: RouteObject[] = [
             ),
           },
           {
+            path: '/audit',
+            element: adminOnly(
+              lazyPage(() => import('../features/audit/components/AuditPage'), 'AuditPage', 'audit'),
+            ),
+          },
+          {
+            path: '/api-reference',
+            element: lazyPage(
+              () => import('../features/api-reference/components/ApiReferencePage'),
+              'ApiReferencePage',
+              'apiReference',
+            ),
+          },
+          {
             path: '/about',
             element: lazyPage(() => import('../features/home/components/AboutPage'), 'AboutPage', 'about'),
           },

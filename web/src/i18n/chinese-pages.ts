@@ -1,5 +1,6 @@
 import type { englishPages } from './english-pages';
 import type { Messages } from './messages';
+import { zhAudit } from './zh/audit';
 import { zhChannels } from './zh/channels';
 import { zhLogs } from './zh/logs';
 import { zhPages } from './zh/pages';
@@ -19,4 +20,5 @@ export const chinesePages: Messages<typeof englishPages> = {
   ...zhChannels,
   ...zhLogs,
   ...zhSettings,
+  ...zhAudit,
 };

@@ -1,3 +1,4 @@
+import { enAudit } from './en/audit';
 import { enChannels } from './en/channels';
 import { enLogs } from './en/logs';
 import { enPages } from './en/pages';
@@ -17,4 +18,5 @@ export const englishPages = {
   ...enChannels,
   ...enLogs,
   ...enSettings,
+  ...enAudit,
 };

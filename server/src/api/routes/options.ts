@@ -4,7 +4,7 @@ import { OPTION_BODY_LIMIT } from '../body-limits';
 import { ok, parseBody } from '../envelope';
 import type { Services } from '../services';
 
-const optionInput = z.object({
+export const optionInput = z.object({
   key: z.string({ error: 'key must be a string' }).min(1, 'key is required'),
   value: z.string({ error: 'value must be a string (booleans as "true" or "false")' }).max(1_000_000),
 });

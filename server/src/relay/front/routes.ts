@@ -44,7 +44,7 @@ const RELAY_ROUTES: Array<[string, RelayMode]> = [
 ];
 
 /** OpenAI endpoints we do not serve: answered 501 in OpenAI's error shape. */
-const NOT_IMPLEMENTED = [
+export const NOT_IMPLEMENTED = [
   ['POST', '/v1/edits'],
   ['POST', '/v1/images/edits'],
   ['POST', '/v1/images/variations'],

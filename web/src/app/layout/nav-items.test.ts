@@ -13,13 +13,14 @@ describe('menu by role', () => {
       'topup',
       'user',
       'log',
+      'audit',
       'setting',
       'about',
     ]);
     expect(keys(100)).toContain('user');
   });
 
-  it('hides channel, redemption and user from normal users and visitors', () => {
+  it('hides channel, redemption, user and audit from normal users and visitors', () => {
     expect(keys(1)).toEqual(['home', 'token', 'topup', 'log', 'setting', 'about']);
     expect(keys(undefined)).toEqual(keys(1));
   });

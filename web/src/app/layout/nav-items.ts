@@ -20,6 +20,7 @@ const ITEMS: NavItem[] = [
   { key: 'topup', to: '/topup' },
   { key: 'user', to: '/user', admin: true },
   { key: 'log', to: '/log' },
+  { key: 'audit', to: '/audit', admin: true },
   { key: 'setting', to: '/setting' },
   { key: 'about', to: '/about' },
   { key: 'chat', to: '/chat', needsChatLink: true },

@@ -28,6 +28,18 @@ export const enPages = {
     emptyText:
       'The administrator can set the about content in Settings; Markdown, HTML and a link are supported.',
     repository: 'Project repository:',
+    apiReference: 'API reference',
+    apiReferenceText: 'Every console and relay route, with its request schema (OpenAPI 3.1):',
+  },
+  apiReference: {
+    title: 'API reference',
+    download: 'OpenAPI document (JSON)',
+    filter: 'Filter by path or summary',
+    access: 'Who may call',
+    parameters: 'Parameters',
+    body: 'Request body',
+    failed: 'The API reference could not be loaded',
+    failedText: 'Reload the page to try again.',
   },
   chat: {
     title: 'Chat',

@@ -29,6 +29,18 @@ export const zhPages: Messages<typeof enPages> = {
     emptyTitle: '尚未设置关于页面',
     emptyText: '管理员可以在设置页面中设置关于内容，支持 Markdown、HTML 和链接。',
     repository: '项目地址：',
+    apiReference: 'API 参考',
+    apiReferenceText: '控制台与转发的全部接口及其请求结构（OpenAPI 3.1）：',
+  },
+  apiReference: {
+    title: 'API 参考',
+    download: 'OpenAPI 文档（JSON）',
+    filter: '按路径或说明筛选',
+    access: '调用权限',
+    parameters: '参数',
+    body: '请求体',
+    failed: '无法加载 API 参考',
+    failedText: '请刷新页面重试。',
   },
   chat: {
     title: '聊天',

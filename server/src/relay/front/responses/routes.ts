@@ -17,7 +17,7 @@ export interface ResponsesRouteDeps {
 }
 
 /** What a stored response would serve: this gateway keeps none, so each answers 404 (`responses_not_stored`). */
-const STORED_RESPONSE_ROUTES = [
+export const STORED_RESPONSE_ROUTES = [
   ['GET', '/v1/responses/:id'],
   ['DELETE', '/v1/responses/:id'],
   ['POST', '/v1/responses/:id/cancel'],

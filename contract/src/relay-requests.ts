@@ -1,0 +1,112 @@
+import { z } from 'zod';
+
+/**
+ * The relay's request bodies as the API reference describes them: the fields the gateway reads or
+ * requires. Every other field is allowed and passed on to the provider (the objects are loose); the
+ * relay itself checks bodies in its own code, so these only document.
+ */
+const part = z.looseObject({ type: z.string() });
+const openAiMessage = z.looseObject({
+  role: z.string().describe('system, developer, user, assistant or tool'),
+  content: z.union([z.string(), z.array(part), z.null()]).optional(),
+});
+const tool = z.looseObject({ type: z.string() });
+
+export const chatCompletionRequest = z.looseObject({
+  model: z.string(),
+  messages: z.array(openAiMessage).min(1),
+  stream: z.boolean().optional(),
+  max_tokens: z.number().int().optional(),
+  max_completion_tokens: z.number().int().optional(),
+  temperature: z.number().optional(),
+  top_p: z.number().optional(),
+  n: z.number().int().optional(),
+  tools: z.array(tool).optional(),
+  stream_options: z.looseObject({ include_usage: z.boolean().optional() }).optional(),
+});
+
+export const completionRequest = z.looseObject({
+  model: z.string(),
+  prompt: z.union([z.string(), z.array(z.string())]),
+  stream: z.boolean().optional(),
+  max_tokens: z.number().int().optional(),
+});
+
+const textOrTexts = z.union([
+  z.string(),
+  z.array(z.string()),
+  z.array(z.number()),
+  z.array(z.array(z.number())),
+]);
+
+export const embeddingRequest = z.looseObject({
+  model: z.string().optional().describe('required except on /v1/engines/{model}/embeddings'),
+  input: textOrTexts,
+});
+
+export const moderationRequest = z.looseObject({ model: z.string().optional(), input: textOrTexts });
+
+export const imageGenerationRequest = z.looseObject({
+  model: z.string().optional(),
+  prompt: z.string(),
+  n: z.number().int().optional(),
+  size: z.string().optional(),
+  response_format: z.string().optional(),
+});
+
+export const speechRequest = z.looseObject({
+  model: z.string(),
+  input: z.string(),
+  voice: z.string(),
+  response_format: z.string().optional(),
+  speed: z.number().optional(),
+});
+
+/** multipart/form-data */
+export const transcriptionRequest = z.looseObject({
+  file: z.string().meta({ format: 'binary' }),
+  model: z.string(),
+  language: z.string().optional(),
+  prompt: z.string().optional(),
+  response_format: z.string().optional(),
+  temperature: z.string().optional(),
+});
+
+const anthropicMessage = z.looseObject({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string(), z.array(part)]),
+});
+const anthropicSystem = z.union([z.string(), z.array(part)]).optional();
+
+export const anthropicMessagesRequest = z.looseObject({
+  model: z.string(),
+  max_tokens: z.number().int(),
+  messages: z.array(anthropicMessage),
+  system: anthropicSystem,
+  stream: z.boolean().optional(),
+  tools: z.array(z.looseObject({})).optional(),
+});
+
+export const anthropicCountTokensRequest = z.looseObject({
+  model: z.string(),
+  messages: z.array(anthropicMessage),
+  system: anthropicSystem,
+  tools: z.array(z.looseObject({})).optional(),
+});
+
+export const responsesRequest = z.looseObject({
+  model: z.string(),
+  input: z.union([z.string(), z.array(z.looseObject({}))]).optional(),
+  instructions: z.string().optional(),
+  stream: z.boolean().optional(),
+  max_output_tokens: z.number().int().optional(),
+  tools: z.array(tool).optional(),
+  store: z.boolean().optional(),
+});
+
+export const geminiGenerateContentRequest = z.looseObject({
+  contents: z.array(z.looseObject({ role: z.string().optional(), parts: z.array(z.looseObject({})) })),
+  systemInstruction: z.looseObject({}).optional(),
+  generationConfig: z.looseObject({}).optional(),
+  tools: z.array(z.looseObject({})).optional(),
+});

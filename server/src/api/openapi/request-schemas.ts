@@ -1,0 +1,65 @@
+import { passwordResetInput } from '@switchyard/contract/auth';
+import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
+import {
+  createRedemptionInput,
+  redeemInput,
+  redemptionStatusInput,
+  updateRedemptionInput,
+} from '@switchyard/contract/redemptions';
+import {
+  anthropicCountTokensRequest,
+  anthropicMessagesRequest,
+  chatCompletionRequest,
+  completionRequest,
+  embeddingRequest,
+  geminiGenerateContentRequest,
+  imageGenerationRequest,
+  moderationRequest,
+  responsesRequest,
+  speechRequest,
+  transcriptionRequest,
+} from '@switchyard/contract/relay-requests';
+import { createTokenInput, tokenStatusInput, updateTokenInput } from '@switchyard/contract/tokens';
+import {
+  adminTopupInput,
+  createUserInput,
+  loginInput,
+  manageUserInput,
+  registerInput,
+  updateSelfInput,
+  updateUserInput,
+} from '@switchyard/contract/users';
+import { optionInput } from '../routes/options';
+
+/** Every request body the reference names: the same zod schemas the server parses with. */
+export const REQUEST_SCHEMAS = {
+  LoginInput: loginInput,
+  RegisterInput: registerInput,
+  CreateUserInput: createUserInput,
+  UpdateUserInput: updateUserInput,
+  UpdateSelfInput: updateSelfInput,
+  ManageUserInput: manageUserInput,
+  AdminTopupInput: adminTopupInput,
+  PasswordResetInput: passwordResetInput,
+  CreateTokenInput: createTokenInput,
+  UpdateTokenInput: updateTokenInput,
+  TokenStatusInput: tokenStatusInput,
+  CreateRedemptionInput: createRedemptionInput,
+  UpdateRedemptionInput: updateRedemptionInput,
+  RedemptionStatusInput: redemptionStatusInput,
+  RedeemInput: redeemInput,
+  CreateChannelInput: createChannelInput,
+  UpdateChannelInput: updateChannelInput,
+  OptionInput: optionInput,
+  ChatCompletionRequest: chatCompletionRequest,
+  CompletionRequest: completionRequest,
+  EmbeddingRequest: embeddingRequest,
+  ModerationRequest: moderationRequest,
+  ImageGenerationRequest: imageGenerationRequest,
+  SpeechRequest: speechRequest,
+  TranscriptionRequest: transcriptionRequest,
+  AnthropicMessagesRequest: anthropicMessagesRequest,
+  AnthropicCountTokensRequest: anthropicCountTokensRequest,
+  ResponsesRequest: responsesRequest,
+  GeminiGenerateContentRequest: geminiGenerateContentRequest,
+};

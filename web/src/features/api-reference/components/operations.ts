@@ -1,0 +1,44 @@
+import type { OpenApiDocument, OpenApiOperation } from '../api/openapi-document';
+
+export interface ListedOperation {
+  method: string;
+  path: string;
+  operation: OpenApiOperation;
+}
+
+/** The document's operations grouped by their first tag, in the document's tag order. */
+export function operationsByTag(document: OpenApiDocument): Array<[string, ListedOperation[]]> {
+  const groups = new Map<string, ListedOperation[]>((document.tags ?? []).map((tag) => [tag.name, []]));
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const tag = operation.tags?.[0] ?? '';
+      groups.set(tag, [...(groups.get(tag) ?? []), { method: method.toUpperCase(), path, operation }]);
+    }
+  }
+  return [...groups].filter(([, operations]) => operations.length > 0);
+}
+
+const REF_PREFIX = '#/components/schemas/';
+
+/** A schema with its `$ref`s to components replaced by the schemas they name (cycles left as refs). */
+export function resolveSchema(document: OpenApiDocument, schema: unknown, seen: string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => resolveSchema(document, item, seen));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith(REF_PREFIX)) {
+    const name = ref.slice(REF_PREFIX.length);
+    const target = document.components?.schemas?.[name];
+    return target === undefined || seen.includes(name)
+      ? schema
+      : resolveSchema(document, target, [...seen, name]);
+  }
+  return Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, resolveSchema(document, value, seen)]),
+  );
+}
+
+/** Filters operations by a text in their path or summary (case-insensitive). */
+export const matchesFilter = (item: ListedOperation, filter: string): boolean => {
+  const text = filter.trim().toLowerCase();
+  return !text || `${item.method} ${item.path} ${item.operation.summary ?? ''}`.toLowerCase().includes(text);
+};
