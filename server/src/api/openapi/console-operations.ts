@@ -12,6 +12,21 @@ export const CONSOLE_OPERATIONS: Operation[] = [
   op('GET', '/api/home_page_content', 'System', 'public', 'The home page content'),
   op('GET', '/api/openapi.json', 'System', 'public', 'This document'),
   op('GET', '/api/models', 'System', 'user', 'Models by channel type'),
+  op('GET', '/healthz', 'Operations', 'public', 'The process is alive'),
+  op(
+    'GET',
+    '/readyz',
+    'Operations',
+    'public',
+    'The database (and Redis) answer and migrations are done; 503 if not',
+  ),
+  op(
+    'GET',
+    '/metrics',
+    'Operations',
+    'public',
+    'Prometheus metrics (only when METRICS_TOKEN is set; Bearer that token)',
+  ),
 
   op('POST', '/api/user/register', 'Account', 'public', 'Register', { body: 'RegisterInput' }),
   op('POST', '/api/user/login', 'Account', 'public', 'Sign in (sets the session cookie)', {

@@ -7,7 +7,7 @@ export type Access = 'public' | 'user' | 'admin' | 'root' | 'key';
 
 /** One route as the API reference describes it. */
 export interface Operation {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The URL as registered with Fastify (`:id`, `*`). */
   route: string;
   tag: string;

@@ -73,4 +73,13 @@ export const RELAY_OPERATIONS: Operation[] = [
   ...NOT_IMPLEMENTED.map(([method, route]) =>
     op(method, route, 'Not served', 'key', 'An OpenAI endpoint this gateway does not serve (501)'),
   ),
+  ...(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).map((method) =>
+    op(
+      method,
+      '/v1/oneapi/proxy/*',
+      'Not served',
+      'key',
+      "one-api's unbilled pass-through to Proxy channels (501)",
+    ),
+  ),
 ];
