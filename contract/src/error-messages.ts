@@ -265,6 +265,10 @@ export const ERROR_MESSAGES = {
     en: 'The expiry time must be in the future, or -1 for never',
     zh: '过期时间必须晚于当前时间，或设为 -1 表示永不过期',
   },
+  token_limit_above_user: {
+    en: 'Your account allows at most {max} for {field}; leave it empty to use that, or enter a lower limit',
+    zh: '您的账户 {field} 最多为 {max}；留空即使用该值，或填写更低的限制',
+  },
   token_model_unknown: {
     en: 'Unknown model "{model}"; choose from the models you can use',
     zh: '未知模型“{model}”，请从可用模型中选择',

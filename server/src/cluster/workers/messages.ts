@@ -9,7 +9,11 @@ export type SharedCall =
   | { op: 'allow'; rule: LimitRule; key: string }
   | { op: 'issue'; purpose: CodePurpose; email: string; length?: number }
   | { op: 'verify' | 'redeem'; purpose: CodePurpose; email: string; code: string }
-  | { op: 'discard'; purpose: CodePurpose; email: string };
+  | { op: 'discard'; purpose: CodePurpose; email: string }
+  /** A key limit's counter (key-counters.ts), kept by the primary for every worker. */
+  | { op: 'counter'; method: CounterMethod; args: Array<string | number> };
+
+export type CounterMethod = 'takeRequest' | 'takeTokens' | 'adjustTokens' | 'acquireSlot' | 'releaseSlot';
 
 /** Worker → primary. Every message of ours carries `switchyard`, so Node's own cluster messages are told apart. */
 export type WorkerMessage =

@@ -1,5 +1,6 @@
 import type { Config } from '../../config';
 import { MemoryVerificationCodes } from '../../domain/verification-codes';
+import { type KeyCounters, MemoryKeyCounters } from '../key-counters';
 import { MemoryRateLimiter } from '../rate-limiter';
 import type { LimitRule, SharedCall } from './messages';
 
@@ -11,6 +12,7 @@ import type { LimitRule, SharedCall } from './messages';
 export class SharedState {
   readonly #limiters = new Map<LimitRule, MemoryRateLimiter>();
   readonly #codes = new MemoryVerificationCodes();
+  readonly #counters = new MemoryKeyCounters();
 
   constructor(config: Pick<Config, 'criticalRateLimit' | 'apiRateLimit' | 'webRateLimit'>) {
     const rules: Array<[LimitRule, { limit: number; windowSeconds: number }]> = [
@@ -35,10 +37,15 @@ export class SharedState {
         return this.#codes.redeem(call.purpose, call.email, call.code);
       case 'discard':
         return this.#codes.discard(call.purpose, call.email);
+      case 'counter': {
+        const method = this.#counters[call.method] as (...args: Array<string | number>) => Promise<unknown>;
+        return method.apply(this.#counters, call.args);
+      }
     }
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.#limiters.values()].map((limiter) => limiter.close()));
+    await this.#counters.close();
   }
 }

@@ -9,11 +9,12 @@ import type { UpstreamClient } from '../upstream';
 import { type AttemptHooks, type AttemptResult, attempt, type Outcome } from './attempt';
 import { checkModelAllowed, type RelayCaller } from './authenticate';
 import { buildRelayCall, type IncomingCall } from './call';
+import type { Admission, KeyLimits } from './key-limits';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRouter } from './channel-router';
 import type { ClientSink } from './client-sink';
 import { modelMappingOf } from './model-mapping';
-import { readRelayRequest } from './relay-request';
+import { type RelayRequest, readRelayRequest } from './relay-request';
 import { refund, reserveFor } from './reserve';
 import { firstChannel } from './route';
 import { settle } from './settle';
@@ -26,6 +27,8 @@ export interface RelayDeps {
   health: ChannelHealth;
   counter: TokenCounter;
   upstream: UpstreamClient;
+  /** The keys' rate limits (requests and tokens per minute, concurrency). */
+  limits?: KeyLimits;
   logger?: FastifyBaseLogger;
   /** Silence (ms) after which a stream gets a `: keep-alive` comment; default KEEP_ALIVE_MS. */
   keepAliveMs?: number;
@@ -60,7 +63,6 @@ export class Relay {
 
   /** One call from `caller`, authenticated by the front before its body was read. */
   async handle(caller: RelayCaller, incoming: IncomingCall, sink: ClientSink): Promise<void> {
-    const { router, options } = this.deps;
     const started = performance.now();
     const request = readRelayRequest(
       incoming.mode,
@@ -69,8 +71,24 @@ export class Relay {
       incoming.pathModel,
     );
     checkModelAllowed(caller, request.model);
-    const group = caller.user.group || 'default';
+    const admission = await this.deps.limits?.admit(caller, request, sink);
+    try {
+      await this.#handle(caller, incoming, request, sink, started, admission);
+    } finally {
+      admission?.release();
+    }
+  }
 
+  async #handle(
+    caller: RelayCaller,
+    incoming: IncomingCall,
+    request: RelayRequest,
+    sink: ClientSink,
+    started: number,
+    admission: Admission | undefined,
+  ): Promise<void> {
+    const { router, options } = this.deps;
+    const group = caller.user.group || 'default';
     let channel = await firstChannel(router, caller, group, request.model);
     const { reservation, watch } = await reserveFor(this.deps, caller, request, group, channel);
 
@@ -80,8 +98,10 @@ export class Relay {
     let retriesLeft = caller.pinnedChannelId === undefined ? options.number('RetryTimes') : 0;
     for (;;) {
       const call = buildRelayCall(incoming, request, channel);
-      const finish = (outcome: Outcome) =>
-        settle(this.deps, incoming, request, group, channel, reservation, outcome, started);
+      const finish = async (outcome: Outcome) => {
+        const usage = await settle(this.deps, incoming, request, group, channel, reservation, outcome, started);
+        admission?.settled(usage.prompt_tokens + usage.completion_tokens);
+      };
       let result: AttemptResult;
       try {
         result = await attempt(deps, call, sink, { finish, watch: watch?.(channel) });
