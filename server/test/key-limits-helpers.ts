@@ -20,7 +20,9 @@ export async function chat(
     body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }], ...extra }),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: JSON.parse(text) };
+  // A stream is kept as its text; a JSON answer (errors included) parsed.
+  const body = text.startsWith('data:') ? { stream: text } : JSON.parse(text);
+  return { status: response.status, headers: response.headers, body };
 }
 
 /** A key of `owner` with the given fields (limits, budget), created through the console API. */

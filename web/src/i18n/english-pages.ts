@@ -1,4 +1,5 @@
 import { enChannels } from './en/channels';
+import { enLimits } from './en/limits';
 import { enLogs } from './en/logs';
 import { enPages } from './en/pages';
 import { enRedemptions } from './en/redemptions';
@@ -12,6 +13,7 @@ export const englishPages = {
   ...enUsers,
   ...enPages,
   ...enTokens,
+  ...enLimits,
   ...enRedemptions,
   ...enTopup,
   ...enChannels,
