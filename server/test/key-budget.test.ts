@@ -110,14 +110,13 @@ describe("a key's periodic budget", () => {
     expect(badPeriod.body.success).toBe(false);
     expect(badPeriod.body.message).toMatch(/budget_period/);
   });
-
 });
 
 // Answers 2,000 completion tokens whatever max_tokens says: each call costs
 // ceil((11 + 2000 × 3) × 0.25) = 1,503, twelve times its hold, more than the whole budget.
 const LONG_ANSWER = Array.from({ length: 2000 }, () => 'tok').join(' ');
 
-describe("the budget under a race of calls costing more than they hold", () => {
+describe('the budget under a race of calls costing more than they hold', () => {
   let t: TestApp;
   let fake: HttpFake;
   let owner: Client;
@@ -150,7 +149,9 @@ describe("the budget under a race of calls costing more than they hold", () => {
     const name = `race-${stream ? 's' : 'n'}${fields.unlimited_quota ? 'u' : 'l'}`;
     const key = await keyWith(owner, name, { ...fields, budget_quota: budget, budget_period: 'monthly' });
     const before = await books(t, ownerId, key.id);
-    const answers = await Promise.all(Array.from({ length: 64 }, () => chat(t, key.key, stream ? { stream } : {})));
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, () => chat(t, key.key, stream ? { stream } : {})),
+    );
     await t.app.services.relay.settled();
     const passed = count(answers, 200);
     expect(passed, label).toBeGreaterThanOrEqual(1);

@@ -44,6 +44,5 @@ export async function awayFromMinuteEnd(marginMs = 15_000): Promise<void> {
   if (left < marginMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
-export const statuses = (answers: ChatAnswer[]) => answers.map((answer) => answer.status);
 export const count = (answers: ChatAnswer[], status: number) =>
   answers.filter((answer) => answer.status === status).length;

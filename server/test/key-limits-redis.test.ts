@@ -56,7 +56,8 @@ describe('key limits across two processes sharing Redis', () => {
     const key = await keyWith(owner, 'tokens', { tpm_limit: 100 });
     // 30 tokens billed per call: three fit (90), the fourth's estimate does not.
     const answers = [];
-    for (let call = 0; call < 5; call++) answers.push(await chat(call % 2 === 0 ? a : b, key.key, { max_tokens: 10 }));
+    for (let call = 0; call < 5; call++)
+      answers.push(await chat(call % 2 === 0 ? a : b, key.key, { max_tokens: 10 }));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 429]);
   });
 
@@ -67,7 +68,9 @@ describe('key limits across two processes sharing Redis', () => {
     );
     expect(count(answers, 200)).toBe(3);
     expect(count(answers, 429)).toBe(7);
-    const again = await Promise.all([1, 2, 3].map((call) => chat(call % 2 === 0 ? a : b, key.key, { model: 'gpt-4' })));
+    const again = await Promise.all(
+      [1, 2, 3].map((call) => chat(call % 2 === 0 ? a : b, key.key, { model: 'gpt-4' })),
+    );
     expect(again.map((answer) => answer.status)).toEqual([200, 200, 200]);
   });
 

@@ -50,7 +50,9 @@ describe('key limits in one process', () => {
     ]);
     for (const answer of answers) {
       expect(answer.headers.get('x-ratelimit-limit-requests')).toBe('5');
-      expect(answer.headers.get('x-ratelimit-reset-requests')).toMatch(/^(\d+ms|\d+(\.\d+)?s|\d+m\d+(\.\d+)?s)$/);
+      expect(answer.headers.get('x-ratelimit-reset-requests')).toMatch(
+        /^(\d+ms|\d+(\.\d+)?s|\d+m\d+(\.\d+)?s)$/,
+      );
       // No tokens-per-minute limit on this key: no token headers.
       expect(answer.headers.get('x-ratelimit-limit-tokens')).toBeNull();
     }
@@ -101,16 +103,17 @@ describe('key limits in one process', () => {
 
   it('lets concurrency_limit calls run at once; the others get 429 until one ends', async () => {
     const key = await keyWith(owner, 'conc', { concurrency_limit: 2 });
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, () => chat(t, key.key, { model: 'gpt-4' })),
-    );
+    const answers = await Promise.all(Array.from({ length: 6 }, () => chat(t, key.key, { model: 'gpt-4' })));
     expect(count(answers, 200)).toBe(2);
     expect(count(answers, 429)).toBe(4);
     const refused = answers.find((answer) => answer.status === 429)!;
     expect(refused.body.error?.code).toBe('concurrency_limit_exceeded');
     expect(refused.body.error?.message).toMatch(/2 requests at the same time/);
     // The slots came back with the answers (and a failed call gives its slot back too).
-    const again = await Promise.all([chat(t, key.key, { model: 'gpt-4' }), chat(t, key.key, { model: 'gpt-4' })]);
+    const again = await Promise.all([
+      chat(t, key.key, { model: 'gpt-4' }),
+      chat(t, key.key, { model: 'gpt-4' }),
+    ]);
     expect(again.map((answer) => answer.status)).toEqual([200, 200]);
     const failing = await chat(t, key.key, { model: 'no-such-model' });
     expect(failing.status).not.toBe(429);
@@ -125,12 +128,18 @@ describe('key limits in one process', () => {
     expect(saved.body.success, saved.body.message).toBe(true);
     expect(saved.body.data).toMatchObject({ rpm_limit: 3, tpm_limit: 0, concurrency_limit: 0 });
     // The user sees them (read-only: the self form has no such fields).
-    expect((await capped.get<EnvelopeBody<User>>('/api/user/self')).body.data).toMatchObject({ rpm_limit: 3 });
+    expect((await capped.get<EnvelopeBody<User>>('/api/user/self')).body.data).toMatchObject({
+      rpm_limit: 3,
+    });
     const refusedSelf = await capped.put<EnvelopeBody>('/api/user/self', { rpm_limit: 100 });
     expect((await capped.get<EnvelopeBody<User>>('/api/user/self')).body.data?.rpm_limit).toBe(3);
     expect(refusedSelf.status).toBe(200);
     // A key may be limited lower, not higher.
-    const higher = await capped.post<EnvelopeBody>('/api/token/', { name: 'higher', unlimited_quota: true, rpm_limit: 5 });
+    const higher = await capped.post<EnvelopeBody>('/api/token/', {
+      name: 'higher',
+      unlimited_quota: true,
+      rpm_limit: 5,
+    });
     expect(higher.body).toMatchObject({ success: false, code: 'token_limit_above_user' });
     expect(higher.body.message).toMatch(/at most 3 for rpm_limit/);
     const lower = await keyWith(capped, 'lower', { rpm_limit: 2 });
@@ -145,11 +154,23 @@ describe('key limits in one process', () => {
 
   it('keeps the limits when a one-api client saves the key without them, and clears them with 0', async () => {
     const key = await keyWith(owner, 'kept', { rpm_limit: 7, tpm_limit: 7000, concurrency_limit: 3 });
-    const { rpm_limit, tpm_limit, concurrency_limit, budget_quota, budget_period, budget_used, budget_reset_at, ...oneApi } =
-      key;
+    const {
+      rpm_limit,
+      tpm_limit,
+      concurrency_limit,
+      budget_quota,
+      budget_period,
+      budget_used,
+      budget_reset_at,
+      ...oneApi
+    } = key;
     const saved = await owner.put<EnvelopeBody<typeof key>>('/api/token/', oneApi);
     expect(saved.body.data).toMatchObject({ rpm_limit: 7, tpm_limit: 7000, concurrency_limit: 3 });
-    const cleared = await owner.put<EnvelopeBody<typeof key>>('/api/token/', { ...oneApi, rpm_limit: 0, tpm_limit: null });
+    const cleared = await owner.put<EnvelopeBody<typeof key>>('/api/token/', {
+      ...oneApi,
+      rpm_limit: 0,
+      tpm_limit: null,
+    });
     expect(cleared.body.data).toMatchObject({ rpm_limit: 0, tpm_limit: 7000, concurrency_limit: 3 });
   });
 

@@ -168,7 +168,14 @@ export class RedisKeyCounters implements KeyCounters {
   }
 
   async takeTokens(key: string, amount: number, limit: number): Promise<Counted & { window: number }> {
-    const answer = this.#redis.eval(TAKE_TOKENS, 1, `${this.prefix}tpm:${key}`, amount, limit, LIMIT_WINDOW_MS);
+    const answer = this.#redis.eval(
+      TAKE_TOKENS,
+      1,
+      `${this.prefix}tpm:${key}`,
+      amount,
+      limit,
+      LIMIT_WINDOW_MS,
+    );
     return fromArray(await redisAnswer(answer, this.onError));
   }
 

@@ -1,6 +1,6 @@
+import { budgetPeriodEnd, budgetPeriodStart, budgetSpent } from '@switchyard/contract/budget-period';
 import { allModelNames } from '@switchyard/contract/channel-types';
 import { listOrder, SEARCH_LIMIT } from '@switchyard/contract/envelope';
-import { budgetPeriodEnd, budgetPeriodStart, budgetSpent } from '@switchyard/contract/budget-period';
 import { type BudgetPeriod, RATE_LIMIT_FIELDS } from '@switchyard/contract/limits';
 import { TokenStatus } from '@switchyard/contract/roles';
 import {
@@ -71,7 +71,8 @@ export function toApiToken(row: TokenRow, now = nowSeconds()): Token {
 function apiBudget(row: TokenRow, now: number) {
   const budget_quota = Number(row.budget_quota ?? 0);
   const period = budget_quota > 0 ? budgetPeriodEnd(row.budget_period, now) : undefined;
-  if (period === undefined) return { budget_quota: 0, budget_period: '' as const, budget_used: 0, budget_reset_at: 0 };
+  if (period === undefined)
+    return { budget_quota: 0, budget_period: '' as const, budget_used: 0, budget_reset_at: 0 };
   return {
     budget_quota,
     budget_period: row.budget_period as BudgetPeriod,

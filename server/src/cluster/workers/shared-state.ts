@@ -1,6 +1,6 @@
 import type { Config } from '../../config';
 import { MemoryVerificationCodes } from '../../domain/verification-codes';
-import { type KeyCounters, MemoryKeyCounters } from '../key-counters';
+import { MemoryKeyCounters } from '../key-counters';
 import { MemoryRateLimiter } from '../rate-limiter';
 import type { LimitRule, SharedCall } from './messages';
 

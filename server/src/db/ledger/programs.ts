@@ -51,7 +51,8 @@ const tokenShare = (payer: PayerRef, amount: number) => (tokenHolds(payer) ? amo
 /** What a key's budget leaves for a call after its holds, or undefined when the key has no budget. */
 function budgetLeft(token: Row, now: number): number | undefined {
   const quota = num(token.budget_quota);
-  if (quota <= 0 || budgetPeriodStart(token.budget_period as string | null, now) === undefined) return undefined;
+  if (quota <= 0 || budgetPeriodStart(token.budget_period as string | null, now) === undefined)
+    return undefined;
   const spent = budgetSpent(
     {
       budget_period: token.budget_period as string | null,
@@ -208,7 +209,17 @@ export function* settleFastProgram(
     const start = budgetPeriodStart(budgetPeriod, now);
     if (start !== undefined) {
       // Counted into the period now running (a new one starts from nothing), within the budget.
-      const counted = yield* run('chargeBudget', start, cost, cost, start, tokenId, budgetPeriod, start, cost);
+      const counted = yield* run(
+        'chargeBudget',
+        start,
+        cost,
+        cost,
+        start,
+        tokenId,
+        budgetPeriod,
+        start,
+        cost,
+      );
       if (counted !== 1) throw new NeedsCarefulSettlement();
     }
   }

@@ -1,6 +1,6 @@
 import { budgetPeriodEnd } from '@switchyard/contract/budget-period';
-import type { TokenRow } from '../../db/schema';
 import { nowSeconds } from '../../clock';
+import type { TokenRow } from '../../db/schema';
 import { RelayError } from '../errors';
 
 /** The key's budget period when it has a budget: its holds are then guarded by the budget too. */

@@ -12,7 +12,11 @@ export function limitsOf(caller: RelayCaller): RateLimits {
   const { row } = caller.token;
   const { user } = caller;
   const of = (field: keyof RateLimits) => lowerLimit(Number(row[field] ?? 0), Number(user[field] ?? 0));
-  return { rpm_limit: of('rpm_limit'), tpm_limit: of('tpm_limit'), concurrency_limit: of('concurrency_limit') };
+  return {
+    rpm_limit: of('rpm_limit'),
+    tpm_limit: of('tpm_limit'),
+    concurrency_limit: of('concurrency_limit'),
+  };
 }
 
 /**
@@ -31,7 +35,12 @@ export function resetText(ms: number): string {
   return minutes > 0 ? `${minutes}m${seconds}s` : `${seconds}s`;
 }
 
-function setLimitHeaders(sink: ClientSink, kind: 'requests' | 'tokens', limit: number, counted: Counted): void {
+function setLimitHeaders(
+  sink: ClientSink,
+  kind: 'requests' | 'tokens',
+  limit: number,
+  counted: Counted,
+): void {
   sink.setHeader?.(`x-ratelimit-limit-${kind}`, String(limit));
   sink.setHeader?.(`x-ratelimit-remaining-${kind}`, String(Math.max(0, limit - counted.used)));
   sink.setHeader?.(`x-ratelimit-reset-${kind}`, resetText(counted.resetMs));

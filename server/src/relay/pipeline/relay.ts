@@ -9,10 +9,10 @@ import type { UpstreamClient } from '../upstream';
 import { type AttemptHooks, type AttemptResult, attempt, type Outcome } from './attempt';
 import { checkModelAllowed, type RelayCaller } from './authenticate';
 import { buildRelayCall, type IncomingCall } from './call';
-import type { Admission, KeyLimits } from './key-limits';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRouter } from './channel-router';
 import type { ClientSink } from './client-sink';
+import type { Admission, KeyLimits } from './key-limits';
 import { modelMappingOf } from './model-mapping';
 import { type RelayRequest, readRelayRequest } from './relay-request';
 import { refund, reserveFor } from './reserve';
@@ -99,7 +99,16 @@ export class Relay {
     for (;;) {
       const call = buildRelayCall(incoming, request, channel);
       const finish = async (outcome: Outcome) => {
-        const usage = await settle(this.deps, incoming, request, group, channel, reservation, outcome, started);
+        const usage = await settle(
+          this.deps,
+          incoming,
+          request,
+          group,
+          channel,
+          reservation,
+          outcome,
+          started,
+        );
         admission?.settled(usage.prompt_tokens + usage.completion_tokens);
       };
       let result: AttemptResult;

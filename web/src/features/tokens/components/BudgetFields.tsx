@@ -3,8 +3,8 @@ import { BUDGET_PERIODS } from '@switchyard/contract/limits';
 import type { Token } from '@switchyard/contract/tokens';
 import { useTranslation } from 'react-i18next';
 import type { FieldErrors } from '../../../lib/validation';
-import { budgetText } from './token-labels';
 import type { TokenFormValues } from './token-form-values';
+import { budgetText } from './token-labels';
 
 interface BudgetFieldsProps {
   token: Token | undefined;

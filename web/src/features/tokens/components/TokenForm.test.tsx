@@ -9,8 +9,7 @@ const self = { id: 5, username: 'u', rpm_limit: 100, tpm_limit: 0, concurrency_l
 function server() {
   const fetchMock = vi.fn(async (url: string, _init?: RequestInit) => {
     if (url === '/api/user/self') return jsonResponse({ success: true, message: '', data: self });
-    if (url.startsWith('/api/token/'))
-      return jsonResponse({ success: true, message: '', data: { id: 9 } });
+    if (url.startsWith('/api/token/')) return jsonResponse({ success: true, message: '', data: { id: 9 } });
     return jsonResponse({ success: true, message: '', data: [] });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -73,7 +72,9 @@ describe('token form: limits and budget', { timeout: 15_000 }, () => {
     expect(input('Requests per minute').value).toBe('');
     expect(input('Budget per period').value).toBe('100000');
     await waitFor(() =>
-      expect(screen.getByTestId('budget-used').textContent).toMatch(/^Budget 50\.0k \/ 100\.0k, resets 2030-03-17/),
+      expect(screen.getByTestId('budget-used').textContent).toMatch(
+        /^Budget 50\.0k \/ 100\.0k, resets 2030-03-17/,
+      ),
     );
   });
 });

@@ -4,7 +4,14 @@ import { ListTable } from '../../../components/ListTable';
 import { renderTimestamp } from '../../../lib/format';
 import type { TokenRow } from '../api/tokens-list';
 import { TokenRowActions } from './TokenRowActions';
-import { expiryText, remainingText, TokenLimits, TokenStatusBadge, tokenName, usedText } from './token-labels';
+import {
+  expiryText,
+  remainingText,
+  TokenLimits,
+  TokenStatusBadge,
+  tokenName,
+  usedText,
+} from './token-labels';
 
 const COLUMNS = ['name', 'status', 'used', 'remaining', 'limits', 'created', 'expires', 'actions'] as const;
 
@@ -19,7 +26,9 @@ export function TokensTable({ tokens, onCopyFailed }: TokensTableProps) {
     <ListTable
       miw={1100}
       testId="tokens-table"
-      headers={COLUMNS.map((column) => (column === 'limits' ? t('limits.column') : t(`tokens.columns.${column}`)))}
+      headers={COLUMNS.map((column) =>
+        column === 'limits' ? t('limits.column') : t(`tokens.columns.${column}`),
+      )}
     >
       {tokens.map((token) => (
         <Table.Tr key={token.id} data-token={token.name}>

@@ -136,7 +136,13 @@ describe('token form', () => {
 
   it('sends empty limits as 0 (none) and typed ones as whole numbers', () => {
     const result = toTokenChange(
-      values({ rpm_limit: 60, tpm_limit: '', concurrency_limit: '3', budgetQuota: 1000, budgetPeriod: 'daily' }),
+      values({
+        rpm_limit: 60,
+        tpm_limit: '',
+        concurrency_limit: '3',
+        budgetQuota: 1000,
+        budgetPeriod: 'daily',
+      }),
       null,
       t,
     );
@@ -164,7 +170,9 @@ describe('token form', () => {
     const negative = toTokenChange(values({ rpm_limit: -5 }), null, t);
     expect(negative.ok ? null : negative.errors.rpm_limit).toBe('Please enter a number of at least 0.');
     const fraction = toTokenChange(values({ tpm_limit: '1.5' }), null, t);
-    expect(fraction.ok ? null : fraction.errors.tpm_limit).toBe('Please enter a whole number, or leave it empty.');
+    expect(fraction.ok ? null : fraction.errors.tpm_limit).toBe(
+      'Please enter a whole number, or leave it empty.',
+    );
     await i18n.changeLanguage('zh');
     const zh = toTokenChange(values({ concurrency_limit: 'x' }), null, i18n.t.bind(i18n));
     expect(zh.ok ? null : zh.errors.concurrency_limit).toBe('请输入整数，或留空。');

@@ -53,7 +53,8 @@ export function UserEditForm({ user, self }: UserEditFormProps) {
         tpm_limit: limitNumber(limits.tpm_limit),
         concurrency_limit: limitNumber(limits.concurrency_limit),
       });
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues, t, [...USER_MESSAGES, 'limits.errors']));
+      if (!parsed.success)
+        return setErrors(fieldErrors(parsed.error.issues, t, [...USER_MESSAGES, 'limits.errors']));
       change = { self: false, input: parsed.data };
     }
     setErrors({});
