@@ -140,8 +140,8 @@ describe('key limits in one process', () => {
       unlimited_quota: true,
       rpm_limit: 5,
     });
-    expect(higher.body).toMatchObject({ success: false, code: 'token_limit_above_user' });
-    expect(higher.body.message).toMatch(/at most 3 for rpm_limit/);
+    expect(higher.body).toMatchObject({ success: false, code: 'token_rpm_limit_above_user' });
+    expect(higher.body.message).toMatch(/at most 3 requests per minute/);
     const lower = await keyWith(capped, 'lower', { rpm_limit: 2 });
     expect(lower.rpm_limit).toBe(2);
     // A key without a limit of its own gets the user's.

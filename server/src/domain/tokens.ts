@@ -189,7 +189,7 @@ export class TokenService {
       }
       // A user's limits, set by an administrator, cap each of their keys: a key's own may only be lower.
       const cap = Number(user[field] ?? 0);
-      if (cap > 0 && value > cap) throw new DomainError('token_limit_above_user', { field, max: cap });
+      if (cap > 0 && value > cap) throw new DomainError(`token_${field}_above_user`, { field, max: cap });
       limits[field] = value > 0 ? value : null;
     }
     const { name, expired_time, remain_quota, unlimited_quota, models, subnet } = input;

@@ -91,7 +91,7 @@ describe('token list', () => {
     const limited = await row('token-3');
     expect(within(limited).getByText('60 RPM · 2 at once')).toBeTruthy();
     expect(within(limited).getByTestId('token-budget').textContent).toMatch(
-      /^Budget 2500 \/ 100\.0k, resets 2030-03-17 \d\d:\d\d:\d\d$/,
+      /^Budget 2500 \/ 100\.0kResets 2030-03-17 \d\d:\d\d:\d\d$/,
     );
     expect(within(await row('token-4')).getByTestId('token-limits').textContent).toBe('–');
   });

@@ -58,8 +58,7 @@ export function budgetText(token: TokenRow, t: TFunction): string {
 export function TokenLimits({ token }: { token: TokenRow }) {
   const { t } = useTranslation();
   const limits = limitsText(token, t);
-  const budget = budgetText(token, t);
-  if (!limits && !budget) return <>–</>;
+  if (!limits && !token.budget_quota) return <>–</>;
   return (
     <>
       {limits && (
@@ -67,9 +66,14 @@ export function TokenLimits({ token }: { token: TokenRow }) {
           {limits}
         </Text>
       )}
-      {budget && (
+      {token.budget_quota > 0 && (
         <Text span size="xs" c="dimmed" display="block" data-testid="token-budget">
-          {budget}
+          {t('limits.budgetUsedShort', {
+            used: renderTokenQuota(token.budget_used),
+            quota: renderTokenQuota(token.budget_quota),
+          })}
+          <br />
+          {t('limits.resets', { at: renderTimestamp(token.budget_reset_at) })}
         </Text>
       )}
     </>
