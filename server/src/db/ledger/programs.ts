@@ -1,6 +1,7 @@
-import { budgetPeriodStart, budgetSpent } from '@switchyard/contract/budget-period';
+import { budgetPeriodStart } from '@switchyard/contract/budget-period';
 import { withUnderpaid } from '@switchyard/contract/log-facts';
 import type { NewLogRow } from '../schema';
+import { budgetLeft } from './budget';
 import {
   type Hold,
   type HoldRequest,
@@ -47,22 +48,6 @@ export class NeedsCarefulSettlement extends Error {}
 /** Whether the key carries the hold: it has a limited quota or a periodic budget. */
 const tokenHolds = (payer: PayerRef) => !payer.unlimitedToken || Boolean(payer.budgetPeriod);
 const tokenShare = (payer: PayerRef, amount: number) => (tokenHolds(payer) ? amount : 0);
-
-/** What a key's budget leaves for a call after its holds, or undefined when the key has no budget. */
-function budgetLeft(token: Row, now: number): number | undefined {
-  const quota = num(token.budget_quota);
-  if (quota <= 0 || budgetPeriodStart(token.budget_period as string | null, now) === undefined)
-    return undefined;
-  const spent = budgetSpent(
-    {
-      budget_period: token.budget_period as string | null,
-      budget_used: num(token.budget_used),
-      budget_start: token.budget_start === null ? null : num(token.budget_start),
-    },
-    now,
-  );
-  return quota - spent;
-}
 
 export function* registerProgram(holder: string, expiresAtMs: number): Program<void> {
   yield* run('registerHolder', holder, expiresAtMs);
