@@ -265,6 +265,19 @@ export const ERROR_MESSAGES = {
     en: 'The expiry time must be in the future, or -1 for never',
     zh: '过期时间必须晚于当前时间，或设为 -1 表示永不过期',
   },
+  // A key's own limit above its user's (rpm_limit, tpm_limit, concurrency_limit in `field`).
+  token_rpm_limit_above_user: {
+    en: 'Your account allows at most {max} requests per minute; leave it empty to use that, or enter a lower limit',
+    zh: '您的账户每分钟最多 {max} 次请求；留空即使用该值，或填写更低的限制',
+  },
+  token_tpm_limit_above_user: {
+    en: 'Your account allows at most {max} tokens per minute; leave it empty to use that, or enter a lower limit',
+    zh: '您的账户每分钟最多 {max} 个 Token；留空即使用该值，或填写更低的限制',
+  },
+  token_concurrency_limit_above_user: {
+    en: 'Your account allows at most {max} concurrent requests; leave it empty to use that, or enter a lower limit',
+    zh: '您的账户最多 {max} 个并发请求；留空即使用该值，或填写更低的限制',
+  },
   token_model_unknown: {
     en: 'Unknown model "{model}"; choose from the models you can use',
     zh: '未知模型“{model}”，请从可用模型中选择',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type BudgetPeriod, budgetPeriod, budgetQuota, type RateLimits, rateLimitFields } from './limits';
 import { parseSubnetList } from './subnet';
 
 const TOKEN_NAME_MAX = 30;
@@ -9,8 +10,11 @@ const TOKEN_MODELS_MAX = 10_000;
 export const TOKEN_DEFAULT_REMAIN_QUOTA = 500000;
 export const NEVER_EXPIRES = -1;
 
-/** A token (API key) as the API returns it to its owner; `key` is stored and sent without `sk-`. */
-export interface Token {
+/**
+ * A token (API key) as the API returns it to its owner; `key` is stored and sent without `sk-`. Its
+ * limits are its own (0: none; the user's limits still apply).
+ */
+export interface Token extends RateLimits {
   id: number;
   user_id: number;
   key: string;
@@ -24,6 +28,13 @@ export interface Token {
   used_quota: number;
   models: string;
   subnet: string;
+  /** Quota this key may spend per period, besides its remaining quota (0: no budget). */
+  budget_quota: number;
+  budget_period: BudgetPeriod | '';
+  /** Spent in the current period. */
+  budget_used: number;
+  /** When the current period ends (Unix seconds; 0 without a budget). */
+  budget_reset_at: number;
 }
 
 const name = z
@@ -70,14 +81,47 @@ const tokenFields = {
   unlimited_quota: z.boolean({ error: 'unlimited_quota must be true or false' }).default(false),
   models: modelList,
   subnet,
+  // Limits and budget (0: none). Absent on an update, they stay as they are, so that one-api's
+  // clients, which do not know them, keep them.
+  rpm_limit: rateLimitFields.rpm_limit.optional(),
+  tpm_limit: rateLimitFields.tpm_limit.optional(),
+  concurrency_limit: rateLimitFields.concurrency_limit.optional(),
+  budget_quota: budgetQuota.optional(),
+  budget_period: budgetPeriod.optional(),
 };
 
-export const createTokenInput = z.object(tokenFields);
+/** A budget needs a period, and a period a budget: they are sent together. */
+function budgetComplete(
+  value: { budget_quota?: number; budget_period?: string },
+  context: z.RefinementCtx,
+): void {
+  if (value.budget_quota === undefined && value.budget_period === undefined) return;
+  if ((value.budget_quota ?? 0) > 0 && !value.budget_period) {
+    context.addIssue({
+      code: 'custom',
+      path: ['budget_period'],
+      message: 'Choose when the budget starts over: daily, weekly or monthly',
+      params: { rule: 'budgetPeriod' },
+    });
+  }
+  if (!value.budget_quota && value.budget_period) {
+    context.addIssue({
+      code: 'custom',
+      path: ['budget_quota'],
+      message: 'Enter the quota the key may spend per period, or choose no period',
+      params: { rule: 'budgetQuota' },
+    });
+  }
+}
 
-export const updateTokenInput = z.object({
-  id: z.number({ error: 'id is required' }).int('id must be a whole number').positive('id is required'),
-  ...tokenFields,
-});
+export const createTokenInput = z.object(tokenFields).superRefine(budgetComplete);
+
+export const updateTokenInput = z
+  .object({
+    id: z.number({ error: 'id is required' }).int('id must be a whole number').positive('id is required'),
+    ...tokenFields,
+  })
+  .superRefine(budgetComplete);
 
 export const tokenStatusInput = z.object({
   id: z.number({ error: 'id is required' }).int('id must be a whole number').positive('id is required'),

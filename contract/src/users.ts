@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type RateLimits, rateLimitFields } from './limits';
 
 /** Limits of user fields: the console reads them from the issues of the schemas below. */
 const USERNAME_MAX = 12;
@@ -10,8 +11,11 @@ export const EMAIL_MAX = 50;
 export const USER_GROUP_MAX = 32;
 export const USERNAME_DISPLAY_TRUNCATE = 15;
 
-/** A user as the API returns it (one-api's JSON keys; password and access_token are always ""). */
-export interface User {
+/**
+ * A user as the API returns it (one-api's JSON keys; password and access_token are always ""), with
+ * the limits an administrator set for every key of the user (0: none).
+ */
+export interface User extends RateLimits {
   id: number;
   username: string;
   password: string;
@@ -108,6 +112,9 @@ export const updateUserInput = z.object({
     .optional(),
   role: z.number().int().optional(),
   status: z.number().int().optional(),
+  rpm_limit: rateLimitFields.rpm_limit.optional(),
+  tpm_limit: rateLimitFields.tpm_limit.optional(),
+  concurrency_limit: rateLimitFields.concurrency_limit.optional(),
 });
 
 export const manageActions = ['disable', 'enable', 'delete', 'promote', 'demote'] as const;

@@ -169,6 +169,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     await services.codes.close();
     const limiters = [services.criticalRateLimiter, services.apiRateLimiter, services.webRateLimiter];
     await Promise.all(limiters.map((limiter) => limiter?.close()));
+    await services.keyCounters.close();
   });
   return { server, services, routes };
 }

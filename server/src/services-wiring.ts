@@ -3,9 +3,11 @@ import type { Services } from './api/services';
 import { SessionCodec } from './api/session';
 import { nowSeconds } from './clock';
 import { type ChangeBus, LocalChangeBus, RedisChangeBus } from './cluster/change-bus';
+import { type KeyCounters, MemoryKeyCounters, RedisKeyCounters } from './cluster/key-counters';
 import { createRateLimiter } from './cluster/rate-limiter';
 import { RedisVerificationCodes } from './cluster/redis-verification-codes';
 import { IpcChangeBus } from './cluster/workers/ipc-change-bus';
+import { IpcKeyCounters } from './cluster/workers/ipc-key-counters';
 import { IpcRateLimiter } from './cluster/workers/ipc-rate-limiter';
 import { IpcVerificationCodes } from './cluster/workers/ipc-verification-codes';
 import type { LimitRule } from './cluster/workers/messages';
@@ -40,6 +42,7 @@ import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
 import { IdentityCache } from './relay/pipeline/identity-cache';
+import { KeyLimits } from './relay/pipeline/key-limits';
 import { Relay } from './relay/pipeline/relay';
 import { SuccessRateWindow } from './relay/pipeline/success-rate-window';
 import { createTokenCounter } from './relay/pipeline/tokenizer';
@@ -137,13 +140,16 @@ export function createServices(
     metrics,
   });
   const upstream = new UpstreamClient(config);
+  const counter = createTokenCounter(() => options.bool('ApproximateTokenEnabled'));
+  const keyCounters = createKeyCounters(config, logger, worker);
   const relay = new Relay({
     router,
     billing,
     options,
     health,
-    counter: createTokenCounter(() => options.bool('ApproximateTokenEnabled')),
+    counter,
     upstream,
+    limits: new KeyLimits(keyCounters, counter),
     logger,
     metrics,
   });
@@ -203,7 +209,15 @@ export function createServices(
     criticalRateLimiter: limiterOf('critical', config.criticalRateLimit),
     apiRateLimiter: limiterOf('api', config.apiRateLimit),
     webRateLimiter: limiterOf('web', config.webRateLimit),
+    keyCounters,
   };
+}
+
+/** The counters of the keys' limits: in Redis when there is one, else in the cluster's primary, else here. */
+function createKeyCounters(config: Config, logger?: FastifyBaseLogger, worker?: WorkerRole): KeyCounters {
+  const onError = (error: unknown) => logger?.warn({ reason: String(error) }, 'key limit counters');
+  if (config.redis) return new RedisKeyCounters(config.redis, 'switchyard:limits:', onError);
+  return worker ? new IpcKeyCounters(worker.primary, onError) : new MemoryKeyCounters();
 }
 
 /**

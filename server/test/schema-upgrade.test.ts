@@ -91,7 +91,7 @@ describe('a database from before the audit log', () => {
     const db = openDatabase(database.target);
     await migrateToLatest(db);
     await sql`drop table audit_logs`.execute(db.kysely);
-    await sql`delete from kysely_migration where name = '0008_audit_logs'`.execute(db.kysely);
+    await sql`delete from kysely_migration where name >= '0008_audit_logs'`.execute(db.kysely);
     await db.close();
     t = await startTestApp({ database });
   });
@@ -104,5 +104,48 @@ describe('a database from before the audit log', () => {
     const root = await t.root();
     const entries = (await root.get<EnvelopeBody<Array<{ action: string }>>>('/api/audit/')).body.data;
     expect(entries?.map((entry) => entry.action)).toEqual(['auth.login']);
+  });
+});
+
+/** A database from before key limits and budgets (0009): the nullable columns are added, and used. */
+describe('a database from before key limits', () => {
+  let database: TestDatabase;
+  let t: TestApp;
+  const tokenColumns = ['rpm_limit', 'tpm_limit', 'concurrency_limit', 'budget_quota', 'budget_period'];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const db = openDatabase(database.target);
+    await migrateToLatest(db);
+    for (const column of [...tokenColumns, 'budget_used', 'budget_start']) {
+      await sql`alter table tokens drop column ${sql.ref(column)}`.execute(db.kysely);
+    }
+    for (const column of ['rpm_limit', 'tpm_limit', 'concurrency_limit']) {
+      await sql`alter table users drop column ${sql.ref(column)}`.execute(db.kysely);
+    }
+    await sql`delete from kysely_migration where name = '0009_key_limits'`.execute(db.kysely);
+    await db.close();
+    t = await startTestApp({ database });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+
+  it('gets the columns, and a key keeps its limits', async () => {
+    const root = await t.root();
+    const created = await root.post<EnvelopeBody<unknown>>('/api/token/', {
+      name: 'limited',
+      remain_quota: 1000,
+      expired_time: -1,
+      rpm_limit: 5,
+      budget_quota: 500,
+      budget_period: 'daily',
+    });
+    expect(created.body.success).toBe(true);
+    const [token] = (
+      await root.get<EnvelopeBody<Array<Record<string, unknown>>>>('/api/token/search?keyword=limited')
+    ).body.data!;
+    expect(token).toMatchObject({ rpm_limit: 5, budget_quota: 500, budget_period: 'daily' });
   });
 });

@@ -280,6 +280,17 @@ describe(`WORKERS=2 without Redis (${TEST_DIALECT})`, () => {
     expect(statuses.slice(CRITICAL_LIMIT)).toEqual(Array(10).fill(429));
   });
 
+  it("a key's requests per minute count the calls of both workers together", async () => {
+    const owner = await customer('rpmowner', 1_000_000);
+    const user = new Client(server.baseUrl);
+    await user.login('rpmowner', 'password123');
+    const saved = await user.put('/api/token/', { ...owner.token, rpm_limit: 6 });
+    expect(saved.body.success, saved.body.message).toBe(true);
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => chat(owner.key)));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(6);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(14);
+  });
+
   it('concurrent calls spread over both workers leave exact books, account by account', async () => {
     const accounts = [
       { ...(await customer('books1', 3_000_000, 200_000)), userFunds: 3_000_000, tokenFunds: 200_000 },

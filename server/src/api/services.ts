@@ -1,4 +1,5 @@
 import type { ChangeBus } from '../cluster/change-bus';
+import type { KeyCounters } from '../cluster/key-counters';
 import type { RateLimiter } from '../cluster/rate-limiter';
 import type { Config } from '../config';
 import type { Sql } from '../db/connect';
@@ -66,4 +67,6 @@ export interface Services {
   apiRateLimiter: RateLimiter | undefined;
   /** GLOBAL_WEB_RATE_LIMIT: the console's files and its index.html fallback; absent at 0. */
   webRateLimiter: RateLimiter | undefined;
+  /** The counters of the keys' limits (closed at shutdown). */
+  keyCounters: KeyCounters;
 }

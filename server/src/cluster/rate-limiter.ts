@@ -3,7 +3,8 @@ import { connectRedis, type RedisClient } from './redis-connection';
 
 /**
  * A sliding log per key: a call is allowed unless `limit` calls were already allowed within the last
- * `windowMs` (one-api's limiter). Refused calls are not counted.
+ * `windowMs` (one-api's limiter). Refused calls are not counted. The one rule of every request-count
+ * limit: the IP limits below and the keys' requests per minute (key-counters.ts).
  */
 export interface RateLimiter {
   /** Counts one call for `key`; answers whether it is allowed. */
@@ -28,20 +29,19 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async allow(key: string): Promise<boolean> {
+    return this.take(key, this.limit, this.windowMs).allowed;
+  }
+
+  /** The sliding log with the limit and window of the call (a key's own limit). */
+  take(key: string, limit: number, windowMs: number): SlidingLogState {
     const now = this.clock();
-    const calls = this.#calls.get(key);
-    if (!calls) {
-      this.#calls.set(key, [now]);
-      return true;
-    }
-    if (calls.length < this.limit) {
-      calls.push(now);
-      return true;
-    }
-    if (now - (calls[0] as number) < this.windowMs) return false;
-    calls.shift();
-    calls.push(now);
-    return true;
+    const calls = this.#calls.get(key) ?? [];
+    while (calls.length > 0 && now - (calls[0] as number) >= windowMs) calls.shift();
+    const allowed = calls.length < limit;
+    if (allowed) calls.push(now);
+    if (calls.length > 0) this.#calls.set(key, calls);
+    const resetMs = calls.length > 0 ? (calls[0] as number) + windowMs - now : 0;
+    return { allowed, count: calls.length, resetMs };
   }
 
   async close(): Promise<void> {
@@ -56,27 +56,61 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
+/** A call counted (or refused) by the sliding log: the calls now in the window, and when the oldest leaves it. */
+export interface SlidingLogState {
+  allowed: boolean;
+  count: number;
+  resetMs: number;
+}
+
 /**
  * The same log in a Redis list (newest first), checked and updated in one script so that every
- * process sharing the Redis shares the count. Times come from the Redis server's clock.
+ * process sharing the Redis shares the count. Times come from the Redis server's clock. Calls that
+ * left the window are dropped from the old end first, so the list's length is the count.
  */
 const SLIDING_LOG = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-if redis.call('LLEN', KEYS[1]) >= limit then
+while true do
   local oldest = tonumber(redis.call('LINDEX', KEYS[1], -1))
-  if oldest and now - oldest < window then return 0 end
+  if oldest and now - oldest >= window then redis.call('RPOP', KEYS[1]) else break end
 end
-redis.call('LPUSH', KEYS[1], now)
-redis.call('LTRIM', KEYS[1], 0, limit - 1)
-redis.call('PEXPIRE', KEYS[1], window)
-return 1
+local allowed = 0
+if redis.call('LLEN', KEYS[1]) < limit then
+  redis.call('LPUSH', KEYS[1], now)
+  redis.call('PEXPIRE', KEYS[1], window)
+  allowed = 1
+end
+local oldest = tonumber(redis.call('LINDEX', KEYS[1], -1)) or now
+return {allowed, redis.call('LLEN', KEYS[1]), oldest + window - now}
 `;
 
 /** The longest a call waits for Redis before it is let through (a Cluster queues commands while away). */
 const REDIS_ANSWER_WITHIN_MS = 1000;
+
+/** Redis's answer, or undefined (told to `onError`) when it fails or does not come within REDIS_ANSWER_WITHIN_MS. */
+export async function redisAnswer<T>(
+  answer: Promise<T>,
+  onError: (error: unknown) => void,
+): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`Redis did not answer within ${REDIS_ANSWER_WITHIN_MS} ms`)),
+      REDIS_ANSWER_WITHIN_MS,
+    );
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } catch (error) {
+    onError(error);
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: RedisClient;
@@ -94,22 +128,18 @@ export class RedisRateLimiter implements RateLimiter {
 
   /** A Redis outage lets calls through: a missing limiter must not lock everybody out of signing in. */
   async allow(key: string): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`Redis did not answer within ${REDIS_ANSWER_WITHIN_MS} ms`)),
-        REDIS_ANSWER_WITHIN_MS,
-      );
-    });
-    try {
-      const answer = this.#redis.eval(SLIDING_LOG, 1, this.prefix + key, this.limit, this.windowMs);
-      return (await Promise.race([answer, late])) === 1;
-    } catch (error) {
-      this.onError(error);
-      return true;
-    } finally {
-      clearTimeout(timer);
-    }
+    return (await this.take(key, this.limit, this.windowMs)).allowed;
+  }
+
+  /** The sliding log with the limit and window of the call (a key's own limit). */
+  async take(key: string, limit: number, windowMs: number): Promise<SlidingLogState> {
+    const answer = await redisAnswer(
+      this.#redis.eval(SLIDING_LOG, 1, this.prefix + key, limit, windowMs),
+      this.onError,
+    );
+    if (!Array.isArray(answer)) return { allowed: true, count: 0, resetMs: 0 };
+    const [allowed, count, resetMs] = answer.map(Number);
+    return { allowed: allowed === 1, count: count ?? 0, resetMs: resetMs ?? 0 };
   }
 
   async close(): Promise<void> {

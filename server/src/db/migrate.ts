@@ -40,6 +40,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0007_log_facts': { up: (db) => ensureSchema(db, dialect, TABLES) },
     // The audit log of console changes and sign-ins (a table of its own).
     '0008_audit_logs': { up: (db) => ensureSchema(db, dialect, AUDIT_TABLES) },
+    // Rate limits on keys and users, and the keys' periodic budgets (nullable columns).
+    '0009_key_limits': { up: (db) => ensureSchema(db, dialect, TABLES) },
   };
 }
 

@@ -22,6 +22,10 @@ export interface UsersTable {
   inviter_id: number;
   held_quota: Generated<number>;
   session_epoch: Generated<number>;
+  /** Limits for every key of the user (ours, nullable; NULL: none). */
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  concurrency_limit: number | null;
 }
 
 export interface TokensTable {
@@ -39,6 +43,15 @@ export interface TokensTable {
   models: string | null;
   subnet: string | null;
   held_quota: Generated<number>;
+  /** The key's own limits (ours, nullable; NULL: none). */
+  rpm_limit: number | null;
+  tpm_limit: number | null;
+  concurrency_limit: number | null;
+  /** Quota per period (NULL: no budget), the period, and what was spent since `budget_start`. */
+  budget_quota: number | null;
+  budget_period: string | null;
+  budget_used: number | null;
+  budget_start: number | null;
 }
 
 export interface ChannelsTable {

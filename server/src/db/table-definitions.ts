@@ -72,6 +72,16 @@ const sessionEpoch: ColumnDefinition = {
   notNull: true,
   default: 0,
 };
+/** Per-key and per-user limits (ours, issue 20): nullable, NULL meaning none, so one-api never sees them. */
+const nullableBigint = (name: string): ColumnDefinition => ({ name, type: { kind: 'bigint' } });
+const rateLimits = ['rpm_limit', 'tpm_limit', 'concurrency_limit'].map(nullableBigint);
+/** A key's periodic budget: its amount, its period (daily, weekly, monthly), spent since its start. */
+const budget = [
+  nullableBigint('budget_quota'),
+  { name: 'budget_period', type: { kind: 'varchar', length: 16 } } satisfies ColumnDefinition,
+  nullableBigint('budget_used'),
+  nullableBigint('budget_start'),
+];
 const index = (table: string, column: string, unique = false): IndexDefinition => ({
   name: `idx_${table}_${column}`,
   columns: [column],
@@ -102,6 +112,7 @@ export const TABLES: TableDefinition[] = [
       bigint('inviter_id'),
       heldQuota,
       sessionEpoch,
+      ...rateLimits,
     ],
     indexes: [
       index('users', 'username', true),
@@ -135,6 +146,8 @@ export const TABLES: TableDefinition[] = [
       text('models'),
       varchar('subnet', TOKEN_SUBNET_MAX, ''),
       heldQuota,
+      ...rateLimits,
+      ...budget,
     ],
     indexes: [index('tokens', 'key', true), index('tokens', 'name'), index('tokens', 'user_id')],
   },

@@ -1,5 +1,7 @@
+import { budgetPeriodEnd, budgetPeriodStart, budgetSpent } from '@switchyard/contract/budget-period';
 import { allModelNames } from '@switchyard/contract/channel-types';
 import { listOrder, SEARCH_LIMIT } from '@switchyard/contract/envelope';
+import { type BudgetPeriod, RATE_LIMIT_FIELDS } from '@switchyard/contract/limits';
 import { TokenStatus } from '@switchyard/contract/roles';
 import {
   type CreateTokenInput,
@@ -18,6 +20,7 @@ import {
   insertToken,
   listOwnTokens,
   searchOwnTokens,
+  type TokenChanges,
   updateOwnToken,
 } from '../db/repos/tokens';
 import type { TokenRow } from '../db/schema';
@@ -58,6 +61,23 @@ export function toApiToken(row: TokenRow, now = nowSeconds()): Token {
     used_quota: row.used_quota,
     models: row.models ?? '',
     subnet: row.subnet ?? '',
+    rpm_limit: Number(row.rpm_limit ?? 0),
+    tpm_limit: Number(row.tpm_limit ?? 0),
+    concurrency_limit: Number(row.concurrency_limit ?? 0),
+    ...apiBudget(row, now),
+  };
+}
+
+function apiBudget(row: TokenRow, now: number) {
+  const budget_quota = Number(row.budget_quota ?? 0);
+  const period = budget_quota > 0 ? budgetPeriodEnd(row.budget_period, now) : undefined;
+  if (period === undefined)
+    return { budget_quota: 0, budget_period: '' as const, budget_used: 0, budget_reset_at: 0 };
+  return {
+    budget_quota,
+    budget_period: row.budget_period as BudgetPeriod,
+    budget_used: budgetSpent(row, now),
+    budget_reset_at: period,
   };
 }
 
@@ -145,13 +165,13 @@ export class TokenService {
   }
 
   /** The rules shared by create and update that the schema cannot check: a future expiry, known models. */
-  async #checkedFields(actor: Actor, input: CreateTokenInput) {
+  async #checkedFields(actor: Actor, input: CreateTokenInput & { id?: number }) {
     if (input.expired_time !== NEVER_EXPIRES && input.expired_time <= nowSeconds()) {
       throw new DomainError('token_expiry_in_past');
     }
+    const user = await this.deps.users.getRow(actor.id);
     const requested = splitList(input.models);
     if (requested.length > 0) {
-      const user = await this.deps.users.getRow(actor.id);
       const known = new Set([
         ...allModelNames(),
         ...(await modelsForGroup(this.deps.db, user.group || 'default')),
@@ -159,7 +179,47 @@ export class TokenService {
       const unknown = requested.find((model) => !known.has(model));
       if (unknown) throw new DomainError('token_model_unknown', { model: unknown });
     }
+    const current = input.id === undefined ? undefined : await findOwnToken(this.deps.db, actor.id, input.id);
+    const limits: Partial<Record<(typeof RATE_LIMIT_FIELDS)[number], number | null>> = {};
+    for (const field of RATE_LIMIT_FIELDS) {
+      const value = input[field];
+      if (value === undefined) {
+        if (!current) limits[field] = null;
+        continue;
+      }
+      // A user's limits, set by an administrator, cap each of their keys: a key's own may only be lower.
+      const cap = Number(user[field] ?? 0);
+      if (cap > 0 && value > cap) throw new DomainError(`token_${field}_above_user`, { field, max: cap });
+      limits[field] = value > 0 ? value : null;
+    }
     const { name, expired_time, remain_quota, unlimited_quota, models, subnet } = input;
-    return { name, expired_time, remain_quota, unlimited_quota, models, subnet };
+    return {
+      name,
+      expired_time,
+      remain_quota,
+      unlimited_quota,
+      models,
+      subnet,
+      ...limits,
+      ...budgetFields(input, current),
+    };
   }
+}
+
+/** A new budget, or a changed period, starts counting now; an unchanged one keeps its count; absent, it stays. */
+function budgetFields(input: CreateTokenInput, current: TokenRow | undefined): TokenChanges {
+  const quota = input.budget_quota;
+  if (quota === undefined && current) return {};
+  if (!quota || !input.budget_period) {
+    return { budget_quota: null, budget_period: null, budget_used: null, budget_start: null };
+  }
+  if (current && current.budget_period === input.budget_period && Number(current.budget_quota ?? 0) > 0) {
+    return { budget_quota: quota, budget_period: input.budget_period };
+  }
+  return {
+    budget_quota: quota,
+    budget_period: input.budget_period,
+    budget_used: 0,
+    budget_start: budgetPeriodStart(input.budget_period, nowSeconds()) ?? null,
+  };
 }

@@ -2,6 +2,7 @@ import type { englishPages } from './english-pages';
 import type { Messages } from './messages';
 import { zhAudit } from './zh/audit';
 import { zhChannels } from './zh/channels';
+import { zhLimits } from './zh/limits';
 import { zhLogs } from './zh/logs';
 import { zhPages } from './zh/pages';
 import { zhRedemptions } from './zh/redemptions';
@@ -15,6 +16,7 @@ export const chinesePages: Messages<typeof englishPages> = {
   ...zhUsers,
   ...zhPages,
   ...zhTokens,
+  ...zhLimits,
   ...zhRedemptions,
   ...zhTopup,
   ...zhChannels,

@@ -1,5 +1,6 @@
 import { enAudit } from './en/audit';
 import { enChannels } from './en/channels';
+import { enLimits } from './en/limits';
 import { enLogs } from './en/logs';
 import { enPages } from './en/pages';
 import { enRedemptions } from './en/redemptions';
@@ -13,6 +14,7 @@ export const englishPages = {
   ...enUsers,
   ...enPages,
   ...enTokens,
+  ...enLimits,
   ...enRedemptions,
   ...enTopup,
   ...enChannels,

@@ -11,7 +11,11 @@ export type SharedCall =
   | { op: 'verify' | 'redeem'; purpose: CodePurpose; email: string; code: string }
   | { op: 'discard'; purpose: CodePurpose; email: string }
   /** Every worker's metrics added up, in Prometheus's text format (METRICS_TOKEN). */
-  | { op: 'metrics' };
+  | { op: 'metrics' }
+  /** A key limit's counter (key-counters.ts), kept by the primary for every worker. */
+  | { op: 'counter'; method: CounterMethod; args: Array<string | number> };
+
+export type CounterMethod = 'takeRequest' | 'takeTokens' | 'adjustTokens' | 'acquireSlot' | 'releaseSlot';
 
 /** Worker → primary. Every message of ours carries `switchyard`, so Node's own cluster messages are told apart. */
 export type WorkerMessage =

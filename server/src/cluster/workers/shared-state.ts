@@ -1,6 +1,7 @@
 import { AggregatorRegistry, type PrometheusContentType } from 'prom-client';
 import type { Config } from '../../config';
 import { MemoryVerificationCodes } from '../../domain/verification-codes';
+import { MemoryKeyCounters } from '../key-counters';
 import { MemoryRateLimiter } from '../rate-limiter';
 import type { LimitRule, SharedCall } from './messages';
 
@@ -14,6 +15,7 @@ export class SharedState {
   readonly #codes = new MemoryVerificationCodes();
   /** Asks every worker for its metrics and adds them up; only with METRICS_TOKEN. */
   readonly #metrics: AggregatorRegistry<PrometheusContentType> | undefined;
+  readonly #counters = new MemoryKeyCounters();
 
   constructor(
     config: Pick<Config, 'criticalRateLimit' | 'apiRateLimit' | 'webRateLimit'> & { metricsToken?: string },
@@ -43,10 +45,15 @@ export class SharedState {
         return this.#codes.discard(call.purpose, call.email);
       case 'metrics':
         return this.#metrics?.clusterMetrics() ?? Promise.resolve('');
+      case 'counter': {
+        const method = this.#counters[call.method] as (...args: Array<string | number>) => Promise<unknown>;
+        return method.apply(this.#counters, call.args);
+      }
     }
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.#limiters.values()].map((limiter) => limiter.close()));
+    await this.#counters.close();
   }
 }

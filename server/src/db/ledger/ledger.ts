@@ -1,10 +1,15 @@
 import type { NewLogRow } from '../schema';
 
-/** Who pays a call: a user and one of their keys (whose quota counts only when it is limited). */
+/**
+ * Who pays a call: a user and one of their keys (whose quota counts only when it is limited, and
+ * whose periodic budget counts when it has one). A key with either carries the hold in its `held_quota`.
+ */
 export interface PayerRef {
   userId: number;
   tokenId: number;
   unlimitedToken: boolean;
+  /** The key's budget period as the caller knew it (a budget set meanwhile is found by the careful settlement). */
+  budgetPeriod?: string;
 }
 
 /**
@@ -18,7 +23,7 @@ export interface HoldRequest extends PayerRef {
   richFloor: number;
 }
 
-export type HoldRefusal = 'user-quota' | 'token-quota';
+export type HoldRefusal = 'user-quota' | 'token-quota' | 'token-budget';
 
 export type HoldResult =
   | {

@@ -1,5 +1,7 @@
+import { budgetPeriodStart } from '@switchyard/contract/budget-period';
 import { withUnderpaid } from '@switchyard/contract/log-facts';
 import type { NewLogRow } from '../schema';
+import { budgetLeft } from './budget';
 import {
   type Hold,
   type HoldRequest,
@@ -43,7 +45,9 @@ const num = (value: unknown) => Number(value ?? 0);
 /** The settlement's fast path could not charge every call in full: run the careful one instead. */
 export class NeedsCarefulSettlement extends Error {}
 
-const tokenShare = (payer: PayerRef, amount: number) => (payer.unlimitedToken ? 0 : amount);
+/** Whether the key carries the hold: it has a limited quota or a periodic budget. */
+const tokenHolds = (payer: PayerRef) => !payer.unlimitedToken || Boolean(payer.budgetPeriod);
+const tokenShare = (payer: PayerRef, amount: number) => (tokenHolds(payer) ? amount : 0);
 
 export function* registerProgram(holder: string, expiresAtMs: number): Program<void> {
   yield* run('registerHolder', holder, expiresAtMs);
@@ -72,21 +76,27 @@ export function* holdProgram(
       continue;
     }
     let spare = userSpare;
-    if (!request.unlimitedToken) {
+    if (tokenHolds(request)) {
       const token = yield* get('readToken', request.tokenId);
-      const tokenSpare = token ? num(token.remain_quota) - num(token.held_quota) - request.amount : -1;
+      const held = num(token?.held_quota) + request.amount;
+      const tokenSpare = !token ? -1 : request.unlimitedToken ? spare : num(token.remain_quota) - held;
       if (tokenSpare < 0) {
         results[index] = { ok: false, refusal: 'token-quota' };
         continue;
       }
-      spare = Math.min(spare, tokenSpare);
+      const budget = token ? budgetLeft(token, now) : undefined;
+      if (budget !== undefined && budget - held < 0) {
+        results[index] = { ok: false, refusal: 'token-budget' };
+        continue;
+      }
+      spare = Math.min(spare, tokenSpare, budget === undefined ? spare : budget - held);
     }
     // Ahead: at most what was asked, and at most half of what stays spendable above the floor.
     const room = Math.floor((spare - request.richFloor) / 2);
     const ahead = Math.min(request.ahead, room) >= request.amount ? Math.min(request.ahead, room) : 0;
     const taken = request.amount + ahead;
     yield* run('holdUser', taken, request.userId);
-    if (!request.unlimitedToken) yield* run('holdToken', taken, now, request.tokenId);
+    if (tokenHolds(request)) yield* run('holdToken', taken, now, request.tokenId);
     yield* run('addHold', holder, request.userId, request.tokenId, taken, tokenShare(request, taken));
     results[index] = { ok: true, taken, spendable: spare - ahead };
   }
@@ -121,7 +131,7 @@ export function* releaseProgram(batch: Hold[]): Program<void> {
 function mergeHolds(batch: Hold[]): Hold[] {
   const merged = new Map<string, Hold>();
   for (const hold of batch) {
-    const key = `${hold.holder}\u0000${hold.userId}\u0000${hold.tokenId}\u0000${hold.unlimitedToken}`;
+    const key = `${hold.holder}\u0000${hold.userId}\u0000${hold.tokenId}\u0000${hold.unlimitedToken}\u0000${hold.budgetPeriod ?? ''}`;
     const found = merged.get(key);
     if (found) found.amount += hold.amount;
     else merged.set(key, { ...hold });
@@ -155,7 +165,7 @@ export function* settleFastProgram(
   yield* run('markSettled', seq, holder);
   for (const hold of mergeHolds(batch)) yield* releaseOne(hold);
   const users = new Map<number, { cost: number; calls: number }>();
-  const tokens = new Map<number, { cost: number; limited: boolean }>();
+  const tokens = new Map<number, { cost: number; limited: boolean; budgetPeriod?: string }>();
   const channels = new Map<number, { cost: number; elapsedMs: number }>();
   for (const call of batch) {
     const user = users.get(call.userId) ?? { cost: 0, calls: 0 };
@@ -165,6 +175,7 @@ export function* settleFastProgram(
     const token = tokens.get(call.tokenId) ?? { cost: 0, limited: false };
     token.cost += call.cost;
     token.limited ||= !call.unlimitedToken;
+    token.budgetPeriod ??= call.budgetPeriod;
     tokens.set(call.tokenId, token);
     const channel = channels.get(call.channelId) ?? { cost: 0, elapsedMs: 0 };
     channel.cost += call.cost;
@@ -175,11 +186,27 @@ export function* settleFastProgram(
     if ((yield* run('chargeUser', cost, cost, calls, userId, cost, cost)) !== 1)
       throw new NeedsCarefulSettlement();
   }
-  for (const [tokenId, { cost, limited }] of ascending(tokens)) {
+  for (const [tokenId, { cost, limited, budgetPeriod }] of ascending(tokens)) {
     const charged = limited
       ? yield* run('chargeToken', cost, cost, now, tokenId, cost, cost)
       : yield* run('useToken', cost, now, tokenId);
     if (charged !== 1 && limited) throw new NeedsCarefulSettlement();
+    const start = budgetPeriodStart(budgetPeriod, now);
+    if (start !== undefined) {
+      // Counted into the period now running (a new one starts from nothing), within the budget.
+      const counted = yield* run(
+        'chargeBudget',
+        start,
+        cost,
+        cost,
+        start,
+        tokenId,
+        budgetPeriod,
+        start,
+        cost,
+      );
+      if (counted !== 1) throw new NeedsCarefulSettlement();
+    }
   }
   for (const [channelId, { cost, elapsedMs }] of ascending(channels))
     yield* run('chargeChannel', cost, elapsedMs, channelId);
@@ -207,11 +234,19 @@ export function* settleCarefulProgram(
     let charge = call.cost;
     const user = yield* get('readUser', call.userId);
     if (user) charge = affordable(charge, num(user.quota), num(user.held_quota));
-    const token = call.unlimitedToken ? undefined : yield* get('readToken', call.tokenId);
-    if (token) charge = affordable(charge, num(token.remain_quota), num(token.held_quota));
+    const token = yield* get('readToken', call.tokenId);
+    const limited = token !== undefined && !call.unlimitedToken;
+    if (limited) charge = affordable(charge, num(token.remain_quota), num(token.held_quota));
+    const budget = token ? budgetLeft(token, now) : undefined;
+    if (token && budget !== undefined) charge = affordable(charge, budget, num(token.held_quota));
     if (user) yield* run('chargeUserExactly', charge, charge, 1, call.userId);
-    if (token) yield* run('chargeTokenExactly', charge, charge, now, call.tokenId);
+    if (limited) yield* run('chargeTokenExactly', charge, charge, now, call.tokenId);
     else yield* run('useToken', charge, now, call.tokenId);
+    if (token && budget !== undefined) {
+      const start = budgetPeriodStart(token.budget_period as string, now) as number;
+      const spent = num(token.budget_quota) - budget;
+      yield* run('setBudgetUsed', spent + charge, start, call.tokenId);
+    }
     yield* run('chargeChannel', charge, call.elapsedMs, call.channelId);
     if (call.log) {
       logs.push(

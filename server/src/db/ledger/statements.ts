@@ -25,7 +25,9 @@ function statements(dialect: Dialect) {
     pruneHolders: 'DELETE FROM quota_holders WHERE released_at > 0 AND released_at < ?',
 
     readUser: `SELECT quota, held_quota FROM users WHERE id = ?${lock}`,
-    readToken: `SELECT remain_quota, held_quota FROM tokens WHERE id = ?${lock}`,
+    readToken:
+      'SELECT remain_quota, held_quota, budget_quota, budget_period, budget_used, budget_start ' +
+      `FROM tokens WHERE id = ?${lock}`,
     holdUser: 'UPDATE users SET held_quota = held_quota + ? WHERE id = ?',
     holdToken: 'UPDATE tokens SET held_quota = held_quota + ?, accessed_time = ? WHERE id = ?',
     addHold,
@@ -54,6 +56,15 @@ function statements(dialect: Dialect) {
       'UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ?, accessed_time = ? ' +
       'WHERE id = ?',
     useToken: 'UPDATE tokens SET used_quota = used_quota + ?, accessed_time = ? WHERE id = ?',
+    /**
+     * Counts a charge into the key's budget period starting at the first `?`: added to what the
+     * period spent, or the first of a new period. Guarded like chargeToken: the budget covers it.
+     */
+    chargeBudget:
+      'UPDATE tokens SET budget_used = CASE WHEN budget_start = ? THEN COALESCE(budget_used, 0) + ? ELSE ? END, ' +
+      'budget_start = ? WHERE id = ? AND budget_period = ? AND budget_quota > 0 AND budget_quota - held_quota - ' +
+      'CASE WHEN budget_start = ? THEN COALESCE(budget_used, 0) ELSE 0 END >= ?',
+    setBudgetUsed: 'UPDATE tokens SET budget_used = ?, budget_start = ? WHERE id = ?',
     chargeChannel: 'UPDATE channels SET used_quota = used_quota + ?, response_time = ? WHERE id = ?',
   };
 }

@@ -7,7 +7,7 @@ import { ReservedCredit } from './reserved-credit';
 import { type CallRecord, type PendingSettlements, Settlements } from './settlements';
 
 export { type Price, quotaFor } from './prices';
-export type { Payer, Reservation } from './reservations';
+export type { Payer, Reservation, ReserveRefusal } from './reservations';
 
 /** Completion tokens a call without max_tokens is assumed to produce at most, to size its ceiling. */
 const DEFAULT_COMPLETION_CEILING = 4_096;

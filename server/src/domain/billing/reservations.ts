@@ -18,6 +18,8 @@ export interface Payer {
   tokenId: number;
   tokenName: string;
   unlimitedToken: boolean;
+  /** The key's budget period, when it has a budget. */
+  budgetPeriod?: string;
 }
 
 export interface Reservation {
@@ -54,6 +56,7 @@ export const holdOf = (reservation: Reservation): Hold => ({
   userId: reservation.payer.userId,
   tokenId: reservation.payer.tokenId,
   unlimitedToken: reservation.payer.unlimitedToken,
+  budgetPeriod: reservation.payer.budgetPeriod,
   amount: reservation.amount,
 });
 
@@ -61,6 +64,7 @@ const payerRef = (payer: Payer): PayerRef => ({
   userId: payer.userId,
   tokenId: payer.tokenId,
   unlimitedToken: payer.unlimitedToken,
+  budgetPeriod: payer.budgetPeriod,
 });
 
 interface HoldAsk {

@@ -42,6 +42,7 @@ export class ReservedCredit {
         userId: payer.userId,
         tokenId: payer.tokenId,
         unlimitedToken: payer.unlimitedToken,
+        budgetPeriod: payer.budgetPeriod,
         amount,
       },
       lastUsedMs: this.clock(),
@@ -95,4 +96,5 @@ export class ReservedCredit {
   }
 }
 
-const keyOf = (payer: PayerRef) => `${payer.userId}:${payer.tokenId}:${payer.unlimitedToken ? 1 : 0}`;
+const keyOf = (payer: PayerRef) =>
+  `${payer.userId}:${payer.tokenId}:${payer.unlimitedToken ? 1 : 0}:${payer.budgetPeriod ?? ''}`;

@@ -23,6 +23,9 @@ export function toApiUser(row: UserRow): User {
     group: row.group || 'default',
     aff_code: row.aff_code ?? '',
     inviter_id: Number(row.inviter_id ?? 0),
+    rpm_limit: Number(row.rpm_limit ?? 0),
+    tpm_limit: Number(row.tpm_limit ?? 0),
+    concurrency_limit: Number(row.concurrency_limit ?? 0),
   };
 }
 

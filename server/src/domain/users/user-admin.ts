@@ -1,4 +1,5 @@
 import { listOrder, SEARCH_LIMIT } from '@switchyard/contract/envelope';
+import { RATE_LIMIT_FIELDS } from '@switchyard/contract/limits';
 import { isRootRole, LogType, UserStatus } from '@switchyard/contract/roles';
 import {
   type CreateUserInput,
@@ -84,6 +85,10 @@ export class UserAdmin {
         throw new DomainError('user_group_unknown', { group: input.group });
       }
       changes.group = input.group;
+    }
+    for (const field of RATE_LIMIT_FIELDS) {
+      const value = input[field];
+      if (value !== undefined) changes[field] = value > 0 ? value : null;
     }
     const quotaChanged = input.quota !== undefined && input.quota !== Number(current.quota);
     if (quotaChanged) changes.quota = input.quota;

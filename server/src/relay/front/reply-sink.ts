@@ -28,6 +28,10 @@ export class ReplySink implements ClientSink {
     return this.reply.raw.headersSent;
   }
 
+  setHeader(name: string, value: string): void {
+    if (!this.reply.raw.headersSent) this.reply.raw.setHeader(name, value);
+  }
+
   #head(status: number, headers: Record<string, string | number>): void {
     this.reply.raw.writeHead(status, { ...CORS_HEADERS, 'x-oneapi-request-id': this.requestId, ...headers });
   }

@@ -29,6 +29,10 @@ export abstract class TranslatingSink implements ClientSink {
 
   abstract body(status: number, contentType: string, body: string | Buffer): void;
 
+  setHeader(name: string, value: string): void {
+    this.inner.setHeader?.(name, value);
+  }
+
   startStream(): void {
     this.inner.startStream();
   }

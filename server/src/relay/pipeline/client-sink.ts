@@ -7,6 +7,8 @@ export interface ClientSink {
    * beneath it, where an answer passed through in that format goes (native.ts).
    */
   readonly untranslated?: ClientSink;
+  /** Sets a header every answer to the caller carries, errors included (the key's rate limits). */
+  setHeader?(name: string, value: string): void;
   body(status: number, contentType: string, body: string | Buffer): void;
   startStream(): void;
   write(data: string): void;

@@ -13,8 +13,9 @@ import { buildRelayCall, type IncomingCall } from './call';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRouter } from './channel-router';
 import type { ClientSink } from './client-sink';
+import type { Admission, KeyLimits } from './key-limits';
 import { modelMappingOf } from './model-mapping';
-import { readRelayRequest } from './relay-request';
+import { type RelayRequest, readRelayRequest } from './relay-request';
 import { refund, reserveFor } from './reserve';
 import { firstChannel } from './route';
 import { settle } from './settle';
@@ -40,6 +41,8 @@ export interface RelayDeps {
   health: ChannelHealth;
   counter: TokenCounter;
   upstream: UpstreamClient;
+  /** The keys' rate limits (requests and tokens per minute, concurrency). */
+  limits?: KeyLimits;
   logger?: FastifyBaseLogger;
   /** Counts calls, latencies and retries (METRICS_TOKEN); absent, nothing is counted. */
   metrics?: RelayMetrics;
@@ -137,7 +140,6 @@ export class Relay {
     sink: ClientSink,
     tally: CallTally | undefined,
   ): Promise<void> {
-    const { router, options, metrics } = this.deps;
     const started = performance.now();
     const request = readRelayRequest(
       incoming.mode,
@@ -146,8 +148,25 @@ export class Relay {
       incoming.pathModel,
     );
     checkModelAllowed(caller, request.model);
-    const group = caller.user.group || 'default';
+    const admission = await this.deps.limits?.admit(caller, request, sink);
+    try {
+      await this.#relay(caller, incoming, request, sink, started, admission, tally);
+    } finally {
+      admission?.release();
+    }
+  }
 
+  async #relay(
+    caller: RelayCaller,
+    incoming: IncomingCall,
+    request: RelayRequest,
+    sink: ClientSink,
+    started: number,
+    admission: Admission | undefined,
+    tally: CallTally | undefined,
+  ): Promise<void> {
+    const { router, options, metrics } = this.deps;
+    const group = caller.user.group || 'default';
     let channel = await firstChannel(router, caller, group, request.model);
     // Only a model some channel serves becomes a label: a client cannot make up series.
     if (tally) tally.model = request.model;
@@ -159,8 +178,19 @@ export class Relay {
     let retriesLeft = caller.pinnedChannelId === undefined ? options.number('RetryTimes') : 0;
     for (;;) {
       const call = buildRelayCall(incoming, request, channel);
-      const finish = (outcome: Outcome) =>
-        settle(this.deps, incoming, request, group, channel, reservation, outcome, started);
+      const finish = async (outcome: Outcome) => {
+        const usage = await settle(
+          this.deps,
+          incoming,
+          request,
+          group,
+          channel,
+          reservation,
+          outcome,
+          started,
+        );
+        admission?.settled(usage.prompt_tokens + usage.completion_tokens);
+      };
       if (tally) tally.channelId = channel.id;
       let result: AttemptResult;
       try {

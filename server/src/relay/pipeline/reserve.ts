@@ -1,8 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelRow } from '../../db/schema';
-import type { Billing, Payer, Price, Reservation } from '../../domain/billing';
+import type { Billing, Payer, Price, Reservation, ReserveRefusal } from '../../domain/billing';
 import { databaseUnavailable, RelayError } from '../errors';
 import type { RelayCaller } from './authenticate';
+import { budgetPeriodOf, budgetRefused } from './key-budget';
 import type { RelayRequest } from './relay-request';
 import { completionBudget, limitCompletion, StreamSpendWatch } from './spending-limit';
 import type { TokenCounter } from './tokenizer';
@@ -20,7 +21,8 @@ export interface Hold {
   watch: ((channel: ChannelRow) => StreamSpendWatch | undefined) | undefined;
 }
 
-function quotaRefused(refusal: 'user-quota' | 'token-quota'): RelayError {
+function quotaRefused(refusal: ReserveRefusal, caller?: RelayCaller): RelayError {
+  if (refusal === 'token-budget') return budgetRefused(caller?.token.row);
   return refusal === 'user-quota'
     ? RelayError.quota('Your quota is not enough for this request', 'insufficient_user_quota')
     : RelayError.quota('This API key does not have enough quota left', 'pre_consume_token_quota_failed');
@@ -32,6 +34,7 @@ const payerOf = (caller: RelayCaller): Payer => ({
   tokenId: caller.token.row.id,
   tokenName: caller.token.row.name,
   unlimitedToken: Boolean(caller.token.row.unlimited_quota),
+  budgetPeriod: budgetPeriodOf(caller.token.row),
 });
 
 /**
@@ -50,7 +53,7 @@ export async function reserveFor(
   const unitPrice = unitQuota(request, firstPrice);
   const estimate = unitPrice ?? billing.estimate(firstPrice, request.maxTokens);
   const ceiling = unitPrice ?? billing.ceiling(firstPrice, request.maxTokens);
-  const reservation = await reserve(deps, payerOf(caller), estimate, ceiling);
+  const reservation = await reserve(deps, payerOf(caller), estimate, ceiling, caller);
   const watch =
     unitPrice === undefined ? limitSpending(deps, request, group, firstPrice, reservation) : undefined;
   if (watch === 'unaffordable') {
@@ -66,6 +69,7 @@ async function reserve(
   payer: Payer,
   estimate: number,
   ceiling: number,
+  caller: RelayCaller,
 ): Promise<Reservation> {
   let reservation: Awaited<ReturnType<Billing['reserve']>>;
   try {
@@ -74,7 +78,7 @@ async function reserve(
     deps.logger?.error({ err: error }, 'quota reservation failed');
     throw databaseUnavailable();
   }
-  if (typeof reservation === 'string') throw quotaRefused(reservation);
+  if (typeof reservation === 'string') throw quotaRefused(reservation, caller);
   return reservation;
 }
 

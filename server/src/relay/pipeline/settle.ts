@@ -1,5 +1,6 @@
 import type { ChannelRow } from '../../db/schema';
 import type { Billing, Price, Reservation } from '../../domain/billing';
+import type { Usage } from '../adaptors/types';
 import type { Outcome } from './attempt';
 import { billedUsage } from './billed-usage';
 import type { IncomingCall } from './call';
@@ -18,7 +19,7 @@ export interface SettleDeps {
  */
 const SETTLEMENT_WAIT_MS = 2_000;
 
-/** Charges a call that succeeded and waits (a bounded time) for it to be written. */
+/** Charges a call that succeeded and waits (a bounded time) for it to be written; answers the usage billed. */
 export async function settle(
   deps: SettleDeps,
   incoming: IncomingCall,
@@ -28,7 +29,7 @@ export async function settle(
   reservation: Reservation,
   outcome: Outcome,
   started: number,
-): Promise<void> {
+): Promise<Usage> {
   const { billing, counter } = deps;
   const price = billing.price(request.model, group, channel.type);
   const usage = billedUsage(request, outcome, counter);
@@ -51,6 +52,7 @@ export async function settle(
     }),
   ]);
   clearTimeout(timer);
+  return usage;
 }
 
 /** Per-unit calls are charged their unit price; transcripts by the tokens of the text. */

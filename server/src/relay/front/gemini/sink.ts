@@ -44,6 +44,10 @@ export class GeminiSink implements ClientSink {
     this.#stream = new GeminiStreamWriter(shape);
   }
 
+  setHeader(name: string, value: string): void {
+    this.inner.setHeader(name, value);
+  }
+
   body(status: number, contentType: string, body: string | Buffer): void {
     if (!contentType.includes('json')) {
       this.inner.body(status, contentType, body);

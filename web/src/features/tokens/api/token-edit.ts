@@ -1,4 +1,6 @@
+import type { RateLimits } from '@switchyard/contract/limits';
 import type { CreateTokenInput, Token, UpdateTokenInput } from '@switchyard/contract/tokens';
+import type { User } from '@switchyard/contract/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fetchData } from '../../../lib/api-client';
 import { tokensKeys } from './tokens-list';
@@ -17,6 +19,17 @@ export function useAvailableModels() {
   return useQuery({
     queryKey: tokensKeys.availableModels,
     queryFn: () => fetchData<string[]>('/api/user/available_models').then((models) => models ?? []),
+  });
+}
+
+/** GET /api/user/self: the limits an administrator set on the caller, which cap each of their keys. */
+export function useOwnLimits() {
+  return useQuery({
+    queryKey: tokensKeys.ownLimits,
+    queryFn: async (): Promise<RateLimits> => {
+      const { rpm_limit, tpm_limit, concurrency_limit } = await fetchData<User>('/api/user/self');
+      return { rpm_limit, tpm_limit, concurrency_limit };
+    },
   });
 }
 

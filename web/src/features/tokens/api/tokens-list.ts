@@ -12,6 +12,7 @@ export const tokensKeys = {
   search: (keyword: string) => ['tokens', 'search', keyword] as const,
   one: (id: number) => ['tokens', 'one', id] as const,
   availableModels: ['tokens', 'available-models'] as const,
+  ownLimits: ['tokens', 'own-limits'] as const,
 };
 
 /** GET /api/token/?p=&order=: the caller's tokens in pages of 10, the next fetched on demand. */

@@ -4,7 +4,15 @@ import { ListCard } from '../../../components/ListCard';
 import { renderTimestamp } from '../../../lib/format';
 import type { TokenRow } from '../api/tokens-list';
 import { TokenRowActions } from './TokenRowActions';
-import { expiryText, remainingText, TokenStatusBadge, tokenName, usedText } from './token-labels';
+import {
+  budgetText,
+  expiryText,
+  limitsText,
+  remainingText,
+  TokenStatusBadge,
+  tokenName,
+  usedText,
+} from './token-labels';
 
 interface TokenCardsProps {
   tokens: TokenRow[];
@@ -30,6 +38,13 @@ export function TokenCards({ tokens, onCopyFailed }: TokenCardsProps) {
             <>
               {t('tokens.columns.created')} {renderTimestamp(token.created_time)}
             </>,
+            ...(limitsText(token, t) || budgetText(token, t)
+              ? [
+                  <span key="limits" data-testid="token-limits">
+                    {[limitsText(token, t), budgetText(token, t)].filter(Boolean).join(' · ')}
+                  </span>,
+                ]
+              : []),
             <>
               {t('tokens.columns.expires')} {expiryText(token, t)}
             </>,

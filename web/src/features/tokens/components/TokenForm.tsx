@@ -1,13 +1,15 @@
-import { Alert, MultiSelect, NumberInput, Stack, Switch, TextInput } from '@mantine/core';
+import { Alert, MultiSelect, NumberInput, Stack, Switch, TextInput, Title } from '@mantine/core';
 import type { Token } from '@switchyard/contract/tokens';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FormButtons } from '../../../components/FormButtons';
+import { RateLimitInputs } from '../../../components/RateLimitInputs';
 import { renderQuota } from '../../../lib/format';
 import { showSuccess } from '../../../lib/toast';
 import { useFormFields } from '../../../lib/use-form-fields';
-import { useAvailableModels, useSaveToken } from '../api/token-edit';
+import { useAvailableModels, useOwnLimits, useSaveToken } from '../api/token-edit';
+import { BudgetFields } from './BudgetFields';
 import { ExpiryField } from './ExpiryField';
 import { initialTokenValues, type TokenFormValues, toTokenChange } from './token-form-values';
 
@@ -19,6 +21,11 @@ const ERROR_FIELD: Record<keyof TokenFormValues, string> = {
   unlimited: 'remain_quota',
   models: 'models',
   subnet: 'subnet',
+  rpm_limit: 'rpm_limit',
+  tpm_limit: 'tpm_limit',
+  concurrency_limit: 'concurrency_limit',
+  budgetQuota: 'budget_quota',
+  budgetPeriod: 'budget_period',
 };
 
 /** Create a token (no `token`) or edit one; back to the list after saving. */
@@ -27,6 +34,7 @@ export function TokenForm({ token }: { token?: Token }) {
   const navigate = useNavigate();
   const save = useSaveToken();
   const models = useAvailableModels();
+  const caps = useOwnLimits();
   const { values, errors, setErrors, set, text } = useFormFields(
     () => initialTokenValues(token),
     ERROR_FIELD,
@@ -117,6 +125,14 @@ export function TokenForm({ token }: { token?: Token }) {
           checked={values.unlimited}
           onChange={(event) => set('unlimited', event.currentTarget.checked)}
         />
+        <Title order={5}>{t('limits.title')}</Title>
+        <RateLimitInputs
+          values={values}
+          onChange={(field, value) => set(field, value)}
+          errors={errors}
+          caps={caps.data}
+        />
+        <BudgetFields token={token} values={values} set={set} errors={errors} />
         <FormButtons saving={save.isPending} onCancel={() => navigate('/token')} />
       </Stack>
     </form>

@@ -66,6 +66,36 @@ describe('token list', () => {
     expect(within(second).getByText('Unlimited')).toBeTruthy();
   });
 
+  it("shows a key's limits and its budget with the next reset", async () => {
+    server((url) =>
+      url.startsWith('/api/token/?p=0')
+        ? jsonResponse({
+            success: true,
+            message: '',
+            data: [
+              token(3, {
+                rpm_limit: 60,
+                tpm_limit: 0,
+                concurrency_limit: 2,
+                budget_quota: 100000,
+                budget_period: 'daily',
+                budget_used: 2500,
+                budget_reset_at: 1_900_000_000,
+              }),
+              token(4),
+            ],
+          })
+        : undefined,
+    );
+    renderAt('/token', '/token', <TokensPage />);
+    const limited = await row('token-3');
+    expect(within(limited).getByText('60 RPM · 2 at once')).toBeTruthy();
+    expect(within(limited).getByTestId('token-budget').textContent).toMatch(
+      /^Budget 2500 \/ 100\.0kResets 2030-03-17 \d\d:\d\d:\d\d$/,
+    );
+    expect(within(await row('token-4')).getByTestId('token-limits').textContent).toBe('–');
+  });
+
   it('puts sk-key into the search box when the clipboard refuses', async () => {
     server(() => undefined);
     vi.stubGlobal('navigator', { ...navigator, clipboard: undefined });

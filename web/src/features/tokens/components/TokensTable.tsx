@@ -4,9 +4,16 @@ import { ListTable } from '../../../components/ListTable';
 import { renderTimestamp } from '../../../lib/format';
 import type { TokenRow } from '../api/tokens-list';
 import { TokenRowActions } from './TokenRowActions';
-import { expiryText, remainingText, TokenStatusBadge, tokenName, usedText } from './token-labels';
+import {
+  expiryText,
+  remainingText,
+  TokenLimits,
+  TokenStatusBadge,
+  tokenName,
+  usedText,
+} from './token-labels';
 
-const COLUMNS = ['name', 'status', 'used', 'remaining', 'created', 'expires', 'actions'] as const;
+const COLUMNS = ['name', 'status', 'used', 'remaining', 'limits', 'created', 'expires', 'actions'] as const;
 
 interface TokensTableProps {
   tokens: TokenRow[];
@@ -17,9 +24,11 @@ export function TokensTable({ tokens, onCopyFailed }: TokensTableProps) {
   const { t } = useTranslation();
   return (
     <ListTable
-      miw={980}
+      miw={1100}
       testId="tokens-table"
-      headers={COLUMNS.map((column) => t(`tokens.columns.${column}`))}
+      headers={COLUMNS.map((column) =>
+        column === 'limits' ? t('limits.column') : t(`tokens.columns.${column}`),
+      )}
     >
       {tokens.map((token) => (
         <Table.Tr key={token.id} data-token={token.name}>
@@ -33,6 +42,9 @@ export function TokensTable({ tokens, onCopyFailed }: TokensTableProps) {
           </Table.Td>
           <Table.Td>{usedText(token)}</Table.Td>
           <Table.Td>{remainingText(token, t)}</Table.Td>
+          <Table.Td data-testid="token-limits">
+            <TokenLimits token={token} />
+          </Table.Td>
           <Table.Td>{renderTimestamp(token.created_time)}</Table.Td>
           <Table.Td>{expiryText(token, t)}</Table.Td>
           <Table.Td>

@@ -23,6 +23,11 @@ describe('token form', () => {
       unlimited: false,
       models: [],
       subnet: '',
+      rpm_limit: '',
+      tpm_limit: '',
+      concurrency_limit: '',
+      budgetQuota: '',
+      budgetPeriod: '',
     });
   });
 
@@ -39,6 +44,11 @@ describe('token form', () => {
           unlimited_quota: false,
           models: 'gpt-4o,o1',
           subnet: '',
+          rpm_limit: 0,
+          tpm_limit: 0,
+          concurrency_limit: 0,
+          budget_quota: 0,
+          budget_period: '',
         },
       },
     });
@@ -101,6 +111,13 @@ describe('token form', () => {
       used_quota: 0,
       models: 'a,b',
       subnet: '10.0.0.0/8',
+      rpm_limit: 60,
+      tpm_limit: 0,
+      concurrency_limit: 2,
+      budget_quota: 5000,
+      budget_period: 'weekly',
+      budget_used: 100,
+      budget_reset_at: 0,
     });
     expect(loaded).toEqual({
       name: 'old',
@@ -109,7 +126,57 @@ describe('token form', () => {
       unlimited: true,
       models: ['a', 'b'],
       subnet: '10.0.0.0/8',
+      rpm_limit: 60,
+      tpm_limit: '',
+      concurrency_limit: 2,
+      budgetQuota: 5000,
+      budgetPeriod: 'weekly',
     });
+  });
+
+  it('sends empty limits as 0 (none) and typed ones as whole numbers', () => {
+    const result = toTokenChange(
+      values({
+        rpm_limit: 60,
+        tpm_limit: '',
+        concurrency_limit: '3',
+        budgetQuota: 1000,
+        budgetPeriod: 'daily',
+      }),
+      null,
+      t,
+    );
+    expect(result.ok && result.change.input).toMatchObject({
+      rpm_limit: 60,
+      tpm_limit: 0,
+      concurrency_limit: 3,
+      budget_quota: 1000,
+      budget_period: 'daily',
+    });
+  });
+
+  it('asks for a period with a budget, and for a budget with a period', () => {
+    const noPeriod = toTokenChange(values({ budgetQuota: 1000 }), null, t);
+    expect(noPeriod.ok ? null : noPeriod.errors).toEqual({
+      budget_period: 'Choose when the budget starts over.',
+    });
+    const noBudget = toTokenChange(values({ budgetPeriod: 'monthly' }), null, t);
+    expect(noBudget.ok ? null : noBudget.errors).toEqual({
+      budget_quota: 'Enter the quota the key may spend per period, or choose no budget.',
+    });
+  });
+
+  it('refuses a negative or fractional limit, in both languages', async () => {
+    const negative = toTokenChange(values({ rpm_limit: -5 }), null, t);
+    expect(negative.ok ? null : negative.errors.rpm_limit).toBe('Please enter a number of at least 0.');
+    const fraction = toTokenChange(values({ tpm_limit: '1.5' }), null, t);
+    expect(fraction.ok ? null : fraction.errors.tpm_limit).toBe(
+      'Please enter a whole number, or leave it empty.',
+    );
+    await i18n.changeLanguage('zh');
+    const zh = toTokenChange(values({ concurrency_limit: 'x' }), null, i18n.t.bind(i18n));
+    expect(zh.ok ? null : zh.errors.concurrency_limit).toBe('请输入整数，或留空。');
+    await i18n.changeLanguage('en');
   });
 
   it('quick buttons count from now: never, 30 days, 1 day, 1 hour, 1 minute', () => {

@@ -7,6 +7,7 @@ import {
   updateTokenInput,
 } from '@switchyard/contract/tokens';
 import type { TFunction } from 'i18next';
+import { type LimitValue, limitNumber, limitValue } from '../../../components/RateLimitInputs';
 import { parseDateTime } from '../../../lib/date-input';
 import { renderTimestamp } from '../../../lib/format';
 import { type FieldErrors, fieldErrors } from '../../../lib/validation';
@@ -34,6 +35,13 @@ export interface TokenFormValues {
   unlimited: boolean;
   models: string[];
   subnet: string;
+  /** The key's own limits and budget: '' for none. */
+  rpm_limit: LimitValue;
+  tpm_limit: LimitValue;
+  concurrency_limit: LimitValue;
+  budgetQuota: LimitValue;
+  /** '' (no budget), daily, weekly or monthly. */
+  budgetPeriod: string;
 }
 
 export function initialTokenValues(token?: Token): TokenFormValues {
@@ -45,6 +53,11 @@ export function initialTokenValues(token?: Token): TokenFormValues {
       unlimited: false,
       models: [],
       subnet: '',
+      rpm_limit: '',
+      tpm_limit: '',
+      concurrency_limit: '',
+      budgetQuota: '',
+      budgetPeriod: '',
     };
   }
   return {
@@ -54,6 +67,11 @@ export function initialTokenValues(token?: Token): TokenFormValues {
     unlimited: token.unlimited_quota,
     models: splitList(token.models),
     subnet: token.subnet,
+    rpm_limit: limitValue(token.rpm_limit),
+    tpm_limit: limitValue(token.tpm_limit),
+    concurrency_limit: limitValue(token.concurrency_limit),
+    budgetQuota: limitValue(token.budget_quota),
+    budgetPeriod: token.budget_period ?? '',
   };
 }
 
@@ -69,7 +87,7 @@ export function parseExpiry(text: string): number | null {
 
 export type TokenFormResult = { ok: true; change: TokenChange } | { ok: false; errors: FieldErrors };
 
-const MESSAGES = ['tokens.form.errors'];
+const MESSAGES = ['tokens.form.errors', 'limits.errors'];
 
 /** The form's values → the server's input, checked and normalised by the schema the server uses. */
 export function toTokenChange(values: TokenFormValues, id: number | null, t: TFunction): TokenFormResult {
@@ -82,6 +100,11 @@ export function toTokenChange(values: TokenFormValues, id: number | null, t: TFu
     unlimited_quota: values.unlimited,
     models: values.models.join(','),
     subnet: values.subnet,
+    rpm_limit: limitNumber(values.rpm_limit),
+    tpm_limit: limitNumber(values.tpm_limit),
+    concurrency_limit: limitNumber(values.concurrency_limit),
+    budget_quota: limitNumber(values.budgetQuota),
+    budget_period: values.budgetPeriod,
   };
   if (id === null) {
     const parsed = createTokenInput.safeParse(fields);

@@ -1,4 +1,4 @@
-import { Badge } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
 import { TokenStatus } from '@switchyard/contract/roles';
 import { NEVER_EXPIRES } from '@switchyard/contract/tokens';
 import type { TFunction } from 'i18next';
@@ -32,3 +32,50 @@ export const usedText = (token: TokenRow): string => renderTokenQuota(token.used
 
 export const expiryText = (token: TokenRow, t: TFunction): string =>
   token.expired_time === NEVER_EXPIRES ? t('tokens.never') : renderTimestamp(token.expired_time);
+
+/** The key's limits in short ("60 RPM · 2 at once"), '' for none. */
+export function limitsText(token: TokenRow, t: TFunction): string {
+  return [
+    token.rpm_limit ? t('limits.rpm', { count: token.rpm_limit }) : '',
+    token.tpm_limit ? t('limits.tpm', { count: token.tpm_limit }) : '',
+    token.concurrency_limit ? t('limits.concurrency', { count: token.concurrency_limit }) : '',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** The period's budget: spent of the budget, and when it starts over; '' without a budget. */
+export function budgetText(token: TokenRow, t: TFunction): string {
+  if (!token.budget_quota) return '';
+  return t('limits.budgetUsed', {
+    used: renderTokenQuota(token.budget_used),
+    quota: renderTokenQuota(token.budget_quota),
+    at: renderTimestamp(token.budget_reset_at),
+  });
+}
+
+/** The key's limits and budget, each on a line of its own; a dash for none. */
+export function TokenLimits({ token }: { token: TokenRow }) {
+  const { t } = useTranslation();
+  const limits = limitsText(token, t);
+  if (!limits && !token.budget_quota) return <>–</>;
+  return (
+    <>
+      {limits && (
+        <Text span inherit display="block">
+          {limits}
+        </Text>
+      )}
+      {token.budget_quota > 0 && (
+        <Text span size="xs" c="dimmed" display="block" data-testid="token-budget">
+          {t('limits.budgetUsedShort', {
+            used: renderTokenQuota(token.budget_used),
+            quota: renderTokenQuota(token.budget_quota),
+          })}
+          <br />
+          {t('limits.resets', { at: renderTimestamp(token.budget_reset_at) })}
+        </Text>
+      )}
+    </>
+  );
+}

@@ -4,11 +4,13 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { FormButtons } from '../../../components/FormButtons';
+import { type LimitValues, limitNumber, limitValue } from '../../../components/RateLimitInputs';
 import { renderQuota } from '../../../lib/format';
 import { getSessionUser, saveSession } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
 import { type FieldErrors, fieldErrors, USER_MESSAGES } from '../../../lib/validation';
 import { type UserChange, useGroups, useUpdateUser } from '../api/user-edit';
+import { UserLimits } from './UserLimits';
 
 interface UserEditFormProps {
   user: User;
@@ -26,6 +28,11 @@ export function UserEditForm({ user, self }: UserEditFormProps) {
   const [password, setPassword] = useState('');
   const [group, setGroup] = useState(user.group || 'default');
   const [quota, setQuota] = useState<number>(user.quota);
+  const [limits, setLimits] = useState<LimitValues>(() => ({
+    rpm_limit: limitValue(user.rpm_limit),
+    tpm_limit: limitValue(user.tpm_limit),
+    concurrency_limit: limitValue(user.concurrency_limit),
+  }));
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const submit = (event: FormEvent) => {
@@ -37,8 +44,17 @@ export function UserEditForm({ user, self }: UserEditFormProps) {
       if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues, t, USER_MESSAGES));
       change = { self: true, input: parsed.data };
     } else {
-      const parsed = updateUserInput.safeParse({ ...common, id: user.id, group, quota: Math.trunc(quota) });
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error.issues, t, USER_MESSAGES));
+      const parsed = updateUserInput.safeParse({
+        ...common,
+        id: user.id,
+        group,
+        quota: Math.trunc(quota),
+        rpm_limit: limitNumber(limits.rpm_limit),
+        tpm_limit: limitNumber(limits.tpm_limit),
+        concurrency_limit: limitNumber(limits.concurrency_limit),
+      });
+      if (!parsed.success)
+        return setErrors(fieldErrors(parsed.error.issues, t, [...USER_MESSAGES, 'limits.errors']));
       change = { self: false, input: parsed.data };
     }
     setErrors({});
@@ -115,6 +131,16 @@ export function UserEditForm({ user, self }: UserEditFormProps) {
             />
           </SimpleGrid>
         )}
+        <UserLimits
+          user={user}
+          self={self}
+          values={limits}
+          onChange={(field, value) => {
+            setLimits((current) => ({ ...current, [field]: value }));
+            setErrors((current) => ({ ...current, [field]: undefined }));
+          }}
+          errors={errors}
+        />
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
           <TextInput
             label={t('userEdit.githubId')}

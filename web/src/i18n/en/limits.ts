@@ -1,0 +1,41 @@
+/** Rate limits and budgets of keys and users (the token and user forms, the token list). */
+export const enLimits = {
+  limits: {
+    title: 'Rate limits',
+    rpm_limit: 'Requests per minute',
+    tpm_limit: 'Tokens per minute',
+    concurrency_limit: 'Concurrent requests',
+    none: 'No limit',
+    emptyIsNone: 'Empty means no limit.',
+    capped: 'At most {{max}} (your account’s limit); empty uses that.',
+    userHint: 'They apply to every key of this user; a key may only set lower ones.',
+    selfHint: 'Set by an administrator for every key of yours.',
+    column: 'Limits',
+    rpm: '{{count}} RPM',
+    tpm: '{{count}} TPM',
+    concurrency: '{{count}} at once',
+    budget: 'Budget per period',
+    budgetHint: 'Quota this key may spend per period, besides its quota; empty means no budget.',
+    budgetPeriod: 'Starts over',
+    budgetPeriodHint: 'At 00:00 server time.',
+    periods: {
+      none: 'No budget',
+      daily: 'Every day',
+      weekly: 'Every Monday',
+      monthly: 'On the 1st of each month',
+    },
+    budgetUsed: 'Budget {{used}} / {{quota}}, resets {{at}}',
+    budgetUsedShort: 'Budget {{used}} / {{quota}}',
+    resets: 'Resets {{at}}',
+    errors: {
+      rpm_limit: { invalid: 'Please enter a whole number, or leave it empty.' },
+      tpm_limit: { invalid: 'Please enter a whole number, or leave it empty.' },
+      concurrency_limit: { invalid: 'Please enter a whole number, or leave it empty.' },
+      budget_quota: {
+        invalid: 'Please enter a whole number, or leave it empty.',
+        budgetQuota: 'Enter the quota the key may spend per period, or choose no budget.',
+      },
+      budget_period: { budgetPeriod: 'Choose when the budget starts over.' },
+    },
+  },
+};
