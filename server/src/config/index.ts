@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type BodyLimits, readBodyLimits } from './body-limits';
+import { type PoolSettings, readPoolSettings } from './database-pool';
 import { type DatabaseTarget, launchDirectory, parseDatabaseTarget } from './database-target';
 import { type Env, fail, readInteger } from './env';
 import { type ProviderUrls, readProviderUrls } from './provider-urls';
@@ -11,6 +12,8 @@ import { readWorkers } from './workers';
 export interface Config extends BodyLimits {
   port: number;
   database: DatabaseTarget;
+  /** The driver's connection pool (SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT). */
+  databasePool: PoolSettings;
   sessionSecret: string;
   /** True when SESSION_SECRET was missing and a random one is used. */
   sessionSecretGenerated: boolean;
@@ -99,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: readInteger(env, 'PORT', 3000, 1, 65535),
     database: parseDatabaseTarget(env.SQL_DSN, env.SQLITE_PATH, launchDirectory(env)),
+    databasePool: readPoolSettings(env),
     sessionSecret: sessionSecretGenerated ? randomBytes(32).toString('hex') : (secret as string),
     sessionSecretGenerated,
     redis: readRedisTarget(env),

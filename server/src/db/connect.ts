@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { DEFAULT_POOL, type PoolSettings } from '../config/database-pool';
 import type { DatabaseTarget } from '../config/database-target';
 import type { Database } from './schema';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin';
@@ -73,12 +74,15 @@ function withStatementCache(database: SqliteDatabase.Database, onClose: () => vo
   };
 }
 
-function openSqlite(file: string): { kysely: Kysely<Database>; database: SqliteDatabase.Database } {
+function openSqlite(
+  file: string,
+  busyTimeoutMs: number,
+): { kysely: Kysely<Database>; database: SqliteDatabase.Database } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const Sqlite = load('better-sqlite3') as typeof SqliteDatabase;
   const database = new Sqlite(file);
   database.pragma('journal_mode = WAL');
-  database.pragma('busy_timeout = 3000');
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
   database.pragma('synchronous = NORMAL');
   // Checkpoints run on a thread of their own, not inside a commit on the event loop.
   const checkpointer =
@@ -91,12 +95,12 @@ function openSqlite(file: string): { kysely: Kysely<Database>; database: SqliteD
   return { kysely, database };
 }
 
-export function openConnection(target: DatabaseTarget): Connection {
+export function openConnection(target: DatabaseTarget, pool: PoolSettings = DEFAULT_POOL): Connection {
   let kysely: Kysely<Database>;
   let sqlite: SqliteDatabase.Database | undefined;
   switch (target.dialect) {
     case 'sqlite': {
-      ({ kysely, database: sqlite } = openSqlite(target.file));
+      ({ kysely, database: sqlite } = openSqlite(target.file, pool.sqliteBusyTimeoutMs));
       break;
     }
     case 'postgres': {
@@ -107,35 +111,40 @@ export function openConnection(target: DatabaseTarget): Connection {
       // one-api's keys are char(n): PostgreSQL pads shorter values (a preset INITIAL_ROOT_TOKEN) with
       // spaces on read; MySQL and SQLite do not, so strip them here to read the same everywhere.
       pg.types.setTypeParser(pg.types.builtins.BPCHAR, (value) => value.trimEnd());
-      const pool = new pg.Pool({
+      // pg keeps no cap on idle connections: each closes after 10 s idle (SQL_MAX_IDLE_CONNS is MySQL's).
+      const pgPool = new pg.Pool({
         connectionString: target.connectionString,
-        max: 20,
+        max: pool.maxOpen,
+        maxLifetimeSeconds: pool.maxLifetimeSeconds,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       });
       // A connection dropped by the server (restart, failover, a network cut) must not bring the
       // process down: idle ones report on the pool, ones in use on their client (the query fails).
-      pool.on('error', () => {});
-      pool.on('connect', (client) => client.on('error', () => {}));
-      kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+      pgPool.on('error', () => {});
+      pgPool.on('connect', (client) => client.on('error', () => {}));
+      kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pgPool }) });
       break;
     }
     case 'mysql': {
-      const pool = (load('mysql2') as typeof import('mysql2')).createPool({
+      const mysqlPool = (load('mysql2') as typeof import('mysql2')).createPool({
         host: target.host,
         port: target.port,
         socketPath: target.socketPath,
         user: target.user,
         password: target.password,
         database: target.database,
-        connectionLimit: 20,
+        connectionLimit: pool.maxOpen,
+        maxIdle: pool.maxIdle ?? pool.maxOpen,
+        // mysql2 closes a connection idle this long (its default: 60 s); it has no lifetime of its own.
+        ...(pool.maxLifetimeSeconds > 0 ? { idleTimeout: pool.maxLifetimeSeconds * 1000 } : {}),
         connectTimeout: CONNECT_TIMEOUT_MS,
         supportBigNumbers: true,
         decimalNumbers: true,
         charset: 'utf8mb4',
       });
       // As for PostgreSQL: a dropped connection fails its query, not the process.
-      pool.on('connection', (connection) => connection.on('error', () => {}));
-      kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+      mysqlPool.on('connection', (connection) => connection.on('error', () => {}));
+      kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool: mysqlPool }) });
       break;
     }
   }

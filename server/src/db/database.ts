@@ -1,3 +1,4 @@
+import { DEFAULT_POOL, type PoolSettings } from '../config/database-pool';
 import type { DatabaseTarget } from '../config/database-target';
 import { type Connection, openConnection } from './connect';
 import { createLedger } from './ledger';
@@ -9,7 +10,7 @@ export interface Db extends Connection {
   ledger: QuotaLedger;
 }
 
-export function openDatabase(target: DatabaseTarget): Db {
-  const connection = openConnection(target);
+export function openDatabase(target: DatabaseTarget, pool: PoolSettings = DEFAULT_POOL): Db {
+  const connection = openConnection(target, pool);
   return { ...connection, ledger: createLedger(connection) };
 }
