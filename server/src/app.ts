@@ -63,7 +63,10 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   const services = createServices(config, db, options, bus, logger, clock, worker);
   await services.billing.start();
   // One set of background jobs per cluster, not one per worker (see WorkerRole).
-  if (worker?.runsJobs !== false) await services.logSummaryCatchUp.start();
+  if (worker?.runsJobs !== false) {
+    await services.logSummaryCatchUp.start();
+    services.logRetention.start();
+  }
 
   const server = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
@@ -118,6 +121,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   billingDashboardRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();
+    await services.logRetention.close();
     const unwritten = await services.billing.close(SHUTDOWN_SETTLEMENT_WAIT_MS);
     if (unwritten.calls > 0) {
       logger?.error(

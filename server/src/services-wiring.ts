@@ -33,6 +33,7 @@ import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { ChannelTester } from './jobs/channel-tester';
+import { LogRetention } from './jobs/log-retention';
 import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
 import { IdentityCache } from './relay/pipeline/identity-cache';
@@ -46,7 +47,7 @@ import { UpstreamClient } from './relay/upstream';
  */
 export interface WorkerRole {
   primary: PrimaryLink;
-  /** Whether this worker runs the background jobs (the log summary catch-up): one worker of the cluster. */
+  /** Whether this worker runs the background jobs (log summary catch-up, log retention): one worker of the cluster. */
   runsJobs: boolean;
 }
 
@@ -141,6 +142,13 @@ export function createServices(
       db,
       onCaughtUp: (logs) => logger?.info({ logs }, 'log summaries took in logs another program wrote'),
       onError: (error) => logger?.warn({ err: error }, 'log summary catch-up failed'),
+    }),
+    logRetention: new LogRetention({
+      db,
+      options,
+      clock,
+      onDeleted: (logs, before) => logger?.info({ logs, before }, 'log retention deleted old logs'),
+      onError: (error) => logger?.warn({ err: error }, 'log retention failed'),
     }),
     channelTester: new ChannelTester({
       logs,

@@ -21,6 +21,7 @@ import type { TurnstileCheck } from '../domain/turnstile';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
 import type { ChannelTester } from '../jobs/channel-tester';
+import type { LogRetention } from '../jobs/log-retention';
 import type { ChannelRouter } from '../relay/pipeline/channel-router';
 import type { IdentityCache } from '../relay/pipeline/identity-cache';
 import type { Relay } from '../relay/pipeline/relay';
@@ -38,6 +39,7 @@ export interface Services {
   channels: ChannelService;
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;
+  logRetention: LogRetention;
   channelTester: ChannelTester;
   channelBalances: ChannelBalances;
   billing: Billing;
