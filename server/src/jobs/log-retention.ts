@@ -1,4 +1,4 @@
-import type { Sql } from '../db/connect';
+import type { Dialect, Sql } from '../db/connect';
 import { deleteOldestLogsBefore } from '../db/repos/log-summaries/batch-removal';
 import type { OptionsStore } from '../domain/options';
 
@@ -13,7 +13,12 @@ export interface LogRetentionPace {
   pauseMs: number;
 }
 
-export const DEFAULT_RETENTION_PACE: LogRetentionPace = { batchSize: 2000, pauseMs: 100 };
+/**
+ * A batch is one transaction, and SQLite's one connection is the relay's too: there a batch is kept
+ * to about 50 ms of work, on a server database to a few thousand rows.
+ */
+export const retentionPace = (dialect: Dialect): LogRetentionPace =>
+  dialect === 'sqlite' ? { batchSize: 500, pauseMs: 100 } : { batchSize: 2000, pauseMs: 100 };
 
 /**
  * Deletes the usage logs older than the option LogRetentionDays (0: none), a minute after start-up
@@ -74,7 +79,7 @@ export class LogRetention {
   async #deleteAll(): Promise<number> {
     const before = this.cutoff();
     if (before === undefined) return 0;
-    const { batchSize, pauseMs } = this.deps.pace ?? DEFAULT_RETENTION_PACE;
+    const { batchSize, pauseMs } = this.deps.pace ?? retentionPace(this.deps.db.dialect);
     let total = 0;
     while (!this.#closed) {
       const deleted = await deleteOldestLogsBefore(this.deps.db, before, batchSize);
