@@ -90,6 +90,8 @@ export const OPTION_SPECS = {
   AutomaticEnableChannelEnabled: bool(false),
   ChannelDisableThreshold: num(5),
   LogConsumeEnabled: bool(true),
+  /** Days usage logs are kept; older ones are deleted by a background job. 0: kept for ever. */
+  LogRetentionDays: int(0),
   DisplayInCurrencyEnabled: bool(true),
   DisplayTokenStatEnabled: bool(true),
   ApproximateTokenEnabled: bool(false),

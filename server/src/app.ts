@@ -79,6 +79,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   // One set of background jobs per cluster, not one per worker (see WorkerRole).
   if (worker?.runsJobs !== false) {
     await services.logSummaryCatchUp.start();
+    services.logRetention.start();
     // With several separate processes, only the master tests (NODE_TYPE=slave on the others).
     if (config.nodeType === 'master') services.periodicChannelTests?.start();
   }
@@ -158,6 +159,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     // Calls cut at SHUTDOWN_TIMEOUT end at once (their upstream is aborted), then settle or refund.
     await services.relay.idle(SHUTDOWN_SETTLEMENT_WAIT_MS);
     await services.periodicChannelTests?.close();
+    await services.logRetention.close();
     const unwritten = await services.billing.close(SHUTDOWN_SETTLEMENT_WAIT_MS);
     if (unwritten.calls > 0) {
       logger?.error(

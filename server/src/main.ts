@@ -65,7 +65,7 @@ async function createRootIfNone(config: Config, db: Db, users: UserService): Pro
  * already migrated the database and created root.
  */
 async function serve(config: Config, worker?: WorkerRole): Promise<void> {
-  const db = openDatabase(config.database, sqlLogging(config));
+  const db = openDatabase(config.database, { ...sqlLogging(config), pool: config.databasePool });
   if (!worker) await migrate(config, db);
   const { server, services } = await buildApp({ config, db, logger, worker });
   if (!worker) await createRootIfNone(config, db, services.users);
@@ -120,7 +120,7 @@ async function serve(config: Config, worker?: WorkerRole): Promise<void> {
  * Redis and replaces those that die.
  */
 async function runPrimary(config: Config): Promise<void> {
-  const db = openDatabase(config.database, sqlLogging(config));
+  const db = openDatabase(config.database, { ...sqlLogging(config), pool: config.databasePool });
   try {
     await migrate(config, db);
     const options = new OptionsStore(db);

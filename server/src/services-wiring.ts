@@ -37,6 +37,7 @@ import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { ChannelTester } from './jobs/channel-tester';
+import { LogRetention } from './jobs/log-retention';
 import { PeriodicChannelTests } from './jobs/periodic-channel-tests';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { ChannelHealth } from './relay/pipeline/channel-health';
@@ -54,7 +55,7 @@ import { UpstreamClient } from './relay/upstream';
  */
 export interface WorkerRole {
   primary: PrimaryLink;
-  /** Whether this worker runs the background jobs (log summary catch-up, periodic channel tests): one worker of the cluster. */
+  /** Whether this worker runs the background jobs (log summary catch-up and retention, periodic channel tests): one worker of the cluster. */
   runsJobs: boolean;
 }
 
@@ -190,6 +191,13 @@ export function createServices(
             everyMs: config.channelTestEveryMs,
             log: logger,
           }),
+    logRetention: new LogRetention({
+      db,
+      options,
+      clock,
+      onDeleted: (logs, before) => logger?.info({ logs, before }, 'log retention deleted old logs'),
+      onError: (error) => logger?.warn({ err: error }, 'log retention failed'),
+    }),
     channelBalances: new ChannelBalances({ channels }),
     billing,
     billingDashboard: new BillingDashboard({ db, options }),

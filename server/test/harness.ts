@@ -134,7 +134,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     ...database.env,
     ...options.env,
   });
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, { pool: config.databasePool });
   await migrateToLatest(db);
   // TEST_LOG=debug shows the app's own log while a test runs.
   const logger = options.logger ?? (process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }) : undefined);

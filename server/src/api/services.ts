@@ -23,6 +23,7 @@ import type { TurnstileCheck } from '../domain/turnstile';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
 import type { ChannelTester } from '../jobs/channel-tester';
+import type { LogRetention } from '../jobs/log-retention';
 import type { PeriodicChannelTests } from '../jobs/periodic-channel-tests';
 import type { ChannelRouter } from '../relay/pipeline/channel-router';
 import type { IdentityCache } from '../relay/pipeline/identity-cache';
@@ -42,6 +43,7 @@ export interface Services {
   channels: ChannelService;
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;
+  logRetention: LogRetention;
   channelTester: ChannelTester;
   /** CHANNEL_TEST_FREQUENCY's background test; undefined when it is not set. */
   periodicChannelTests: PeriodicChannelTests | undefined;

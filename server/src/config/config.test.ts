@@ -433,3 +433,27 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT', () => {
+  it('keep the pool as it was when unset', () => {
+    expect(loadConfig({}).databasePool).toEqual({
+      maxOpen: 20,
+      maxIdle: undefined,
+      maxLifetimeSeconds: 0,
+      sqliteBusyTimeoutMs: 3000,
+    });
+  });
+
+  it('cap the idle connections at the open ones', () => {
+    expect(loadConfig({ SQL_MAX_OPEN_CONNS: '5', SQL_MAX_IDLE_CONNS: '100' }).databasePool.maxIdle).toBe(5);
+  });
+
+  it.each([
+    ['SQL_MAX_OPEN_CONNS', '0'],
+    ['SQL_MAX_IDLE_CONNS', '-1'],
+    ['SQL_MAX_LIFETIME', '1.5'],
+    ['SQLITE_BUSY_TIMEOUT', 'soon'],
+  ])('refuse %s=%j naming the variable', (variable, value) => {
+    expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable}: `));
+  });
+});

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type BodyLimits, readBodyLimits } from './body-limits';
 import { type ChannelMonitoring, readChannelMonitoring } from './channel-monitoring';
+import { type PoolSettings, readPoolSettings } from './database-pool';
 import { type DatabaseTarget, launchDirectory, parseDatabaseTarget } from './database-target';
 import { type Env, fail, readInteger } from './env';
 import { type OperationsConfig, readOperations } from './operations';
@@ -13,6 +14,8 @@ import { readWorkers } from './workers';
 export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig {
   port: number;
   database: DatabaseTarget;
+  /** The driver's connection pool (SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT). */
+  databasePool: PoolSettings;
   sessionSecret: string;
   /** True when SESSION_SECRET was missing and a random one is used. */
   sessionSecretGenerated: boolean;
@@ -105,6 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: readInteger(env, 'PORT', 3000, 1, 65535),
     database: parseDatabaseTarget(env.SQL_DSN, env.SQLITE_PATH, launchDirectory(env)),
+    databasePool: readPoolSettings(env),
     sessionSecret: sessionSecretGenerated ? randomBytes(32).toString('hex') : (secret as string),
     sessionSecretGenerated,
     redis: readRedisTarget(env),

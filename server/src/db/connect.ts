@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { DEFAULT_POOL, type PoolSettings } from '../config/database-pool';
 import type { DatabaseTarget } from '../config/database-target';
 import type { Database } from './schema';
 import { type SqlLogger, sqlLog } from './sql-log';
@@ -95,12 +96,13 @@ function withStatementCache(database: SqliteDatabase.Database, onClose: () => vo
 function openSqlite(
   file: string,
   log: ((event: LogEvent) => void) | undefined,
+  busyTimeoutMs: number,
 ): { kysely: Kysely<Database>; database: SqliteDatabase.Database } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const Sqlite = load('better-sqlite3') as typeof SqliteDatabase;
   const database = new Sqlite(file);
   database.pragma('journal_mode = WAL');
-  database.pragma('busy_timeout = 3000');
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
   database.pragma('synchronous = NORMAL');
   // Checkpoints run on a thread of their own, not inside a commit on the event loop.
   const checkpointer =
@@ -114,7 +116,14 @@ function openSqlite(
   return { kysely, database };
 }
 
-export function openConnection(target: DatabaseTarget, options: { logSql?: SqlLogger } = {}): Connection {
+/** How to open: the pool's settings (else the defaults), and DEBUG_SQL's statement log. */
+export interface OpenOptions {
+  pool?: PoolSettings;
+  logSql?: SqlLogger;
+}
+
+export function openConnection(target: DatabaseTarget, options: OpenOptions = {}): Connection {
+  const pool = options.pool ?? DEFAULT_POOL;
   // DEBUG_SQL: every statement, its string parameters masked.
   const log = options.logSql ? sqlLog(options.logSql) : undefined;
   let kysely: Kysely<Database>;
@@ -122,7 +131,7 @@ export function openConnection(target: DatabaseTarget, options: { logSql?: SqlLo
   let poolUse: (() => PoolUse) | undefined;
   switch (target.dialect) {
     case 'sqlite': {
-      ({ kysely, database: sqlite } = openSqlite(target.file, log));
+      ({ kysely, database: sqlite } = openSqlite(target.file, log, pool.sqliteBusyTimeoutMs));
       break;
     }
     case 'postgres': {
@@ -133,46 +142,57 @@ export function openConnection(target: DatabaseTarget, options: { logSql?: SqlLo
       // one-api's keys are char(n): PostgreSQL pads shorter values (a preset INITIAL_ROOT_TOKEN) with
       // spaces on read; MySQL and SQLite do not, so strip them here to read the same everywhere.
       pg.types.setTypeParser(pg.types.builtins.BPCHAR, (value) => value.trimEnd());
-      const pool = new pg.Pool({
+      // pg keeps no cap on idle connections: each closes after 10 s idle (SQL_MAX_IDLE_CONNS is MySQL's).
+      const pgPool = new pg.Pool({
         connectionString: target.connectionString,
-        max: 20,
+        max: pool.maxOpen,
+        maxLifetimeSeconds: pool.maxLifetimeSeconds,
         connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       });
       // A connection dropped by the server (restart, failover, a network cut) must not bring the
       // process down: idle ones report on the pool, ones in use on their client (the query fails).
-      pool.on('error', () => {});
-      pool.on('connect', (client) => client.on('error', () => {}));
+      pgPool.on('error', () => {});
+      pgPool.on('connect', (client) => client.on('error', () => {}));
       poolUse = () => ({
-        open: pool.totalCount,
-        idle: pool.idleCount,
-        waiting: pool.waitingCount,
+        open: pgPool.totalCount,
+        idle: pgPool.idleCount,
+        waiting: pgPool.waitingCount,
       });
-      kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+      kysely = new Kysely<Database>({
+        dialect: new PostgresDialect({ pool: pgPool }),
+        ...(log ? { log } : {}),
+      });
       break;
     }
     case 'mysql': {
-      const pool = (load('mysql2') as typeof import('mysql2')).createPool({
+      const mysqlPool = (load('mysql2') as typeof import('mysql2')).createPool({
         host: target.host,
         port: target.port,
         socketPath: target.socketPath,
         user: target.user,
         password: target.password,
         database: target.database,
-        connectionLimit: 20,
+        connectionLimit: pool.maxOpen,
+        maxIdle: pool.maxIdle ?? pool.maxOpen,
+        // mysql2 closes a connection idle this long (its default: 60 s); it has no lifetime of its own.
+        ...(pool.maxLifetimeSeconds > 0 ? { idleTimeout: pool.maxLifetimeSeconds * 1000 } : {}),
         connectTimeout: CONNECT_TIMEOUT_MS,
         supportBigNumbers: true,
         decimalNumbers: true,
         charset: 'utf8mb4',
       });
       // As for PostgreSQL: a dropped connection fails its query, not the process.
-      pool.on('connection', (connection) => connection.on('error', () => {}));
-      const internals = pool as unknown as Mysql2PoolInternals;
+      mysqlPool.on('connection', (connection) => connection.on('error', () => {}));
+      const internals = mysqlPool as unknown as Mysql2PoolInternals;
       poolUse = () => ({
         open: internals._allConnections?.length ?? 0,
         idle: internals._freeConnections?.length ?? 0,
         waiting: internals._connectionQueue?.length ?? 0,
       });
-      kysely = new Kysely<Database>({ dialect: new MysqlDialect({ pool }), ...(log ? { log } : {}) });
+      kysely = new Kysely<Database>({
+        dialect: new MysqlDialect({ pool: mysqlPool }),
+        ...(log ? { log } : {}),
+      });
       break;
     }
   }

@@ -1,8 +1,7 @@
 import type { DatabaseTarget } from '../config/database-target';
-import { type Connection, openConnection } from './connect';
+import { type Connection, type OpenOptions, openConnection } from './connect';
 import { createLedger } from './ledger';
 import type { QuotaLedger } from './ledger/ledger';
-import type { SqlLogger } from './sql-log';
 
 /** The open database. */
 export interface Db extends Connection {
@@ -10,7 +9,7 @@ export interface Db extends Connection {
   ledger: QuotaLedger;
 }
 
-export function openDatabase(target: DatabaseTarget, options: { logSql?: SqlLogger } = {}): Db {
+export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   const connection = openConnection(target, options);
   return { ...connection, ledger: createLedger(connection) };
 }

@@ -71,6 +71,10 @@ export const enSettings = {
       DisplayTokenStatEnabled: { label: 'Billing API shows token quota instead of user quota' },
       ApproximateTokenEnabled: { label: 'Count tokens approximately to save computation' },
       LogConsumeEnabled: { label: 'Record consumption logs' },
+      LogRetentionDays: {
+        label: 'Keep logs for (days)',
+        hint: 'Older logs are deleted in the background, a little at a time; 0 keeps them for ever',
+      },
       ChannelDisableThreshold: {
         label: 'Longest response time (seconds)',
         hint: 'When all channels are tested, slower ones are disabled',

@@ -39,6 +39,7 @@ export function OperationTab({ options }: { options: OptionValues | null }) {
         {
           title: t('settings.sections.logs'),
           toggles: ['LogConsumeEnabled'],
+          fields: [{ key: 'LogRetentionDays' }],
           children: <LogCleanup />,
         },
         {

@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './harness';
+
+/** The pool's connections MySQL sees (the counting query rides on one of them). */
+async function mysqlConnections(t: TestApp, database: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select count(*) as n from information_schema.processlist
+    where db = ${database}`.execute(t.db.kysely);
+  return Number(rows[0]?.n);
+}
+
+describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      env: {
+        SQL_MAX_OPEN_CONNS: '3',
+        SQL_MAX_IDLE_CONNS: '2',
+        SQL_MAX_LIFETIME: '30',
+        SQLITE_BUSY_TIMEOUT: '4321',
+      },
+    });
+  });
+  afterAll(() => t?.close());
+
+  it('reach the driver: never more connections open than SQL_MAX_OPEN_CONNS under load', async () => {
+    expect(t.config.databasePool).toEqual({
+      maxOpen: 3,
+      maxIdle: 2,
+      maxLifetimeSeconds: 30,
+      sqliteBusyTimeoutMs: 4321,
+    });
+    const dialect = t.database.target.dialect;
+    if (dialect === 'sqlite') {
+      expect(t.db.sqlite?.pragma('busy_timeout', { simple: true })).toBe(4321);
+      return;
+    }
+    const sleep = dialect === 'postgres' ? sql`select pg_sleep(0.3)` : sql`select sleep(0.3)`;
+    const load = Array.from({ length: 12 }, () => sleep.execute(t.db.kysely));
+    // Counted while the pool is busy: the counting query waits for a free connection too.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const peak = await (async () => {
+      const { target } = t.database;
+      if (target.dialect === 'postgres') {
+        const pg = await import('pg');
+        const admin = new pg.default.Client({ connectionString: target.connectionString });
+        await admin.connect();
+        const name = new URL(target.connectionString).pathname.slice(1);
+        const { rows } = await admin.query(
+          'select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+          [name],
+        );
+        await admin.end();
+        return Number(rows[0].n);
+      }
+      const mysql = await import('mysql2/promise');
+      const admin = await mysql.createConnection({
+        host: target.dialect === 'mysql' ? target.host : '',
+        user: 'root',
+        password: '',
+      });
+      const [rows] = await admin.query(
+        'select count(*) as n from information_schema.processlist where db = ? and id <> connection_id()',
+        [target.dialect === 'mysql' ? target.database : ''],
+      );
+      await admin.end();
+      return Number((rows as Array<{ n: number }>)[0]?.n);
+    })();
+    await Promise.all(load);
+    expect(peak).toBe(3);
+    // Back to idle: mysql2 keeps at most SQL_MAX_IDLE_CONNS of them (checked once a second).
+    if (t.database.target.dialect === 'mysql') {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await mysqlConnections(t, t.database.target.database)).toBeLessThanOrEqual(2);
+    }
+  });
+});
