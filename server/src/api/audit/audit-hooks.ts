@@ -1,3 +1,4 @@
+import { forbiddenTextPath } from '@switchyard/contract/plain-text';
 import { isAdminRole } from '@switchyard/contract/roles';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AuditLog } from '../../domain/audit/audit-log';
@@ -32,8 +33,15 @@ export function installAuditHooks(app: FastifyInstance, audit: AuditLog): void {
 
   addRouteHook(app, 'preHandler', audited, async (request) => {
     const spec = auditedOf(request);
-    const ref = spec?.before?.(request);
-    if (spec && byAdmin(request) && ref) before.set(request, await audit.snapshot(ref));
+    // A body the handler will refuse (NUL, broken Unicode) is not looked up: PostgreSQL would refuse the query.
+    if (!spec || !byAdmin(request) || forbiddenTextPath(request.body) !== undefined) return;
+    const ref = spec.before?.(request);
+    if (!ref) return;
+    try {
+      before.set(request, await audit.snapshot(ref));
+    } catch (error) {
+      request.log.error({ err: error }, 'audit: the target could not be read before the change');
+    }
   });
 
   addRouteHook(app, 'preSerialization', audited, async (request, _reply, payload) => {
