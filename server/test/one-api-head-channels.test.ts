@@ -1,31 +1,24 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/database';
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
+import { createTestDatabase, type TestDatabase } from './databases';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { type HeadChannelRow, seedHeadDatabase } from './one-api-head-db';
 import { type Customer, consumeLogs, createCustomer } from './relay-setup';
 
 /**
  * One channel row as one-api HEAD stores it, and the call that must reach the fake through it.
  * `base` is appended to the fake's URL (empty base_url columns are not used: the fake must be hit).
- * Other types join this list with their own rows; a type needing another fake adds its own table.
+ * Types with their own wire format are in one-api-head-native-channels.test.ts (shared schema: one-api-head-db.ts).
  */
-interface HeadChannel {
-  type: number;
-  key: string;
+interface HeadChannel extends Omit<HeadChannelRow, 'id' | 'baseUrl'> {
   base: string;
-  models: string;
   /** The model the client asks for. */
   model: string;
   /** Where it must arrive, and the model name sent upstream. */
   path: string;
   upstreamModel?: string;
-  modelMapping?: string | null;
-  config?: string | null;
-  other?: string | null;
-  systemPrompt?: string | null;
 }
 
 const HEAD_CHANNELS: HeadChannel[] = [
@@ -114,29 +107,6 @@ const HEAD_CHANNELS: HeadChannel[] = [
 
 const PROXY_ID = 100;
 
-/** The channels and abilities tables as gorm creates them for one-api HEAD (`config`, `system_prompt`). */
-function headDdl(): string[] {
-  const q = (name: string) => (TEST_DIALECT === 'mysql' ? `\`${name}\`` : `"${name}"`);
-  const id = {
-    sqlite: 'integer primary key autoincrement',
-    postgres: 'bigserial primary key',
-    mysql: 'bigint auto_increment primary key',
-  }[TEST_DIALECT];
-  const str = TEST_DIALECT === 'mysql' ? 'varchar(191)' : 'text';
-  const big = TEST_DIALECT === 'sqlite' ? 'integer' : 'bigint';
-  const long = TEST_DIALECT === 'mysql' ? 'longtext' : 'text';
-  const bool = TEST_DIALECT === 'sqlite' ? 'numeric' : 'boolean';
-  return [
-    `create table channels (id ${id}, type ${big} default 0, ${q('key')} ${long}, status ${big} default 1,
-      name ${str}, weight ${big} default 0, created_time ${big}, test_time ${big}, response_time ${big},
-      base_url ${str} default '', other ${long}, balance double precision, balance_updated_time ${big},
-      models ${long}, ${q('group')} varchar(32) default 'default', used_quota ${big} default 0,
-      model_mapping varchar(1024) default '', priority ${big} default 0, config ${long}, system_prompt ${long})`,
-    `create table abilities (${q('group')} varchar(32), model varchar(191), channel_id ${big}, enabled ${bool},
-      priority ${big} default 0, primary key (${q('group')}, model, channel_id))`,
-  ];
-}
-
 describe('a one-api HEAD database holding the later channel types', () => {
   let database: TestDatabase;
   let fake: HttpFake;
@@ -149,25 +119,18 @@ describe('a one-api HEAD database holding the later channel types', () => {
       openAiHandler({ reply: 'adopted', usage: { prompt_tokens: 9, completion_tokens: 4 } }),
     ).start();
     database = await createTestDatabase();
-    const db = openDatabase(database.target);
-    for (const statement of headDdl()) await sql.raw(statement).execute(db.kysely);
-    for (const [index, row] of HEAD_CHANNELS.entries()) {
-      const id = index + 1;
-      ids.set(row.type, id);
-      await sql`insert into channels (id, type, ${sql.ref('key')}, status, name, weight, created_time, base_url,
-          other, models, ${sql.ref('group')}, model_mapping, priority, config, system_prompt)
-        values (${id}, ${row.type}, ${row.key}, 1, ${`head-${row.type}`}, 0, 1700000000, ${fake.url + row.base},
-          ${row.other ?? null}, ${row.models}, 'default', ${row.modelMapping ?? ''}, 0, ${row.config ?? null},
-          ${row.systemPrompt ?? null})`.execute(db.kysely);
-      for (const model of row.models.split(',')) {
-        await sql`insert into abilities (${sql.ref('group')}, model, channel_id, enabled, priority)
-          values ('default', ${model}, ${id}, ${true}, 0)`.execute(db.kysely);
-      }
-    }
-    // A Proxy channel as one-api's console saves it: no models, no abilities.
-    await sql`insert into channels (id, type, ${sql.ref('key')}, status, name, base_url, models, config)
-      values (${PROXY_ID}, 43, 'Bearer sk-up', 1, 'head-proxy', ${fake.url}, '', '{}')`.execute(db.kysely);
-    await db.close();
+    await seedHeadDatabase(
+      database,
+      HEAD_CHANNELS.map((row, index) => {
+        ids.set(row.type, index + 1);
+        return { ...row, id: index + 1, baseUrl: fake.url + row.base };
+      }),
+      // A Proxy channel as one-api's console saves it: no models, no abilities.
+      async (db) => {
+        await sql`insert into channels (id, type, ${sql.ref('key')}, status, name, base_url, models, config)
+          values (${PROXY_ID}, 43, 'Bearer sk-up', 1, 'head-proxy', ${fake.url}, '', '{}')`.execute(db);
+      },
+    );
     t = await startTestApp({ database });
     customer = await createCustomer(t, 'headuser', { quota: 10_000_000 });
   });
