@@ -195,7 +195,8 @@ export function createServices(
       db,
       options,
       clock,
-      onDeleted: (logs, before) => logger?.info({ logs, before }, 'log retention deleted old logs'),
+      onDeleted: (deleted, before) =>
+        logger?.info({ ...deleted, before }, 'log retention deleted old entries'),
       onError: (error) => logger?.warn({ err: error }, 'log retention failed'),
     }),
     channelBalances: new ChannelBalances({ channels }),

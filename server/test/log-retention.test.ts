@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAuditLog } from '../src/db/repos/audit-logs';
 import { SUMMARIZED_COLUMNS, summarizeLogs } from '../src/db/repos/log-summaries/buckets';
 import { insertLog, sumLogQuota, sumLogQuotaRaw } from '../src/db/repos/logs';
 import type { NewLogRow } from '../src/db/schema';
@@ -131,6 +132,31 @@ describe('log retention (LogRetentionDays)', () => {
     expect(await t.app.services.logRetention.run()).toBe(5);
     expect(await t.app.services.logRetention.run()).toBe(0);
     expect(await summaryRows()).toEqual(await expectedRows(false));
+  });
+
+  it("deletes the audit log's entries older than the retention too, in batches", async () => {
+    const entry = (created_at: number) => ({
+      created_at,
+      actor_id: 1,
+      actor_name: 'root',
+      actor_role: 100,
+      ip: '127.0.0.1',
+      action: 'option.update',
+      target_type: 'option',
+      target_id: 'LogRetentionDays',
+      target_name: 'LogRetentionDays',
+    });
+    for (let i = 0; i < 9; i++) await insertAuditLog(t.db, entry(NOW - 31 * DAY - i));
+    const recent = await insertAuditLog(t.db, entry(NOW - 29 * DAY));
+    await retention(4).run();
+    const left = await t.db.kysely
+      .selectFrom('audit_logs')
+      .select('id')
+      .where('created_at', '<', NOW - 30 * DAY)
+      .execute();
+    expect(left).toEqual([]);
+    const kept = await t.db.kysely.selectFrom('audit_logs').select('id').where('id', '=', recent).execute();
+    expect(kept).toHaveLength(1);
   });
 
   it('refuses a retention that is not a whole number of days', async () => {

@@ -1,4 +1,5 @@
 import type { Dialect, Sql } from '../db/connect';
+import { deleteOldestAuditLogsBefore } from '../db/repos/audit-logs';
 import { deleteOldestLogsBefore } from '../db/repos/log-summaries/batch-removal';
 import type { OptionsStore } from '../domain/options';
 
@@ -21,7 +22,7 @@ export const retentionPace = (dialect: Dialect): LogRetentionPace =>
   dialect === 'sqlite' ? { batchSize: 500, pauseMs: 100 } : { batchSize: 2000, pauseMs: 100 };
 
 /**
- * Deletes the usage logs older than the option LogRetentionDays (0: none), a minute after start-up
+ * Deletes the usage logs and the audit log's entries older than the option LogRetentionDays (0: none), a minute after start-up
  * and then every hour, in small batches with pauses: no long lock, no long transaction. One process
  * of a cluster runs it (a WorkerRole's jobs); another process's run would only find fewer rows.
  */
@@ -37,7 +38,7 @@ export class LogRetention {
       /** Milliseconds since the epoch (tests set it). */
       clock?: () => number;
       pace?: LogRetentionPace;
-      onDeleted?: (logs: number, before: number) => void;
+      onDeleted?: (deleted: { logs: number; auditEntries: number }, before: number) => void;
       onError?: (error: unknown) => void;
     },
   ) {}
@@ -61,7 +62,7 @@ export class LogRetention {
     return Math.floor((this.deps.clock ?? Date.now)() / 1000) - days * DAY_SECONDS;
   }
 
-  /** One clean-up to the end (a run already going is joined); answers how many logs it deleted. */
+  /** One clean-up to the end (a run already going is joined); answers how many usage logs it deleted. */
   run(): Promise<number> {
     this.#running ??= this.#deleteAll().finally(() => {
       this.#running = undefined;
@@ -79,15 +80,24 @@ export class LogRetention {
   async #deleteAll(): Promise<number> {
     const before = this.cutoff();
     if (before === undefined) return 0;
+    const logs = await this.#inBatches((limit) => deleteOldestLogsBefore(this.deps.db, before, limit));
+    const auditEntries = await this.#inBatches((limit) =>
+      deleteOldestAuditLogsBefore(this.deps.db, before, limit),
+    );
+    if (logs + auditEntries > 0) this.deps.onDeleted?.({ logs, auditEntries }, before);
+    return logs;
+  }
+
+  /** `remove` batch after batch, with the pace's pauses, until a batch comes back short. */
+  async #inBatches(remove: (limit: number) => Promise<number>): Promise<number> {
     const { batchSize, pauseMs } = this.deps.pace ?? retentionPace(this.deps.db.dialect);
     let total = 0;
     while (!this.#closed) {
-      const deleted = await deleteOldestLogsBefore(this.deps.db, before, batchSize);
+      const deleted = await remove(batchSize);
       total += deleted;
       if (deleted < batchSize) break;
       await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
-    if (total > 0) this.deps.onDeleted?.(total, before);
     return total;
   }
 }

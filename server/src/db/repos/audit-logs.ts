@@ -15,6 +15,31 @@ export interface AuditLogFilter {
   belowRole?: number;
 }
 
+/** Retention: deletes up to `limit` of the oldest entries from before `timestamp`; answers how many. */
+export async function deleteOldestAuditLogsBefore(
+  db: Sql,
+  timestamp: number,
+  limit: number,
+): Promise<number> {
+  const rows = await db.kysely
+    .selectFrom('audit_logs')
+    .select('id')
+    .where('created_at', '<', timestamp)
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+  if (rows.length === 0) return 0;
+  await db.kysely
+    .deleteFrom('audit_logs')
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .execute();
+  return rows.length;
+}
+
 export const insertAuditLog = (db: Sql, row: Insertable<AuditLogsTable>): Promise<number> =>
   insertReturningId(db, db.kysely.insertInto('audit_logs').values(row));
 

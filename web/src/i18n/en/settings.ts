@@ -73,7 +73,7 @@ export const enSettings = {
       LogConsumeEnabled: { label: 'Record consumption logs' },
       LogRetentionDays: {
         label: 'Keep logs for (days)',
-        hint: 'Older logs are deleted in the background, a little at a time; 0 keeps them for ever',
+        hint: 'Older usage logs and audit entries are deleted in the background, a little at a time; 0 keeps them for ever',
       },
       ChannelDisableThreshold: {
         label: 'Longest response time (seconds)',

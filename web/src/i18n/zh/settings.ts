@@ -72,7 +72,10 @@ export const zhSettings: Messages<typeof enSettings> = {
       DisplayTokenStatEnabled: { label: 'Billing 相关 API 显示令牌额度而非用户额度' },
       ApproximateTokenEnabled: { label: '使用近似的方式估算 token 数以减少计算量' },
       LogConsumeEnabled: { label: '启用额度消费日志记录' },
-      LogRetentionDays: { label: '日志保留天数', hint: '更早的日志在后台分批删除；0 表示永久保留' },
+      LogRetentionDays: {
+        label: '日志保留天数',
+        hint: '更早的使用日志和审计记录在后台分批删除；0 表示永久保留',
+      },
       ChannelDisableThreshold: {
         label: '最长响应时间（秒）',
         hint: '全部测试渠道时，超过此时间的渠道将被自动禁用',
