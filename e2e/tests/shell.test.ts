@@ -64,6 +64,7 @@ describe('header menu', () => {
       'topup',
       'user',
       'log',
+      'audit',
       'setting',
       'about',
     ]);
