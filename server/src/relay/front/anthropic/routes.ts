@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { Relay } from '../../pipeline/relay';
 import { parseJsonObject } from '../json-body';
+import { nativeChatCall } from '../native-chat-call';
 import { CORS_HEADERS, ReplySink } from '../reply-sink';
 import { sendError } from '../send-error';
 import { countTokens } from './count-tokens';
@@ -32,15 +33,12 @@ export function anthropicRoutes(scope: FastifyInstance, relay: Relay, options: R
       const body = parseJsonObject(rawBody);
       await relay.handle(
         caller,
-        {
-          requestId,
-          mode: 'chat',
-          path: '/v1/chat/completions',
-          query: '',
-          rawBody: Buffer.from(JSON.stringify(anthropicToOpenAi(body))),
-          contentType: 'application/json',
-          native: { format: anthropicNative, rawBody, body, headers: request.headers },
-        },
+        nativeChatCall(requestId, anthropicToOpenAi(body), {
+          format: anthropicNative,
+          rawBody,
+          body,
+          headers: request.headers,
+        }),
         new AnthropicSink(sink, String(body.model), requestId),
       );
     } catch (error) {

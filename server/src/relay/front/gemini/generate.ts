@@ -3,6 +3,7 @@ import { RelayError } from '../../errors';
 import { checkModelAllowed, type RelayCaller } from '../../pipeline/authenticate';
 import type { ChannelRouter } from '../../pipeline/channel-router';
 import type { Relay } from '../../pipeline/relay';
+import { nativeChatCall } from '../native-chat-call';
 import { modelsForCaller } from '../reachable-models';
 import { ReplySink } from '../reply-sink';
 import { sendError } from '../send-error';
@@ -56,21 +57,13 @@ export async function handleModelAction(
     const { body, untranslatable } = pipelineCopy(call);
     await deps.relay.handle(
       caller,
-      {
-        requestId,
-        mode: 'chat',
-        path: '/v1/chat/completions',
-        query: '',
-        rawBody: Buffer.from(JSON.stringify(body)),
-        contentType: 'application/json',
-        native: {
-          format: geminiNative,
-          rawBody,
-          body: call.body,
-          headers: request.headers,
-          ...(untranslatable ? { untranslatable } : {}),
-        },
-      },
+      nativeChatCall(requestId, body, {
+        format: geminiNative,
+        rawBody,
+        body: call.body,
+        headers: request.headers,
+        untranslatable,
+      }),
       new GeminiSink(sink, { model, fallbackId: requestId, includeThoughts: wantsThoughts(call) }, call.sse),
     );
   } catch (error) {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import { nowSeconds } from '../../../clock';
 import type { Relay } from '../../pipeline/relay';
 import { parseJsonObject } from '../json-body';
+import { nativeChatCall } from '../native-chat-call';
 import { ReplySink } from '../reply-sink';
 import { responseNotStored } from './errors';
 import { responsesNative } from './native';
@@ -39,21 +40,13 @@ export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps
       const context = { requestId, model: String(native.model), createdAt: nowSeconds(), request: native };
       await deps.relay.handle(
         caller,
-        {
-          requestId,
-          mode: 'chat',
-          path: '/v1/chat/completions',
-          query: '',
-          rawBody: Buffer.from(JSON.stringify(chat)),
-          contentType: 'application/json',
-          native: {
-            format: responsesNative(context),
-            rawBody,
-            body: native,
-            headers: request.headers,
-            ...(untranslatable ? { untranslatable } : {}),
-          },
-        },
+        nativeChatCall(requestId, chat, {
+          format: responsesNative(context),
+          rawBody,
+          body: native,
+          headers: request.headers,
+          untranslatable,
+        }),
         new ResponsesSink(sink, context),
       );
     } catch (error) {

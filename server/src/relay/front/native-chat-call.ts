@@ -1,0 +1,20 @@
+import type { IncomingCall } from '../pipeline/call';
+import type { NativeRequest } from '../pipeline/native';
+
+/**
+ * The call a front of another client protocol (Anthropic, Responses, Gemini) hands the pipeline: its
+ * request translated to a chat completion, with the client's own request beside it for the channels
+ * that speak that protocol (passed through there).
+ */
+export function nativeChatCall(requestId: string, chat: unknown, native: NativeRequest): IncomingCall {
+  return {
+    requestId,
+    mode: 'chat',
+    path: '/v1/chat/completions',
+    query: '',
+    rawBody: Buffer.from(JSON.stringify(chat)),
+    contentType: 'application/json',
+    native,
+  };
+}
+
