@@ -1,3 +1,4 @@
+import type { LogShipper } from '../domain/log-shipper';
 import type { ChangeBus } from '../cluster/change-bus';
 import type { KeyCounters } from '../cluster/key-counters';
 import type { RateLimiter } from '../cluster/rate-limiter';
@@ -44,6 +45,8 @@ export interface Services {
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;
   logRetention: LogRetention;
+  /** LOG_SQL_DSN's shipper of the outbox to the log database; undefined without LOG_SQL_DSN. */
+  logShipper: LogShipper | undefined;
   channelTester: ChannelTester;
   /** CHANNEL_TEST_FREQUENCY's background test; undefined when it is not set. */
   periodicChannelTests: PeriodicChannelTests | undefined;

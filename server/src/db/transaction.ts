@@ -35,6 +35,6 @@ async function retryOnConflict<T>(sql: Sql, work: () => Promise<T>): Promise<T> 
 export function inTransaction<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
   if (sql.kysely.isTransaction) return work(sql);
   return retryOnConflict(sql, () =>
-    sql.kysely.transaction().execute((trx) => work({ kysely: trx, dialect: sql.dialect })),
+    sql.kysely.transaction().execute((trx) => work(sql.logOutbox ? { kysely: trx, dialect: sql.dialect, logOutbox: true } : { kysely: trx, dialect: sql.dialect })),
   );
 }

@@ -8,6 +8,7 @@ import {
   SQLITE_UPSERT_HOURLY,
 } from '../repos/log-summaries/sqlite-upserts';
 import type { Database, NewLogRow } from '../schema';
+import { outboxRows } from '../log-outbox';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
 import { ledgerStatements, type StatementName } from './statements';
@@ -29,6 +30,8 @@ export class SqliteLedger extends ProgramLedger {
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly database: SqliteDatabase.Database,
+    /** LOG_SQL_DSN is set: the logs go to the outbox (see db/log-outbox.ts). */
+    private readonly logOutbox = false,
   ) {
     super();
   }
@@ -56,9 +59,15 @@ export class SqliteLedger extends ProgramLedger {
       case 'all':
         return this.#sql(step.statement).all(...step.params);
       case 'logs':
-        this.#insertLogs(step.logs);
+        if (this.logOutbox) this.#insertOutbox(step.logs);
+        else this.#insertLogs(step.logs);
         return undefined;
     }
+  }
+
+  #insertOutbox(logs: NewLogRow[]): void {
+    const insert = this.#statement('INSERT INTO log_outbox (payload) VALUES (?)');
+    for (const [row] of outboxRows(logs, 1)) if (row) insert.run(row.payload);
   }
 
   #insertLogs(logs: NewLogRow[]): void {
