@@ -141,7 +141,8 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
   const db = openDatabase(config.database, { pool: config.databasePool }, config.logDatabase);
   await migrateToLatest(db);
   await ensureLogOutbox(db);
-  await prepareLogDatabase(db);
+  // A LOG_SQL_DSN given in `env` may name a database that is out: the app must start without it.
+  if (options.logDatabase) await prepareLogDatabase(db);
   // TEST_LOG=debug shows the app's own log while a test runs.
   const logger = options.logger ?? (process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }) : undefined);
   const app = await buildApp({ config, db, logger, clock: options.clock });
