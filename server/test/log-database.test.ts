@@ -91,7 +91,8 @@ describe(`usage logs in a database of their own (LOG_SQL_DSN on ${LOG_TEST_DIALE
     expect(stat.body.data!.quota).toBe(books.usedQuota);
     const selfStat = await alice.client.get<EnvelopeBody<{ quota: number }>>('/api/log/self/stat');
     expect(selfStat.body.data!.quota).toBe(books.usedQuota);
-    const dashboard = (await alice.client.get<EnvelopeBody<DashboardRow[]>>('/api/user/dashboard')).body.data!;
+    const dashboard = (await alice.client.get<EnvelopeBody<DashboardRow[]>>('/api/user/dashboard')).body
+      .data!;
     expect(dashboard.reduce((sum, row) => sum + row.Quota, 0)).toBe(books.usedQuota);
     expect(dashboard.reduce((sum, row) => sum + row.RequestCount, 0)).toBe(3);
     const usage = (await alice.openai.get('/dashboard/billing/usage')) as { total_usage: number };
@@ -135,7 +136,9 @@ describe(`usage logs in a database of their own (LOG_SQL_DSN on ${LOG_TEST_DIALE
     expect(deleted.body.success).toBe(true);
     expect(deleted.body.data).toBeGreaterThan(0);
     expect(await countRows(t.db.logs, 'logs')).toBe(0);
-    expect((await root.get<EnvelopeBody<{ quota: number }>>('/api/log/stat?type=2')).body.data!.quota).toBe(0);
+    expect((await root.get<EnvelopeBody<{ quota: number }>>('/api/log/stat?type=2')).body.data!.quota).toBe(
+      0,
+    );
   });
 });
 
@@ -163,7 +166,9 @@ describe('a log database that cannot be reached', () => {
     // Two consumption logs and the top-up's, waiting.
     expect(await countRows(t.db, 'log_outbox')).toBeGreaterThanOrEqual(3);
     await expect(t.app.services.logShipper!.shipAll()).rejects.toThrow();
-    const ready = await t.client().get<{ status: string; log_database: string; log_outbox: number }>('/readyz');
+    const ready = await t
+      .client()
+      .get<{ status: string; log_database: string; log_outbox: number }>('/readyz');
     expect(ready.status).toBe(200);
     expect(ready.body.status).toBe('ok');
     expect(ready.body.log_database).not.toBe('ok');

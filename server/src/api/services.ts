@@ -1,4 +1,3 @@
-import type { LogShipper } from '../domain/log-shipper';
 import type { ChangeBus } from '../cluster/change-bus';
 import type { KeyCounters } from '../cluster/key-counters';
 import type { RateLimiter } from '../cluster/rate-limiter';
@@ -10,6 +9,7 @@ import type { BillingDashboard } from '../domain/billing-dashboard';
 import type { ChannelBalances } from '../domain/channel-balance';
 import type { ChannelService } from '../domain/channels';
 import type { EmailVerification } from '../domain/email-verification';
+import type { LogShipper } from '../domain/log-shipper';
 import type { LogSummaryCatchUp } from '../domain/log-summary-catch-up';
 import type { LogService } from '../domain/logs';
 import type { Mailer } from '../domain/mail';

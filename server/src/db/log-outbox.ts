@@ -28,7 +28,12 @@ export function enqueueLog(db: Sql, log: NewLogRow): Promise<number> {
 
 /** The oldest waiting logs, in id order. */
 export async function readOutbox(db: Sql, limit: number): Promise<OutboxEntry[]> {
-  const rows = await db.kysely.selectFrom('log_outbox').select(['id', 'payload']).orderBy('id').limit(limit).execute();
+  const rows = await db.kysely
+    .selectFrom('log_outbox')
+    .select(['id', 'payload'])
+    .orderBy('id')
+    .limit(limit)
+    .execute();
   return rows.map((row) => ({ id: Number(row.id), log: JSON.parse(row.payload) as NewLogRow }));
 }
 

@@ -1,8 +1,8 @@
 import { CompiledQuery } from 'kysely';
 import type { Sql } from '../connect';
+import { outboxRows } from '../log-outbox';
 import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
 import { addLogSummaries } from '../repos/log-summaries/upserts';
-import { outboxRows } from '../log-outbox';
 import { inTransaction } from '../transaction';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';

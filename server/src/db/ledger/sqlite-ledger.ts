@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { outboxRows } from '../log-outbox';
 import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
 import {
   dailyValues,
@@ -8,7 +9,6 @@ import {
   SQLITE_UPSERT_HOURLY,
 } from '../repos/log-summaries/sqlite-upserts';
 import type { Database, NewLogRow } from '../schema';
-import { outboxRows } from '../log-outbox';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
 import { ledgerStatements, type StatementName } from './statements';
