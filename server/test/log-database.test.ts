@@ -130,6 +130,30 @@ describe(`usage logs in a database of their own (LOG_SQL_DSN on ${LOG_TEST_DIALE
     expect(stat.body.data!.quota).toBe((await balances(t, alice.userId, alice.token.id)).usedQuota);
   });
 
+  it('catches up logs another program writes there, and retention deletes old ones there', async () => {
+    const statNow = async () =>
+      (await root.get<EnvelopeBody<{ quota: number }>>('/api/log/stat?type=2')).body.data!.quota;
+    const used = (await balances(t, alice.userId, alice.token.id)).usedQuota;
+    expect(await statNow()).toBe(used);
+    // one-api writing to the same LOG_SQL_DSN: its row carries no summary mark.
+    await t.db.logs.kysely
+      .insertInto('logs')
+      .values({
+        user_id: alice.userId,
+        username: 'alice',
+        type: 2,
+        content: 'one-api',
+        quota: 777,
+        created_at: Math.floor(Date.now() / 1000) - 3 * 86400,
+      })
+      .execute();
+    expect(await t.app.services.logSummaryCatchUp.catchUp()).toBe(1);
+    expect(await statNow()).toBe(used + 777);
+    expect((await root.put('/api/option/', { key: 'LogRetentionDays', value: '2' })).body.success).toBe(true);
+    expect(await t.app.services.logRetention.run()).toBe(1);
+    expect(await statNow()).toBe(used);
+  });
+
   it('cleans up in the log database, summaries included', async () => {
     const future = Math.floor(Date.now() / 1000) + 3600;
     const deleted = await root.delete<EnvelopeBody<number>>(`/api/log/?target_timestamp=${future}`);
