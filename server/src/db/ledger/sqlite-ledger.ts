@@ -1,6 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { outboxRows } from '../log-outbox';
 import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
 import {
   dailyValues,
@@ -67,7 +66,7 @@ export class SqliteLedger extends ProgramLedger {
 
   #insertOutbox(logs: NewLogRow[]): void {
     const insert = this.#statement('INSERT INTO log_outbox (payload) VALUES (?)');
-    for (const [row] of outboxRows(logs, 1)) if (row) insert.run(row.payload);
+    for (const log of logs) insert.run(JSON.stringify(log));
   }
 
   #insertLogs(logs: NewLogRow[]): void {
