@@ -1,5 +1,8 @@
 import type { DashboardRow, LogEntry } from '@switchyard/contract/logs';
+import { LogType } from '@switchyard/contract/roles';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertLog } from '../src/db/repos/logs';
+import { LogShipper } from '../src/domain/log-shipper';
 import { createLogTestDatabase, LOG_TEST_DIALECT, type TestDatabase } from './databases';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
@@ -126,8 +129,33 @@ describe(`usage logs in a database of their own (LOG_SQL_DSN on ${LOG_TEST_DIALE
     await t.app.services.logShipper!.shipAll();
     expect(await countRows(t.db.logs, 'logs')).toBe(before + 1);
     expect(await countRows(t.db, 'log_outbox')).toBe(0);
+    // A shipper that read the row before another shipped it, emptied the outbox and forgot the
+    // receipt: its receipt is new, but the row is no longer waiting, so it writes nothing.
+    expect(await countRows(t.db.logs, 'log_receipts')).toBe(0);
+    expect(await receiveLogs(t.db.logs, [{ id: Number(entry!.id), log }], waiting)).toBe(0);
+    expect(await countRows(t.db.logs, 'logs')).toBe(before + 1);
+    expect(await countRows(t.db.logs, 'log_receipts')).toBe(0);
     const stat = await root.get<EnvelopeBody<{ quota: number }>>('/api/log/stat?type=2');
     expect(stat.body.data!.quota).toBe((await balances(t, alice.userId, alice.token.id)).usedQuota);
+  });
+
+  it('writes each log once when several processes ship the same outbox at the same time', async () => {
+    const before = await countRows(t.db.logs, 'logs');
+    const shippers = [0, 1, 2].map(() => new LogShipper({ db: t.db, logs: t.db.logs }));
+    for (let round = 0; round < 5; round++) {
+      for (let i = 0; i < 40; i++)
+        await insertLog(t.db, { user_id: 0, type: LogType.system, content: `round ${round} line ${i}` });
+      await Promise.all(shippers.map((shipper) => shipper.shipAll()));
+    }
+    expect(await countRows(t.db, 'log_outbox')).toBe(0);
+    expect(await countRows(t.db.logs, 'log_receipts')).toBe(0);
+    expect(await countRows(t.db.logs, 'logs')).toBe(before + 200);
+    const lines = await t.db.logs.kysely
+      .selectFrom('logs')
+      .select('content')
+      .where('content', 'like', 'round %')
+      .execute();
+    expect(new Set(lines.map((line) => line.content)).size).toBe(200);
   });
 
   it('catches up logs another program writes there, and retention deletes old ones there', async () => {

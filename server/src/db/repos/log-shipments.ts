@@ -45,6 +45,9 @@ export function receiveLogs(
       ).map((row) => Number(row.outbox_id)),
     );
     const mine = await stillWaiting([...taken]);
+    // Receipts of rows gone from the outbox protect nothing: they go with this transaction.
+    const gone = [...taken].filter((id) => !mine.has(id));
+    if (gone.length > 0) await forgetReceipts(tx, gone);
     const logs = asSummarized(sorted.filter((entry) => mine.has(entry.id)).map((entry) => entry.log));
     for (let start = 0; start < logs.length; start += ROWS_PER_INSERT)
       await tx.kysely
