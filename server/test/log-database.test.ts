@@ -173,6 +173,17 @@ describe(`usage logs in a database of their own (LOG_SQL_DSN on ${LOG_TEST_DIALE
         content: 'one-api',
         quota: 777,
         created_at: Math.floor(Date.now() / 1000) - 3 * 86400,
+        token_name: '',
+        model_name: 'gpt-3.5-turbo',
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        channel_id: 0,
+        request_id: '',
+        elapsed_time: 0,
+        is_stream: false,
+        system_prompt_reset: false,
+        facts: null,
+        summarized: null,
       })
       .execute();
     expect(await t.app.services.logSummaryCatchUp.catchUp()).toBe(1);
