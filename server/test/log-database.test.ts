@@ -238,3 +238,19 @@ describe('a log database that cannot be reached', () => {
     expect(ready.body.log_outbox).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('without LOG_SQL_DSN', () => {
+  it('has no outbox and no shipper: logs are written with the money, in the one database', async () => {
+    const t = await startTestApp();
+    try {
+      expect(t.db.logDatabase).toBeUndefined();
+      expect(t.db.logs.kysely).toBe(t.db.kysely);
+      expect(t.app.services.logShipper).toBeUndefined();
+      const tables = (await t.db.kysely.introspection.getTables()).map((table) => table.name);
+      expect(tables).not.toContain('log_outbox');
+      expect(tables).not.toContain('log_receipts');
+    } finally {
+      await t.close();
+    }
+  });
+});
