@@ -206,7 +206,11 @@ export function createServices(
           db,
           logs: db.logDatabase,
           prepare: () => prepareLogDatabase(db),
-          onError: (error) => logger?.warn({ err: error }, 'log shipping to LOG_SQL_DSN failed; retrying'),
+          onError: (error) =>
+            logger?.warn(
+              { err: error },
+              'log shipping to LOG_SQL_DSN failed; retrying every 0.5 s, logs wait in the outbox',
+            ),
         })
       : undefined,
     billing,

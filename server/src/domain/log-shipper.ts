@@ -16,6 +16,10 @@ const RECEIPTS_PER_SWEEP = 1000;
 export class LogShipper {
   #timer: NodeJS.Timeout | undefined;
   #tick: Promise<unknown> | undefined;
+  /** The log database's tables are there and old receipts swept (the first run that reached it). */
+  #prepared = false;
+  /** Whether the last run failed: an outage is reported once, not every half second. */
+  #failing = false;
 
   constructor(
     private readonly deps: {
@@ -50,8 +54,6 @@ export class LogShipper {
     await this.#run();
   }
 
-  #prepared = false;
-
   async #shipAll(): Promise<number> {
     if (!this.#prepared) {
       await this.deps.prepare?.();
@@ -83,8 +85,10 @@ export class LogShipper {
   async #run(): Promise<void> {
     try {
       await this.#shipAll();
+      this.#failing = false;
     } catch (error) {
-      this.deps.onError?.(error);
+      if (!this.#failing) this.deps.onError?.(error);
+      this.#failing = true;
     }
   }
 }
