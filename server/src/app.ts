@@ -80,6 +80,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   if (worker?.runsJobs !== false) {
     await services.logSummaryCatchUp.start();
     services.logRetention.start();
+    services.logShipper?.start();
     // With several separate processes, only the master tests (NODE_TYPE=slave on the others).
     if (config.nodeType === 'master') services.periodicChannelTests?.start();
   }
@@ -167,6 +168,8 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
         'shutting down with settled calls the database did not take: quota not charged',
       );
     }
+    // The last settlements' logs to the log database, while it answers.
+    await services.logShipper?.close();
     await bus.close();
     await services.codes.close();
     const limiters = [services.criticalRateLimiter, services.apiRateLimiter, services.webRateLimiter];

@@ -9,6 +9,7 @@ import { ConfigError } from './config/env';
 import { logLevelOf } from './config/operations';
 import { configSummary, obsoleteVariablesLine } from './config/summary';
 import { type Db, openDatabase } from './db/database';
+import { ensureLogOutbox, prepareLogDatabase } from './db/log-database-schema';
 import { migrateToLatest } from './db/migrate';
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ensureRootUser } from './domain/bootstrap';
 import { OptionsStore } from './domain/options';
@@ -48,8 +49,20 @@ function readConfig(): Config {
 async function migrate(config: Config, db: Db): Promise<void> {
   if (config.nodeType !== 'master') return;
   await migrateToLatest(db);
+  await ensureLogOutbox(db);
   logger.info('database schema checked and migrated');
+  if (!db.logDatabase) return;
+  // The log database may be out: the relay does not need it, and the log shipper prepares it later.
+  try {
+    await prepareLogDatabase(db);
+    logger.info('log database (LOG_SQL_DSN) schema checked');
+  } catch (error) {
+    logger.warn({ err: error }, 'log database (LOG_SQL_DSN) not ready: logs wait in the outbox');
+  }
 }
+
+const open = (config: Config): Db =>
+  openDatabase(config.database, { ...sqlLogging(config), pool: config.databasePool }, config.logDatabase);
 
 async function createRootIfNone(config: Config, db: Db, users: UserService): Promise<void> {
   if (await ensureRootUser(db, users, config)) {
@@ -65,7 +78,7 @@ async function createRootIfNone(config: Config, db: Db, users: UserService): Pro
  * already migrated the database and created root.
  */
 async function serve(config: Config, worker?: WorkerRole): Promise<void> {
-  const db = openDatabase(config.database, { ...sqlLogging(config), pool: config.databasePool });
+  const db = open(config);
   if (!worker) await migrate(config, db);
   const { server, services } = await buildApp({ config, db, logger, worker });
   if (!worker) await createRootIfNone(config, db, services.users);
@@ -120,7 +133,7 @@ async function serve(config: Config, worker?: WorkerRole): Promise<void> {
  * Redis and replaces those that die.
  */
 async function runPrimary(config: Config): Promise<void> {
-  const db = openDatabase(config.database, { ...sqlLogging(config), pool: config.databasePool });
+  const db = open(config);
   try {
     await migrate(config, db);
     const options = new OptionsStore(db);

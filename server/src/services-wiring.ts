@@ -14,6 +14,7 @@ import type { LimitRule } from './cluster/workers/messages';
 import type { PrimaryLink } from './cluster/workers/primary-link';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import { prepareLogDatabase } from './db/log-database-schema';
 import { findUserById } from './db/repos/users';
 import { AuditLog } from './domain/audit/audit-log';
 import { Billing } from './domain/billing';
@@ -22,6 +23,7 @@ import { ChannelBalances } from './domain/channel-balance';
 import { channelSwitchNotices } from './domain/channel-switch-notices';
 import { ChannelService } from './domain/channels';
 import { EmailVerification } from './domain/email-verification';
+import { LogShipper } from './domain/log-shipper';
 import { LogSummaryCatchUp } from './domain/log-summary-catch-up';
 import { LogService } from './domain/logs';
 import { Mailer } from './domain/mail';
@@ -131,7 +133,7 @@ export function createServices(
     poolUse: db.poolUse,
     inFlight: () => relay.inFlight,
   });
-  const logs = new LogService({ db });
+  const logs = new LogService({ db, logs: db.logs });
   const health = new ChannelHealth({
     options,
     channels,
@@ -178,7 +180,7 @@ export function createServices(
     channels,
     logs,
     logSummaryCatchUp: new LogSummaryCatchUp({
-      db,
+      db: db.logs,
       onCaughtUp: (logs) => logger?.info({ logs }, 'log summaries took in logs another program wrote'),
       onError: (error) => logger?.warn({ err: error }, 'log summary catch-up failed'),
     }),
@@ -192,7 +194,7 @@ export function createServices(
             log: logger,
           }),
     logRetention: new LogRetention({
-      db,
+      db: db.logs,
       options,
       clock,
       onDeleted: (deleted, before) =>
@@ -200,6 +202,18 @@ export function createServices(
       onError: (error) => logger?.warn({ err: error }, 'log retention failed'),
     }),
     channelBalances: new ChannelBalances({ channels }),
+    logShipper: db.logDatabase
+      ? new LogShipper({
+          db,
+          logs: db.logDatabase,
+          prepare: () => prepareLogDatabase(db),
+          onError: (error) =>
+            logger?.warn(
+              { err: error },
+              'log shipping to LOG_SQL_DSN failed; retrying every 0.5 s, logs wait in the outbox',
+            ),
+        })
+      : undefined,
     billing,
     billingDashboard: new BillingDashboard({ db, options }),
     router,

@@ -64,3 +64,12 @@ export async function createTestDatabase(dialect: TestDialect = TEST_DIALECT): P
     },
   };
 }
+
+/** The other kind of server for LOG_SQL_DSN's tests: the logs never share the main database's kind. */
+export const LOG_TEST_DIALECT: Exclude<TestDialect, 'sqlite'> =
+  TEST_DIALECT === 'postgres' ? 'mysql' : 'postgres';
+
+/** A second private database for the usage logs (LOG_SQL_DSN), on the other server than TEST_DB's. */
+export function createLogTestDatabase(): Promise<TestDatabase> {
+  return createTestDatabase(LOG_TEST_DIALECT);
+}

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { type App, buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { type Db, openDatabase } from '../src/db/database';
+import { ensureLogOutbox, prepareLogDatabase } from '../src/db/log-database-schema';
 import { migrateToLatest } from '../src/db/migrate';
 import { ensureRootUser } from '../src/domain/bootstrap';
 import { createTestDatabase, type TestDatabase } from './databases';
@@ -92,6 +93,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse a database another app already uses (to test processes that share it). */
   database?: TestDatabase;
+  /** A second database for the usage logs (LOG_SQL_DSN); the caller drops it. */
+  logDatabase?: TestDatabase;
   /** The app's clock for mailed codes' expiry (milliseconds since the epoch). */
   clock?: () => number;
   /** The app's logger (a test reads what the app logs); else TEST_LOG's, else none. */
@@ -132,10 +135,14 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     GLOBAL_API_RATE_LIMIT: '0',
     GLOBAL_WEB_RATE_LIMIT: '0',
     ...database.env,
+    ...(options.logDatabase ? { LOG_SQL_DSN: options.logDatabase.env.SQL_DSN } : {}),
     ...options.env,
   });
-  const db = openDatabase(config.database, { pool: config.databasePool });
+  const db = openDatabase(config.database, { pool: config.databasePool }, config.logDatabase);
   await migrateToLatest(db);
+  await ensureLogOutbox(db);
+  // A LOG_SQL_DSN given in `env` may name a database that is out: the app must start without it.
+  if (options.logDatabase) await prepareLogDatabase(db);
   // TEST_LOG=debug shows the app's own log while a test runs.
   const logger = options.logger ?? (process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }) : undefined);
   const app = await buildApp({ config, db, logger, clock: options.clock });

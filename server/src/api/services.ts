@@ -9,6 +9,7 @@ import type { BillingDashboard } from '../domain/billing-dashboard';
 import type { ChannelBalances } from '../domain/channel-balance';
 import type { ChannelService } from '../domain/channels';
 import type { EmailVerification } from '../domain/email-verification';
+import type { LogShipper } from '../domain/log-shipper';
 import type { LogSummaryCatchUp } from '../domain/log-summary-catch-up';
 import type { LogService } from '../domain/logs';
 import type { Mailer } from '../domain/mail';
@@ -44,6 +45,8 @@ export interface Services {
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;
   logRetention: LogRetention;
+  /** LOG_SQL_DSN's shipper of the outbox to the log database; undefined without LOG_SQL_DSN. */
+  logShipper: LogShipper | undefined;
   channelTester: ChannelTester;
   /** CHANNEL_TEST_FREQUENCY's background test; undefined when it is not set. */
   periodicChannelTests: PeriodicChannelTests | undefined;

@@ -5,8 +5,9 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '.';
-import { parseDatabaseTarget } from './database-target';
+import { parseDatabaseTarget, parseLogDatabaseTarget } from './database-target';
 import { ConfigError } from './env';
+import { configSummary } from './summary';
 import { readWorkers } from './workers';
 
 function freePort(): Promise<number> {
@@ -83,6 +84,32 @@ describe('SQL_DSN', () => {
       expect(() => parseDatabaseTarget(dsn, undefined)).toThrow(/^SQL_DSN: /);
     },
   );
+});
+
+describe('LOG_SQL_DSN', () => {
+  it("keeps the logs with everything else when empty, else reads SQL_DSN's server forms", () => {
+    expect(loadConfig({}).logDatabase).toBeUndefined();
+    expect(loadConfig({ LOG_SQL_DSN: '  ' }).logDatabase).toBeUndefined();
+    expect(loadConfig({ LOG_SQL_DSN: 'postgres://u:p@logs:5432/logs' }).logDatabase).toEqual({
+      dialect: 'postgres',
+      connectionString: 'postgres://u:p@logs:5432/logs',
+    });
+    expect(parseLogDatabaseTarget('root:pw@tcp(logs:3306)/oneapi_logs')).toMatchObject({
+      dialect: 'mysql',
+      host: 'logs',
+      database: 'oneapi_logs',
+    });
+  });
+
+  it.each(['nonsense', 'mongodb://x', 'data/logs.db'])('refuses %j naming LOG_SQL_DSN', (dsn) => {
+    expect(() => parseLogDatabaseTarget(dsn)).toThrow(/^LOG_SQL_DSN: expected postgres:/);
+  });
+
+  it('names the log database, password masked, in the start-up line', () => {
+    const summary = configSummary(loadConfig({ LOG_SQL_DSN: 'postgres://u:secret@logs/l' }));
+    expect(String(summary.logDatabase)).toMatch(/^postgres /);
+    expect(String(summary.logDatabase)).not.toContain('secret');
+  });
 });
 
 describe('loadConfig', () => {

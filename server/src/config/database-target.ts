@@ -66,19 +66,32 @@ export function parseDatabaseTarget(
     const file = sqlitePath?.trim() || path.join('data', 'one-api.db');
     return { dialect: 'sqlite', file: file === ':memory:' ? file : path.resolve(baseDir, file) };
   }
+  return parseServerDsn(dsn, 'SQL_DSN');
+}
+
+/**
+ * LOG_SQL_DSN (one-api's): the usage logs in a PostgreSQL or MySQL database of their own, in
+ * SQL_DSN's forms; empty: with everything else.
+ */
+export function parseLogDatabaseTarget(logSqlDsn: string | undefined): DatabaseTarget | undefined {
+  const dsn = logSqlDsn?.trim() ?? '';
+  return dsn === '' ? undefined : parseServerDsn(dsn, 'LOG_SQL_DSN');
+}
+
+function parseServerDsn(dsn: string, variable: string): DatabaseTarget {
   if (/^postgres(ql)?:\/\//.test(dsn)) {
     try {
       new URL(dsn);
     } catch {
-      fail('SQL_DSN', 'not a valid postgres:// URL');
+      fail(variable, 'not a valid postgres:// URL');
     }
     return { dialect: 'postgres', connectionString: dsn };
   }
   const target = dsn.startsWith('mysql://') ? parseMysqlUrl(dsn) : parseGoMysqlDsn(dsn);
   if (!target) {
     fail(
-      'SQL_DSN',
-      'expected empty (SQLite), postgres://user:pass@host:5432/db, mysql://user:pass@host:3306/db or user:pass@tcp(host:3306)/db',
+      variable,
+      `expected ${variable === 'SQL_DSN' ? 'empty (SQLite), ' : ''}postgres://user:pass@host:5432/db, mysql://user:pass@host:3306/db or user:pass@tcp(host:3306)/db`,
     );
   }
   return target;

@@ -3,7 +3,12 @@ import { readFileSync } from 'node:fs';
 import { type BodyLimits, readBodyLimits } from './body-limits';
 import { type ChannelMonitoring, readChannelMonitoring } from './channel-monitoring';
 import { type PoolSettings, readPoolSettings } from './database-pool';
-import { type DatabaseTarget, launchDirectory, parseDatabaseTarget } from './database-target';
+import {
+  type DatabaseTarget,
+  launchDirectory,
+  parseDatabaseTarget,
+  parseLogDatabaseTarget,
+} from './database-target';
 import { type Env, fail, readInteger } from './env';
 import { type OperationsConfig, readOperations } from './operations';
 import { type ProviderUrls, readProviderUrls } from './provider-urls';
@@ -14,6 +19,8 @@ import { readWorkers } from './workers';
 export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig {
   port: number;
   database: DatabaseTarget;
+  /** LOG_SQL_DSN: the usage logs' own database; unset: they live in `database`. */
+  logDatabase: DatabaseTarget | undefined;
   /** The driver's connection pool (SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT). */
   databasePool: PoolSettings;
   sessionSecret: string;
@@ -108,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: readInteger(env, 'PORT', 3000, 1, 65535),
     database: parseDatabaseTarget(env.SQL_DSN, env.SQLITE_PATH, launchDirectory(env)),
+    logDatabase: parseLogDatabaseTarget(env.LOG_SQL_DSN),
     databasePool: readPoolSettings(env),
     sessionSecret: sessionSecretGenerated ? randomBytes(32).toString('hex') : (secret as string),
     sessionSecretGenerated,

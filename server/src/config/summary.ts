@@ -48,6 +48,7 @@ function describeRedis(target: RedisTarget | undefined): string {
 export function configSummary(config: Config): Record<string, string | number | boolean> {
   return {
     database: describeDatabase(config.database),
+    ...(config.logDatabase ? { logDatabase: describeDatabase(config.logDatabase) } : {}),
     redis: describeRedis(config.redis),
     port: config.port,
     workers: config.workers,

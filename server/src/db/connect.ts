@@ -16,6 +16,8 @@ export type Dialect = DatabaseTarget['dialect'];
 export interface Sql {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** LOG_SQL_DSN is set: logs written here go to this database's outbox (see db/log-outbox.ts). */
+  logOutbox?: true;
 }
 
 /** An open connection pool; on SQLite also the driver's handle, which the embedded ledger runs on. */

@@ -170,6 +170,23 @@ export interface Database {
   quota_holders: QuotaHoldersTable;
   quota_holds: QuotaHoldsTable;
   audit_logs: AuditLogsTable;
+  log_outbox: LogOutboxTable;
+  log_receipts: LogReceiptsTable;
+}
+
+/** With LOG_SQL_DSN: a log written on the main database, waiting to be shipped to the log database. */
+export interface LogOutboxTable {
+  id: Generated<number>;
+  /** The log row as JSON (NewLogRow). */
+  payload: string;
+}
+
+/** With LOG_SQL_DSN, in the log database: the outbox rows already shipped, so none lands twice. */
+export interface LogReceiptsTable {
+  outbox_id: number;
+  /** Which shipment took the row (the shipper tells its own receipts from another's). */
+  shipment: string;
+  created_at: number;
 }
 
 export interface AuditLogsTable {

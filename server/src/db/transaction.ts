@@ -34,7 +34,9 @@ async function retryOnConflict<T>(sql: Sql, work: () => Promise<T>): Promise<T> 
 /** Runs `work` in one transaction: everything it writes lands together or not at all. */
 export function inTransaction<T>(sql: Sql, work: (tx: Sql) => Promise<T>): Promise<T> {
   if (sql.kysely.isTransaction) return work(sql);
+  // The transaction keeps the connection's log outbox mark (LOG_SQL_DSN), so its logs go there too.
+  const mark = sql.logOutbox ? { logOutbox: true as const } : {};
   return retryOnConflict(sql, () =>
-    sql.kysely.transaction().execute((trx) => work({ kysely: trx, dialect: sql.dialect })),
+    sql.kysely.transaction().execute((trx) => work({ kysely: trx, dialect: sql.dialect, ...mark })),
   );
 }

@@ -41,18 +41,19 @@ export const toApiLog = (row: LogRow): LogEntry => ({
 
 /** Usage logs: everyone's for administrators, one's own for everybody. */
 export class LogService {
-  constructor(private readonly deps: { db: Sql }) {}
+  /** `db` is where logs are written (with LOG_SQL_DSN its outbox), `logs` where they are read. */
+  constructor(private readonly deps: { db: Sql; logs: Sql }) {}
 
   async list(filter: Partial<LogFilter>, scope: LogScope, page: number): Promise<LogEntry[]> {
-    return (await listLogs(this.deps.db, filter, scope, page)).map(toApiLog);
+    return (await listLogs(this.deps.logs, filter, scope, page)).map(toApiLog);
   }
 
   stat(filter: Partial<LogFilter>, scope: LogScope): Promise<number> {
-    return sumLogQuota(this.deps.db, filter, scope);
+    return sumLogQuota(this.deps.logs, filter, scope);
   }
 
   async search(keyword: string, scope: LogScope): Promise<LogEntry[]> {
-    return (await searchLogs(this.deps.db, keyword.trim(), scope, SEARCH_LIMIT)).map(toApiLog);
+    return (await searchLogs(this.deps.logs, keyword.trim(), scope, SEARCH_LIMIT)).map(toApiLog);
   }
 
   /** A channel test's line: which channel, the model it asked, how long it took and what came back. */
@@ -84,7 +85,7 @@ export class LogService {
 
   async deleteBefore(timestamp: number): Promise<number> {
     if (!timestamp || timestamp <= 0) throw new DomainError('logs_before_missing');
-    return deleteLogsBefore(this.deps.db, timestamp);
+    return deleteLogsBefore(this.deps.logs, timestamp);
   }
 
   /** Daily consumption per model. Admins may ask for everyone (no username) or one user. */
@@ -104,6 +105,6 @@ export class LogService {
       if (!user) throw new DomainError('user_not_found');
       userId = user.id;
     }
-    return dailyUsage(this.deps.db, start, end, userId);
+    return dailyUsage(this.deps.logs, start, end, userId);
   }
 }

@@ -6,6 +6,6 @@ import { SqliteLedger } from './sqlite-ledger';
 /** The quota ledger on the fastest path the connection has: SQLite's driver directly, else Kysely. */
 export function createLedger(connection: Connection): QuotaLedger {
   return connection.sqlite
-    ? new SqliteLedger(connection.kysely, connection.sqlite)
-    : new KyselyLedger({ kysely: connection.kysely, dialect: connection.dialect });
+    ? new SqliteLedger(connection.kysely, connection.sqlite, connection.logOutbox === true)
+    : new KyselyLedger(connection);
 }

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Sql } from '../connect';
+import { outboxRows } from '../log-outbox';
 import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
 import { addLogSummaries } from '../repos/log-summaries/upserts';
 import { inTransaction } from '../transaction';
@@ -26,6 +27,11 @@ export class KyselyLedger extends ProgramLedger {
   }
 
   async #step(tx: Sql, step: LedgerStep): Promise<unknown> {
+    if (step.kind === 'logs' && this.db.logOutbox) {
+      for (const rows of outboxRows(step.logs, LOG_ROWS_PER_INSERT))
+        await tx.kysely.insertInto('log_outbox').values(rows).execute();
+      return undefined;
+    }
     if (step.kind === 'logs') {
       for (let start = 0; start < step.logs.length; start += LOG_ROWS_PER_INSERT) {
         await tx.kysely

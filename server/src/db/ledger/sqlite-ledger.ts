@@ -29,6 +29,8 @@ export class SqliteLedger extends ProgramLedger {
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly database: SqliteDatabase.Database,
+    /** LOG_SQL_DSN is set: the logs go to the outbox (see db/log-outbox.ts). */
+    private readonly logOutbox = false,
   ) {
     super();
   }
@@ -56,9 +58,15 @@ export class SqliteLedger extends ProgramLedger {
       case 'all':
         return this.#sql(step.statement).all(...step.params);
       case 'logs':
-        this.#insertLogs(step.logs);
+        if (this.logOutbox) this.#insertOutbox(step.logs);
+        else this.#insertLogs(step.logs);
         return undefined;
     }
+  }
+
+  #insertOutbox(logs: NewLogRow[]): void {
+    const insert = this.#statement('INSERT INTO log_outbox (payload) VALUES (?)');
+    for (const log of logs) insert.run(JSON.stringify(log));
   }
 
   #insertLogs(logs: NewLogRow[]): void {

@@ -6,6 +6,7 @@ import { type SelectQueryBuilder, sql } from 'kysely';
 import { nowSeconds } from '../../clock';
 import type { Sql } from '../connect';
 import { insertReturningId } from '../insert';
+import { enqueueLog } from '../log-outbox';
 import type { Database, LogRow, NewLogRow } from '../schema';
 import { inTransaction } from '../transaction';
 import { DAY, HOUR, summarizeLogs } from './log-summaries/buckets';
@@ -36,6 +37,8 @@ export function insertLog(db: Sql, log: NewLog): Promise<number> {
     facts: log.facts ? logFactsText(log.facts) : null,
     summarized: true,
   };
+  // LOG_SQL_DSN: the log waits in this database's outbox, in the caller's transaction.
+  if (db.logOutbox) return enqueueLog(db, row);
   return inTransaction(db, async (tx) => {
     const id = await insertReturningId(tx, tx.kysely.insertInto('logs').values(row));
     await addLogSummaries(tx, summarizeLogs([row]));
