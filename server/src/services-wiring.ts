@@ -195,6 +195,7 @@ export function createServices(
           }),
     logRetention: new LogRetention({
       db: db.logs,
+      auditDb: db,
       options,
       clock,
       onDeleted: (deleted, before) =>

@@ -33,7 +33,10 @@ export class LogRetention {
 
   constructor(
     private readonly deps: {
+      /** Where the usage logs are (LOG_SQL_DSN's database, else the main one). */
       db: Sql;
+      /** Where the audit log is: the main database (default: `db`). */
+      auditDb?: Sql;
       options: OptionsStore;
       /** Milliseconds since the epoch (tests set it). */
       clock?: () => number;
@@ -82,7 +85,7 @@ export class LogRetention {
     if (before === undefined) return 0;
     const logs = await this.#inBatches((limit) => deleteOldestLogsBefore(this.deps.db, before, limit));
     const auditEntries = await this.#inBatches((limit) =>
-      deleteOldestAuditLogsBefore(this.deps.db, before, limit),
+      deleteOldestAuditLogsBefore(this.deps.auditDb ?? this.deps.db, before, limit),
     );
     if (logs + auditEntries > 0) this.deps.onDeleted?.({ logs, auditEntries }, before);
     return logs;
