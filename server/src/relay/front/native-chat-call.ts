@@ -17,4 +17,3 @@ export function nativeChatCall(requestId: string, chat: unknown, native: NativeR
     native,
   };
 }
-
