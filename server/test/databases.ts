@@ -65,9 +65,17 @@ export async function createTestDatabase(dialect: TestDialect = TEST_DIALECT): P
   };
 }
 
-/** The other kind of server for LOG_SQL_DSN's tests: the logs never share the main database's kind. */
-export const LOG_TEST_DIALECT: Exclude<TestDialect, 'sqlite'> =
-  TEST_DIALECT === 'postgres' ? 'mysql' : 'postgres';
+/**
+ * The other kind of database for LOG_SQL_DSN's tests: the logs never share the main database's kind,
+ * and over the three runs each kind holds the logs once (SQLite → PostgreSQL → MySQL → SQLite).
+ */
+export const LOG_TEST_DIALECT: TestDialect = (
+  { sqlite: 'postgres', postgres: 'mysql', mysql: 'sqlite' } as const
+)[TEST_DIALECT];
+
+/** The LOG_SQL_DSN that names a test database. */
+export const logSqlDsnOf = (database: TestDatabase): string =>
+  database.target.dialect === 'sqlite' ? `sqlite:${database.target.file}` : database.env.SQL_DSN;
 
 /** A second private database for the usage logs (LOG_SQL_DSN), on the other server than TEST_DB's. */
 export function createLogTestDatabase(): Promise<TestDatabase> {

@@ -7,7 +7,7 @@ import { type Db, openDatabase } from '../src/db/database';
 import { ensureLogOutbox, prepareLogDatabase } from '../src/db/log-database-schema';
 import { migrateToLatest } from '../src/db/migrate';
 import { ensureRootUser } from '../src/domain/bootstrap';
-import { createTestDatabase, type TestDatabase } from './databases';
+import { createTestDatabase, logSqlDsnOf, type TestDatabase } from './databases';
 
 export interface JsonResponse<T = unknown> {
   status: number;
@@ -135,7 +135,7 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     GLOBAL_API_RATE_LIMIT: '0',
     GLOBAL_WEB_RATE_LIMIT: '0',
     ...database.env,
-    ...(options.logDatabase ? { LOG_SQL_DSN: options.logDatabase.env.SQL_DSN } : {}),
+    ...(options.logDatabase ? { LOG_SQL_DSN: logSqlDsnOf(options.logDatabase) } : {}),
     ...options.env,
   });
   const db = openDatabase(config.database, { pool: config.databasePool }, config.logDatabase);

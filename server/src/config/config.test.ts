@@ -99,10 +99,20 @@ describe('LOG_SQL_DSN', () => {
       host: 'logs',
       database: 'oneapi_logs',
     });
+    expect(parseLogDatabaseTarget('sqlite:data/logs.db', '/srv/gw')).toEqual({
+      dialect: 'sqlite',
+      file: '/srv/gw/data/logs.db',
+    });
+    expect(parseLogDatabaseTarget('sqlite:///var/lib/logs.db', '/srv/gw')).toEqual({
+      dialect: 'sqlite',
+      file: '/var/lib/logs.db',
+    });
   });
 
   it.each(['nonsense', 'mongodb://x', 'data/logs.db'])('refuses %j naming LOG_SQL_DSN', (dsn) => {
-    expect(() => parseLogDatabaseTarget(dsn)).toThrow(/^LOG_SQL_DSN: expected postgres:/);
+    expect(() => parseLogDatabaseTarget(dsn)).toThrow(
+      /^LOG_SQL_DSN: expected sqlite:path\/to\/logs.db, postgres:/,
+    );
   });
 
   it('names the log database, password masked, in the start-up line', () => {

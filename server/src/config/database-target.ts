@@ -70,12 +70,19 @@ export function parseDatabaseTarget(
 }
 
 /**
- * LOG_SQL_DSN (one-api's): the usage logs in a PostgreSQL or MySQL database of their own, in
- * SQL_DSN's forms; empty: with everything else.
+ * LOG_SQL_DSN (one-api's): the usage logs in a database of their own, PostgreSQL or MySQL in SQL_DSN's
+ * forms, or a SQLite file as `sqlite:path` (relative to `baseDir`; `sqlite:///abs/path`); empty: with
+ * everything else.
  */
-export function parseLogDatabaseTarget(logSqlDsn: string | undefined): DatabaseTarget | undefined {
+export function parseLogDatabaseTarget(
+  logSqlDsn: string | undefined,
+  baseDir: string = process.cwd(),
+): DatabaseTarget | undefined {
   const dsn = logSqlDsn?.trim() ?? '';
-  return dsn === '' ? undefined : parseServerDsn(dsn, 'LOG_SQL_DSN');
+  if (dsn === '') return undefined;
+  const sqliteFile = /^sqlite:(?:\/\/)?(.+)$/.exec(dsn)?.[1];
+  if (sqliteFile !== undefined) return { dialect: 'sqlite', file: path.resolve(baseDir, sqliteFile) };
+  return parseServerDsn(dsn, 'LOG_SQL_DSN');
 }
 
 function parseServerDsn(dsn: string, variable: string): DatabaseTarget {
@@ -91,7 +98,7 @@ function parseServerDsn(dsn: string, variable: string): DatabaseTarget {
   if (!target) {
     fail(
       variable,
-      `expected ${variable === 'SQL_DSN' ? 'empty (SQLite), ' : ''}postgres://user:pass@host:5432/db, mysql://user:pass@host:3306/db or user:pass@tcp(host:3306)/db`,
+      `expected ${variable === 'SQL_DSN' ? 'empty (SQLite), ' : 'sqlite:path/to/logs.db, '}postgres://user:pass@host:5432/db, mysql://user:pass@host:3306/db or user:pass@tcp(host:3306)/db`,
     );
   }
   return target;

@@ -115,7 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: readInteger(env, 'PORT', 3000, 1, 65535),
     database: parseDatabaseTarget(env.SQL_DSN, env.SQLITE_PATH, launchDirectory(env)),
-    logDatabase: parseLogDatabaseTarget(env.LOG_SQL_DSN),
+    logDatabase: parseLogDatabaseTarget(env.LOG_SQL_DSN, launchDirectory(env)),
     databasePool: readPoolSettings(env),
     sessionSecret: sessionSecretGenerated ? randomBytes(32).toString('hex') : (secret as string),
     sessionSecretGenerated,

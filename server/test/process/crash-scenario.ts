@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database';
-import { createLogTestDatabase, createTestDatabase, TEST_DIALECT, type TestDatabase } from '../databases';
+import {
+  createLogTestDatabase,
+  createTestDatabase,
+  logSqlDsnOf,
+  TEST_DIALECT,
+  type TestDatabase,
+} from '../databases';
 import { HttpFake } from '../fakes/http-fake';
 import { openAiHandler } from '../fakes/openai';
 import { clientsFor } from '../harness';
@@ -80,7 +86,7 @@ export function describeCrashUnderLoad({ logDatabase = false }: { logDatabase?: 
       logs = logDatabase ? await createLogTestDatabase() : undefined;
       const env = {
         ...database.env,
-        ...(logs ? { LOG_SQL_DSN: logs.env.SQL_DSN } : {}),
+        ...(logs ? { LOG_SQL_DSN: logSqlDsnOf(logs) } : {}),
         QUOTA_HOLD_LEASE: '2',
         ...(PROCESSES > 1 ? { REDIS_CONN_STRING: REDIS_URL } : {}),
       };
