@@ -9,6 +9,8 @@ export interface FakeReplicateOptions {
   pollsBeforeDone?: number;
   /** The prediction fails with this error. */
   fails?: string;
+  /** Where the pictures are said to be (default: this fake's own /files/). */
+  filesAt?: string;
   /** Token counts in the finished prediction's metrics. */
   metrics?: { input_token_count: number; output_token_count: number };
 }
@@ -53,7 +55,11 @@ export class FakeReplicate extends HttpFake {
       input: entry?.input,
       status,
       output:
-        status !== 'succeeded' ? null : image ? [`${this.url}/files/${id}.png`] : (options.pieces ?? ['Hi']),
+        status !== 'succeeded'
+          ? null
+          : image
+            ? [`${options.filesAt ?? this.url}/files/${id}.png`]
+            : (options.pieces ?? ['Hi']),
       error: status === 'failed' ? options.fails : null,
       urls: {
         get: `${this.url}/v1/predictions/${id}`,

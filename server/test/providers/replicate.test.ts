@@ -128,6 +128,16 @@ describe('Replicate channels (predictions: created, then polled or streamed)', (
     expect(refunded).toBe(true);
   });
 
+  it("downloads a picture only from Replicate: one said to be in the gateway's own network is refused and refunded", async () => {
+    rig.fake.configure({ token: TOKEN, filesAt: 'http://169.254.169.254' });
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, () =>
+      rig.customer.openai.images.generate({ model: FLUX, prompt: 'a fox', response_format: 'b64_json' }),
+    );
+    expect(error).toMatchObject({ status: 502, error: { code: 'bad_upstream_answer' } });
+    expect(JSON.stringify(error)).toContain('picture URL on another host (169.254.169.254)');
+    expect(refunded).toBe(true);
+  });
+
   it('passes the channel test with its first chat model (image models skipped)', async () => {
     rig.fake.configure({ token: TOKEN, pieces: ['pong'] });
     const response = await rig.root.get<{ success: boolean; message: string; modelName: string }>(

@@ -16,25 +16,35 @@ const jsonResponse = (status: number, value: unknown): UpstreamResponse => ({
   body: wholeBody(JSON.stringify(value)),
 });
 
+/** Replicate's API hosts (api. and stream.replicate.com) and the host its files are served from. */
+const API_DOMAINS = ['replicate.com'];
+const FILE_DOMAINS = ['replicate.com', 'replicate.delivery'];
+
 /**
- * The key goes only where Replicate's own API is: the host the prediction was created on, or
- * Replicate's (the stream host is stream.replicate.com). An answer pointing elsewhere is not followed.
+ * A URL out of Replicate's answer, followed only where Replicate is: the host the prediction was created
+ * on, or Replicate's own domains over https. The key goes to API hosts only, and an answer pointing
+ * elsewhere (another host, the gateway's own network) is not followed.
  */
-function followable(call: RelayCall, url: string | undefined): string {
+function followable(
+  call: RelayCall,
+  url: string | undefined,
+  domains = API_DOMAINS,
+  what = 'prediction URL',
+): string {
   let target: URL;
   try {
     target = new URL(url ?? '');
   } catch {
-    throw RelayError.upstream(502, 'Replicate answered a prediction without a usable URL', {
+    throw RelayError.upstream(502, `Replicate answered a ${what} that is not a URL`, {
       code: 'bad_upstream_answer',
     });
   }
   const trusted =
     target.origin === apiOrigin(call) ||
     (target.protocol === 'https:' &&
-      (target.hostname === 'replicate.com' || target.hostname.endsWith('.replicate.com')));
+      domains.some((domain) => target.hostname === domain || target.hostname.endsWith(`.${domain}`)));
   if (!trusted) {
-    throw RelayError.upstream(502, `Replicate answered a prediction URL on another host (${target.host})`, {
+    throw RelayError.upstream(502, `Replicate answered a ${what} on another host (${target.host})`, {
       code: 'bad_upstream_answer',
     });
   }
@@ -94,13 +104,21 @@ async function awaitPrediction(
 }
 
 /** Pictures asked for as base64 are downloaded (Replicate's file URLs need no key). */
-async function withImagesInline(prediction: Prediction, signal: AbortSignal, http: UpstreamClient) {
+async function withImagesInline(
+  call: RelayCall,
+  prediction: Prediction,
+  signal: AbortSignal,
+  http: UpstreamClient,
+) {
   const urls = (Array.isArray(prediction.output) ? prediction.output : [prediction.output]).filter(
     (url): url is string => typeof url === 'string',
   );
   const images: string[] = [];
   for (const url of urls) {
-    const response = await http.send({ url, method: 'GET', headers: {} }, signal);
+    const response = await http.send(
+      { url: followable(call, url, FILE_DOMAINS, 'picture URL'), method: 'GET', headers: {} },
+      signal,
+    );
     const bytes = await readAll(response.body);
     if (response.status !== 200) {
       throw RelayError.upstream(
@@ -153,7 +171,7 @@ export async function sendToReplicate(
   if ('response' in finished) return finished.response;
   const answer =
     call.mode === 'images' && call.body?.response_format === 'b64_json'
-      ? await withImagesInline(finished.done, signal, http)
+      ? await withImagesInline(call, finished.done, signal, http)
       : finished.done;
   return jsonResponse(200, answer);
 }
