@@ -5,7 +5,7 @@ import { answerObject, missing } from '../answer-check';
 import { chatAnswer, JsonStreamTranslator, messageText } from '../openai-format';
 import type { Adaptor, RelayCall, UpstreamRequest, Usage } from '../types';
 import { upstreamError } from '../upstream-error';
-import { wholeBody } from '../whole-body';
+import { asOneEventStream } from '../whole-body';
 
 /** DeepL's translate answer (https://developers.deepl.com/docs/api-reference/translate). */
 interface DeeplResponse {
@@ -72,8 +72,7 @@ async function sendToDeepl(
   const response = await http.send(request, signal);
   if (!call.isStream || response.status !== 200) return response;
   const body = await readAll(response.body);
-  const event = `data: ${body.toString().replace(/\r?\n/g, ' ').trim()}\n\n`;
-  return { status: 200, contentType: 'text/event-stream', body: wholeBody(event) };
+  return asOneEventStream(body);
 }
 
 /** The single event of a stream request → the translation as one chunk, then the finish with usage. */

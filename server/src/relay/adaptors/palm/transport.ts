@@ -1,7 +1,7 @@
 import { RelayError } from '../../errors';
 import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
 import type { UpstreamRequest } from '../types';
-import { wholeBody } from '../whole-body';
+import { asOneEventStream, wholeBody } from '../whole-body';
 import { palmAnswer } from './response';
 
 /**
@@ -27,6 +27,5 @@ export async function sendToPalm(
       body: wholeBody(JSON.stringify({ error })),
     };
   }
-  const event = `data: ${body.toString().replace(/\r?\n/g, ' ').trim()}\n\n`;
-  return { status: 200, contentType: 'text/event-stream', body: wholeBody(event) };
+  return asOneEventStream(body);
 }
