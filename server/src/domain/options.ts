@@ -51,6 +51,7 @@ function enablingRequirement(key: OptionKey, value: string, current: OptionMap):
  */
 export class OptionsStore {
   #values: OptionMap = defaults();
+  /** Replaced whole whenever a ratio option changes: one reference says whether prices are current. */
   #ratios = new Map<RatioKey, Record<string, number>>();
   /** Counts this process's saved changes, so that a reload never puts back an older value. */
   #saved = 0;
@@ -92,6 +93,11 @@ export class OptionsStore {
     return this.#ratios.get(key) ?? {};
   }
 
+  /** Every ratio table; a different object after any of them changed (prices cached against it). */
+  ratioTables(): ReadonlyMap<RatioKey, Record<string, number>> {
+    return this.#ratios;
+  }
+
   groups(): string[] {
     return Object.keys(this.ratios('GroupRatio'));
   }
@@ -117,9 +123,11 @@ export class OptionsStore {
   }
 
   #parseRatios(): void {
+    const ratios = new Map<RatioKey, Record<string, number>>();
     for (const key of RATIO_KEYS) {
       const result = parseRatioJson(key, this.#values[key]);
-      this.#ratios.set(key, 'ratios' in result ? result.ratios : {});
+      ratios.set(key, 'ratios' in result ? result.ratios : {});
     }
+    this.#ratios = ratios;
   }
 }

@@ -42,7 +42,7 @@ const isExhausted = (row: Pick<TokenRow, 'remain_quota' | 'unlimited_quota'>): b
 export function effectiveTokenStatus(row: TokenRow, now = nowSeconds()): number {
   if (row.status !== TokenStatus.enabled) return row.status;
   if (isExpired(row, now)) return TokenStatus.expired;
-  if (isExhausted({ ...row, unlimited_quota: Boolean(row.unlimited_quota) })) return TokenStatus.exhausted;
+  if (isExhausted(row)) return TokenStatus.exhausted;
   return row.status;
 }
 
@@ -138,7 +138,7 @@ export class TokenService {
       if (isExpired(row, now)) {
         throw new DomainError('token_expired_cannot_enable');
       }
-      if (isExhausted({ ...row, unlimited_quota: Boolean(row.unlimited_quota) })) {
+      if (isExhausted(row)) {
         throw new DomainError('token_exhausted_cannot_enable');
       }
     }

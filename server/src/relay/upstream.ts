@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/types';
 import { clientClosed, RelayError, upstreamUnreachable, upstreamWentSilent } from './errors';
+import type { ClientSignal } from './pipeline/client-sink';
 
 export interface UpstreamResponse {
   status: number;
@@ -43,7 +44,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   #timedOut = false;
 
   constructor(
-    private readonly signal: AbortSignal,
+    private readonly signal: ClientSignal,
     budgetMs: number,
   ) {
     this.response = new Promise((resolve, reject) => {
@@ -197,7 +198,7 @@ export class UpstreamClient {
     return this.#deadline === undefined ? this.#limits.relayTimeoutMs : this.#deadline - performance.now();
   }
 
-  send(upstream: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {
+  send(upstream: UpstreamRequest, signal: ClientSignal): Promise<UpstreamResponse> {
     if (signal.aborted) return Promise.reject(clientClosed());
     const budgetMs = this.remainingMs();
     if (budgetMs <= 0) return Promise.reject(upstreamTimedOut());

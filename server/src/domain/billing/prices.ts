@@ -100,31 +100,25 @@ function describePrice(price: Price, perUnit: boolean): string {
 /** Prices from the ratio options in force, cached until those options change. */
 export class PriceList {
   readonly #prices = new Map<string, QuotedPrice>();
-  #pricedWith: object[] = [];
+  #pricedWith: object | undefined;
 
   constructor(private readonly options: OptionsStore) {}
 
   price(model: string, group: string, channelType: number): QuotedPrice {
     const { options } = this;
-    const tables = [
-      options.ratios('ModelRatio'),
-      options.ratios('GroupRatio'),
-      options.ratios('CompletionRatio'),
-      options.ratios('CacheReadRatio'),
-      options.ratios('CacheWriteRatio'),
-    ];
-    if (
-      tables.some((table, index) => table !== this.#pricedWith[index]) ||
-      this.#prices.size >= PRICE_CACHE_SIZE
-    ) {
+    const tables = options.ratioTables();
+    if (tables !== this.#pricedWith || this.#prices.size >= PRICE_CACHE_SIZE) {
       this.#prices.clear();
       this.#pricedWith = tables;
     }
     const key = `${channelType}\u0000${group}\u0000${model}`;
     let price = this.#prices.get(key);
     if (!price) {
-      const [modelRatios = {}, groupRatios = {}, completionRatios = {}, readRatios = {}, writeRatios = {}] =
-        tables;
+      const modelRatios = options.ratios('ModelRatio');
+      const groupRatios = options.ratios('GroupRatio');
+      const completionRatios = options.ratios('CompletionRatio');
+      const readRatios = options.ratios('CacheReadRatio');
+      const writeRatios = options.ratios('CacheWriteRatio');
       const modelRatio = resolveModelRatio(model, channelType, modelRatios);
       const groupRatio = groupRatios[group] ?? 1;
       const completionRatio = resolveCompletionRatio(model, channelType, completionRatios);

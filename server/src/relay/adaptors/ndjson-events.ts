@@ -1,3 +1,4 @@
+import type { ClientSignal } from '../pipeline/client-sink';
 import type { UpstreamClient, UpstreamResponse } from '../upstream';
 import type { UpstreamRequest } from './types';
 
@@ -20,7 +21,7 @@ async function* ndjsonAsServerSentEvents(body: AsyncIterable<Uint8Array>): Async
 export async function sendNdjsonStream(
   request: UpstreamRequest,
   isStream: boolean,
-  signal: AbortSignal,
+  signal: ClientSignal,
   http: UpstreamClient,
 ): Promise<UpstreamResponse> {
   const response = await http.send(request, signal);

@@ -1,6 +1,7 @@
 import type { ChannelRow } from '../../db/schema';
 import type { TokenUsage } from '../../domain/billing/token-usage';
 import type { RelayError } from '../errors';
+import type { ClientSignal } from '../pipeline/client-sink';
 import type { NativeRequest } from '../pipeline/native';
 import type { UpstreamClient, UpstreamResponse } from '../upstream';
 
@@ -87,7 +88,7 @@ export interface Adaptor {
   transport?(
     request: UpstreamRequest,
     call: RelayCall,
-    signal: AbortSignal,
+    signal: ClientSignal,
     http: UpstreamClient,
   ): Promise<UpstreamResponse>;
   convertResponse(call: RelayCall, body: Buffer, contentType: string): ConvertedResponse | RelayError;

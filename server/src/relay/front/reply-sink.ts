@@ -1,5 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { ClientSink } from '../pipeline/client-sink';
+import { ClientGone, type ClientSink } from '../pipeline/client-sink';
 
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',
@@ -8,38 +9,57 @@ export const CORS_HEADERS = {
   'access-control-allow-headers': '*',
 };
 
+/** The CORS headers as a flat [name, value, …] list, the form writeHead takes without copying. */
+const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
+
+const STREAM_HEADER_LIST = [
+  'cache-control',
+  'no-cache',
+  'connection',
+  'keep-alive',
+  'x-accel-buffering',
+  'no',
+];
+
 /** The caller's HTTP response, written directly (no buffering) so stream events leave as they arrive. */
 export class ReplySink implements ClientSink {
-  readonly #controller = new AbortController();
-  readonly signal = this.#controller.signal;
+  readonly signal = new ClientGone();
+  readonly #raw: ServerResponse;
   #corked = false;
 
   constructor(
-    private readonly reply: FastifyReply,
+    reply: FastifyReply,
     private readonly requestId: string,
   ) {
     reply.hijack();
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) this.#controller.abort();
+    const raw = reply.raw;
+    this.#raw = raw;
+    raw.once('close', () => {
+      if (!raw.writableFinished) this.signal.abort();
     });
   }
 
   get headersSent(): boolean {
-    return this.reply.raw.headersSent;
+    return this.#raw.headersSent;
   }
 
   setHeader(name: string, value: string): void {
-    if (!this.reply.raw.headersSent) this.reply.raw.setHeader(name, value);
+    if (!this.#raw.headersSent) this.#raw.setHeader(name, value);
   }
 
-  #head(status: number, headers: Record<string, string | number>): void {
-    this.reply.raw.writeHead(status, { ...CORS_HEADERS, 'x-oneapi-request-id': this.requestId, ...headers });
+  #head(status: number, headers: Array<string | number>): void {
+    this.#raw.writeHead(status, [
+      ...CORS_HEADER_LIST,
+      'x-oneapi-request-id',
+      this.requestId,
+      ...headers,
+    ] as unknown as string[]);
   }
 
   body(status: number, contentType: string, body: string | Buffer): void {
-    if (this.reply.raw.destroyed) return;
-    this.#head(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
-    this.reply.raw.end(body);
+    if (this.#raw.destroyed) return;
+    this.#head(status, ['content-type', contentType, 'content-length', Buffer.byteLength(body)]);
+    this.#raw.end(body);
   }
 
   json(status: number, value: unknown): void {
@@ -51,17 +71,12 @@ export class ReplySink implements ClientSink {
    * A front whose clients stream something other than events (Gemini's JSON array) names its type.
    */
   startStream(contentType = 'text/event-stream; charset=utf-8'): void {
-    this.#head(200, {
-      'content-type': contentType,
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
+    this.#head(200, ['content-type', contentType, ...STREAM_HEADER_LIST]);
   }
 
   /** Writes in the same tick (head, events, the closing [DONE]) leave in one packet. */
   write(data: string): void {
-    const raw = this.reply.raw;
+    const raw = this.#raw;
     if (raw.destroyed) return;
     if (!this.#corked) {
       this.#corked = true;
@@ -75,6 +90,6 @@ export class ReplySink implements ClientSink {
   }
 
   end(): void {
-    if (!this.reply.raw.destroyed) this.reply.raw.end();
+    if (!this.#raw.destroyed) this.#raw.end();
   }
 }

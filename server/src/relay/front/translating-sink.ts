@@ -1,4 +1,4 @@
-import type { ClientSink } from '../pipeline/client-sink';
+import type { ClientSignal, ClientSink } from '../pipeline/client-sink';
 import { FrameSplitter } from './frame-splitter';
 
 /** Turns the pipeline's OpenAI stream payloads into a client format's stream text. */
@@ -15,7 +15,7 @@ export interface StreamRewriter {
  * client's own format answers into `untranslated` (pipeline/native.ts).
  */
 export abstract class TranslatingSink implements ClientSink {
-  readonly signal: AbortSignal;
+  readonly signal: ClientSignal;
   readonly untranslated: ClientSink;
   readonly #frames = new FrameSplitter();
 

@@ -2,7 +2,7 @@ import { channelTypeById } from '@switchyard/contract/channel-types';
 import { channelSecrets } from '../../domain/channel-secrets';
 import type { RelayMetrics } from '../../metrics/relay-metrics';
 import { adaptorFor } from '../adaptors/registry';
-import type { RelayCall, Usage } from '../adaptors/types';
+import type { Adaptor, RelayCall, Usage } from '../adaptors/types';
 import { clientClosed, RelayError, upstreamBroke } from '../errors';
 import { readAll, type UpstreamClient } from '../upstream';
 import type { ClientSink } from './client-sink';
@@ -109,16 +109,23 @@ async function attemptOnChannel(
   }
 }
 
+/** Each adaptor's translated wire, made once (it is the same for every call). */
+const translatedWires = new WeakMap<Adaptor, Wire>();
+
 /** The channel's adaptor, translating between the pipeline's OpenAI shape and its wire format. */
 function translatedWire(call: RelayCall): Wire | undefined {
   const adaptor = adaptorFor(call.channel.type);
-  return (
-    adaptor && {
+  if (!adaptor) return undefined;
+  let wire = translatedWires.get(adaptor);
+  if (!wire) {
+    wire = {
       ...adaptor,
       passThrough: false,
       streamOutput: (relayCall) => translatedOutput(adaptor.streamTranslator(relayCall), relayCall),
-    }
-  );
+    };
+    translatedWires.set(adaptor, wire);
+  }
+  return wire;
 }
 
 const fail = (error: RelayError): AttemptResult => ({ ok: false, error, started: false });

@@ -1,3 +1,4 @@
+import type { ClientSignal } from '../../pipeline/client-sink';
 import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { eventStreamAsSse } from './event-stream';
@@ -10,7 +11,7 @@ import { eventStreamAsSse } from './event-stream';
 export async function transport(
   request: UpstreamRequest,
   call: RelayCall,
-  signal: AbortSignal,
+  signal: ClientSignal,
   http: UpstreamClient,
 ): Promise<UpstreamResponse> {
   const response = await http.send(request, signal);

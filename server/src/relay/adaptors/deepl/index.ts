@@ -1,5 +1,6 @@
 import { RelayError } from '../../errors';
 import type { Json } from '../../json-value';
+import type { ClientSignal } from '../../pipeline/client-sink';
 import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
 import { answerObject, missing } from '../answer-check';
 import { chatAnswer, JsonStreamTranslator, messageText } from '../openai-format';
@@ -66,7 +67,7 @@ function translationOf(body: Buffer | string): string | RelayError {
 async function sendToDeepl(
   request: UpstreamRequest,
   call: RelayCall,
-  signal: AbortSignal,
+  signal: ClientSignal,
   http: UpstreamClient,
 ): Promise<UpstreamResponse> {
   const response = await http.send(request, signal);

@@ -1,4 +1,5 @@
 import { RelayError } from '../../errors';
+import type { ClientSignal } from '../../pipeline/client-sink';
 import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
 import type { UpstreamRequest } from '../types';
 import { asOneEventStream, wholeBody } from '../whole-body';
@@ -12,7 +13,7 @@ import { palmAnswer } from './response';
 export async function sendToPalm(
   request: UpstreamRequest,
   isStream: boolean,
-  signal: AbortSignal,
+  signal: ClientSignal,
   http: UpstreamClient,
 ): Promise<UpstreamResponse> {
   const response = await http.send(request, signal);

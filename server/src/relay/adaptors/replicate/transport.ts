@@ -1,4 +1,5 @@
-import { RelayError } from '../../errors';
+import { clientClosed, RelayError } from '../../errors';
+import type { ClientSignal } from '../../pipeline/client-sink';
 import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
 import { answerObject } from '../answer-check';
 import type { RelayCall, UpstreamRequest } from '../types';
@@ -51,7 +52,7 @@ function followable(
   return target.href;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: ClientSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(done, ms);
     function done() {
@@ -60,7 +61,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     function aborted() {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(clientClosed());
     }
     signal.addEventListener('abort', aborted, { once: true });
   });
@@ -82,7 +83,7 @@ const parsedPrediction = (body: Buffer): Prediction => {
 async function awaitPrediction(
   call: RelayCall,
   first: Prediction,
-  signal: AbortSignal,
+  signal: ClientSignal,
   http: UpstreamClient,
 ): Promise<{ done: Prediction } | { response: UpstreamResponse }> {
   let prediction = first;
@@ -107,7 +108,7 @@ async function awaitPrediction(
 async function withImagesInline(
   call: RelayCall,
   prediction: Prediction,
-  signal: AbortSignal,
+  signal: ClientSignal,
   http: UpstreamClient,
 ) {
   const urls = (Array.isArray(prediction.output) ? prediction.output : [prediction.output]).filter(
@@ -147,7 +148,7 @@ function waitingFor(request: UpstreamRequest, http: UpstreamClient): UpstreamReq
 export async function sendToReplicate(
   request: UpstreamRequest,
   call: RelayCall,
-  signal: AbortSignal,
+  signal: ClientSignal,
   http: UpstreamClient,
 ): Promise<UpstreamResponse> {
   const created = await http.send(call.isStream ? request : waitingFor(request, http), signal);

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type WebSocket from 'ws';
 import { clientClosed, upstreamUnreachable } from '../../errors';
+import type { ClientSignal } from '../../pipeline/client-sink';
 
 // ws is loaded with the first Spark call: only iFlytek channels need it.
 const loadWebSocket = () => createRequire(import.meta.url)('ws') as typeof WebSocket;
@@ -24,7 +25,7 @@ async function refusal(response: IncomingMessage): Promise<Handshake> {
 }
 
 /** Opens the socket; a refused handshake answers its HTTP status and body, like any upstream error. */
-export function openSocket(url: string, signal: AbortSignal): Promise<Handshake> {
+export function openSocket(url: string, signal: ClientSignal): Promise<Handshake> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(clientClosed());
     const socket = new (loadWebSocket())(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
@@ -61,7 +62,7 @@ export class FrameReader {
   /** `silenceMs`: the longest wait for a frame (RELAY_TIMEOUT, as for HTTP answers). */
   constructor(
     private readonly socket: WebSocket,
-    signal: AbortSignal,
+    signal: ClientSignal,
     private readonly silenceMs: number,
   ) {
     socket.on('message', (data) => {

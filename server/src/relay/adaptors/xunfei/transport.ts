@@ -1,4 +1,5 @@
 import { RelayError, upstreamBroke } from '../../errors';
+import type { ClientSignal } from '../../pipeline/client-sink';
 import type { UpstreamResponse } from '../../upstream';
 import { answerObject } from '../answer-check';
 import type { UpstreamRequest } from '../types';
@@ -88,7 +89,7 @@ async function collect(first: string, frames: FrameReader): Promise<UpstreamResp
 export async function sparkTransport(
   request: UpstreamRequest,
   isStream: boolean,
-  signal: AbortSignal,
+  signal: ClientSignal,
   silenceMs: number,
 ): Promise<UpstreamResponse> {
   const handshake = await openSocket(request.url, signal);

@@ -1,3 +1,4 @@
+import type { ClientSignal } from '../../pipeline/client-sink';
 import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { usesV3 } from './request';
@@ -57,7 +58,7 @@ async function* asServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncIterab
 export async function sendToZhipu(
   request: UpstreamRequest,
   call: RelayCall,
-  signal: AbortSignal,
+  signal: ClientSignal,
   http: UpstreamClient,
 ): Promise<UpstreamResponse> {
   const response = await http.send(request, signal);

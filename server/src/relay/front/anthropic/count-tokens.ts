@@ -2,6 +2,7 @@ import { redactSecrets } from '../../../domain/redact-secrets';
 import { authHeaders } from '../../adaptors/anthropic/auth';
 import { parseError } from '../../adaptors/anthropic/errors';
 import type { Json } from '../../json-value';
+import type { ClientSignal } from '../../pipeline/client-sink';
 import { speaks } from '../../pipeline/native';
 import { withTopLevelFields } from '../../pipeline/native-body';
 import type { Relay, SideCall } from '../../pipeline/relay';
@@ -13,7 +14,7 @@ export interface CountTokensRequest {
   rawBody: Buffer;
   body: Json;
   headers: Record<string, string | string[] | undefined>;
-  signal: AbortSignal;
+  signal: ClientSignal;
 }
 
 /**

@@ -3,6 +3,7 @@ import { authHeaders } from '../../adaptors/gemini/auth';
 import { apiVersion } from '../../adaptors/gemini/endpoint';
 import { parseError } from '../../adaptors/gemini/errors';
 import { asObject } from '../../json-value';
+import type { ClientSignal } from '../../pipeline/client-sink';
 import { speaks } from '../../pipeline/native';
 import { withFieldAt } from '../../pipeline/native-body';
 import type { Relay, SideCall } from '../../pipeline/relay';
@@ -21,7 +22,7 @@ export async function countTokens(
   relay: Relay,
   caller: Parameters<Relay['sideCall']>[0],
   call: GeminiCall,
-  signal: AbortSignal,
+  signal: ClientSignal,
 ): Promise<{ status: number; body: string | Buffer }> {
   return relay.sideCall(caller, call.model, async (side) => {
     if (speaks(geminiNative, side.channel.type)) return upstreamCount(side, call, signal);
@@ -45,7 +46,7 @@ function countBody(side: SideCall, call: GeminiCall): Buffer {
 }
 
 /** The Gemini channel's own count, its answer (or error) passed on as it sent it. */
-async function upstreamCount(side: SideCall, call: GeminiCall, signal: AbortSignal) {
+async function upstreamCount(side: SideCall, call: GeminiCall, signal: ClientSignal) {
   const upstream = await side.upstream.send(
     {
       url: `${side.baseUrl}/${apiVersion(side)}/models/${side.upstreamModel}:countTokens`,

@@ -1,5 +1,5 @@
 import type { Json } from '../../json-value';
-import type { ClientSink } from '../../pipeline/client-sink';
+import type { ClientSignal, ClientSink } from '../../pipeline/client-sink';
 import { SseParser } from '../../pipeline/sse';
 import { FrameSplitter } from '../frame-splitter';
 import type { ReplySink } from '../reply-sink';
@@ -27,7 +27,7 @@ class JsonArrayFraming {
  * leaves as `data:` events with `alt=sse`, else as one JSON array written piece by piece.
  */
 export class GeminiSink implements ClientSink {
-  readonly signal: AbortSignal;
+  readonly signal: ClientSignal;
   /** Where a Gemini channel's own answer goes (pipeline/native.ts): as it came, or re-framed as an array. */
   readonly untranslated: ClientSink;
   readonly #stream: GeminiStreamWriter;
@@ -98,7 +98,7 @@ export class GeminiSink implements ClientSink {
  * leaves as it came, as the next element of the array (a whole answer leaves untouched).
  */
 class SseToJsonArray implements ClientSink {
-  readonly signal: AbortSignal;
+  readonly signal: ClientSignal;
   readonly #parser = new SseParser();
   readonly #array = new JsonArrayFraming();
 
