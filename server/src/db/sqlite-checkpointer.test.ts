@@ -4,6 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Connection, openConnection } from './connect';
+import { FALLBACK_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer';
 
 /** The WAL header's checkpoint sequence: it grows each time a writer starts the WAL over. */
 function walRestarts(file: string): number {
@@ -48,5 +49,29 @@ describe('SQLite checkpoints', () => {
         { timeout: 5_000, interval: 150 },
       )
       .toBeGreaterThan(before);
+  });
+
+  it('keep the WAL well under the size where the writer checkpoints itself, while commits never stop', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-checkpoint-'));
+    const file = path.join(dir, 'db.sqlite');
+    connection = openConnection({ dialect: 'sqlite', file });
+    const database = connection.sqlite!;
+    database.exec('create table rows (id integer primary key, text text)');
+    const insert = database.prepare('insert into rows (text) values (?)');
+    const commit = database.transaction(() => {
+      for (let row = 0; row < 4; row++) insert.run('x'.repeat(3_000));
+    });
+    const pageSize = Number(database.pragma('page_size', { simple: true }));
+    // About as many pages a second as a busy gateway writes (a commit of 4-5 pages a millisecond),
+    // for 3 s: the WAL always has frames the checkpointer has not copied yet.
+    let largestWal = 0;
+    const until = Date.now() + 3_000;
+    while (Date.now() < until) {
+      commit();
+      largestWal = Math.max(largestWal, fs.statSync(`${file}-wal`).size);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    // Without the checkpointer starting the WAL over, it grows to the fallback before the writer does.
+    expect(largestWal / pageSize).toBeLessThan(FALLBACK_AUTOCHECKPOINT_PAGES * 0.8);
   });
 });

@@ -4,21 +4,34 @@ import { Worker } from 'node:worker_threads';
  * WAL checkpoints on a thread of their own. SQLite's automatic checkpoint runs inside the commit that
  * crosses `wal_autocheckpoint` pages, on the event loop: under relay load one commit in about sixty
  * took 12–16 ms (copying the WAL into the database file, two fsyncs), which made most of the relay's
- * p99. A PASSIVE checkpoint from another connection copies what it can without blocking the writer;
- * once it has copied everything, the writer starts the WAL over from its beginning.
+ * p99. A PASSIVE checkpoint from another connection copies what it can without blocking the writer.
+ *
+ * Under steady writes a PASSIVE checkpoint never finds the WAL whole (frames arrive while it copies),
+ * so the writer never starts the WAL over, it grows to the fallback size and the writer's own
+ * checkpoint runs inside a commit after all (10–30 ms, about once a second at c=1). Once the WAL holds
+ * `restartPages`, a RESTART checkpoint copies the few frames PASSIVE left, holding writers off for
+ * that moment, and the WAL starts over. The ledger does not sleep on that lock on the event loop: its
+ * transaction is tried again shortly (see SqliteLedger).
  */
 const CHECKPOINTER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Sqlite = require(workerData.driver);
 const database = new Sqlite(workerData.file);
-const { minMs, maxMs, targetPages } = workerData;
+const { minMs, maxMs, targetPages, restartPages, restartWaitMs } = workerData;
+// A RESTART waits this long for the writer's transaction to end (a commit takes well under it).
+database.pragma('busy_timeout = ' + restartWaitMs);
 let delay = minMs;
 let lastLog = 0;
 let timer;
 const checkpoint = () => {
   let behind = false;
   try {
-    const [result] = database.pragma('wal_checkpoint(PASSIVE)');
+    let [result] = database.pragma('wal_checkpoint(PASSIVE)');
+    if (result.busy === 0 && result.log >= restartPages) {
+      [result] = database.pragma('wal_checkpoint(RESTART)');
+    }
+    // Busy: another checkpoint, or the writer starting the WAL over (log -1); the next round will do.
+    if (result.log < 0) throw new Error('busy');
     behind = result.busy === 0 && result.checkpointed < result.log;
     // Each page a checkpoint copies costs a write, and hot pages change between checkpoints: wait
     // for about targetPages new pages, as the writer's own checkpoint did, rather than copy each
@@ -43,16 +56,20 @@ parentPort.once('message', () => {
 
 /**
  * The checkpointer's rhythm: about as many pages per checkpoint as SQLite's automatic checkpoint
- * (1,000), looked at least every second and at most every 20 ms.
+ * (1,000), looked at least every second and at most every 20 ms; the WAL started over once it holds
+ * 2,000 pages.
  */
-const CHECKPOINT_CADENCE = { targetPages: 1_000, minMs: 20, maxMs: 1_000 };
+const CHECKPOINT_CADENCE = {
+  targetPages: 1_000,
+  minMs: 20,
+  maxMs: 1_000,
+  restartPages: 2_000,
+  restartWaitMs: 100,
+};
 
 /**
- * Pages after which the writer checkpoints by itself after all, so that the WAL cannot grow without
- * bound. The writer starts the WAL over only when it finds every page copied, and under steady load
- * pages keep arriving while the checkpointer copies: the WAL then often grows to this size, where the
- * writer's own checkpoint finds nearly everything copied already. 2,000 measured worse (the writer
- * checkpointed more often: 11-12 commits over 5 ms per 2,200 against 4-6).
+ * Pages after which the writer checkpoints by itself after all (the checkpointer's thread stopped or
+ * fell far behind), so that the WAL cannot grow without bound.
  */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 5_000;
 

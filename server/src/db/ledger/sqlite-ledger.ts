@@ -14,6 +14,9 @@ import { ledgerStatements, type StatementName } from './statements';
 
 type Statement = SqliteDatabase.Statement;
 
+/** How often a transaction the database refused for a moment (SQLITE_BUSY) is tried again. */
+const BUSY_RETRY_MS = 1;
+
 const sqliteValue = (value: unknown): unknown =>
   typeof value === 'boolean' ? (value ? 1 : 0) : (value ?? null);
 
@@ -25,6 +28,8 @@ const sqliteValue = (value: unknown): unknown =>
  */
 export class SqliteLedger extends ProgramLedger {
   readonly #prepared = new Map<string, Statement>();
+  /** The connection's SQLITE_BUSY_TIMEOUT, put back after each non-blocking BEGIN. */
+  readonly #busyTimeoutMs: number;
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -33,6 +38,7 @@ export class SqliteLedger extends ProgramLedger {
     private readonly logOutbox = false,
   ) {
     super();
+    this.#busyTimeoutMs = Number(database.pragma('busy_timeout', { simple: true }));
   }
 
   /** Prepared on first use: the tables exist only once migrations have run. */
@@ -82,27 +88,64 @@ export class SqliteLedger extends ProgramLedger {
     for (const row of daily) this.#statement(SQLITE_UPSERT_DAILY).run(dailyValues(row));
   }
 
-  protected execute<T>(program: () => Program<T>): Promise<T> {
-    const run = (): T => {
+  /**
+   * BEGIN IMMEDIATE without sleeping on the event loop: false when another connection holds the
+   * database (the checkpointer starting the WAL over, another process), true once begun.
+   */
+  #beginAtOnce(): boolean {
+    this.#statement('PRAGMA busy_timeout = 0').get();
+    try {
       this.#statement('BEGIN IMMEDIATE').run();
-      try {
-        const steps = program();
-        let next = steps.next();
-        while (!next.done) next = steps.next(this.#step(next.value));
-        this.#statement('COMMIT').run();
-        return next.value;
-      } catch (error) {
-        if (this.database.inTransaction) this.#statement('ROLLBACK').run();
-        throw error;
-      }
-    };
-    if (!this.database.inTransaction) {
-      try {
-        return Promise.resolve(run());
-      } catch (error) {
-        return Promise.reject(error);
-      }
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
+      throw error;
+    } finally {
+      this.#statement(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`).get();
     }
-    return this.kysely.connection().execute(async () => run());
+  }
+
+  #run<T>(program: () => Program<T>): T {
+    try {
+      const steps = program();
+      let next = steps.next();
+      while (!next.done) next = steps.next(this.#step(next.value));
+      this.#statement('COMMIT').run();
+      return next.value;
+    } catch (error) {
+      if (this.database.inTransaction) this.#statement('ROLLBACK').run();
+      throw error;
+    }
+  }
+
+  /**
+   * Begins as soon as the database is free, looking again every millisecond, for as long as the
+   * driver would have waited (SQLITE_BUSY_TIMEOUT); then fails as the driver does.
+   */
+  async #runWhenFree<T>(program: () => Program<T>): Promise<T> {
+    const giveUpAt = performance.now() + this.#busyTimeoutMs;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      if (this.database.inTransaction)
+        return this.kysely.connection().execute(async () => this.#blocking(program));
+      if (this.#beginAtOnce()) return this.#run(program);
+    } while (performance.now() < giveUpAt);
+    throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+  }
+
+  #blocking<T>(program: () => Program<T>): T {
+    this.#statement('BEGIN IMMEDIATE').run();
+    return this.#run(program);
+  }
+
+  protected execute<T>(program: () => Program<T>): Promise<T> {
+    if (this.database.inTransaction) {
+      return this.kysely.connection().execute(async () => this.#blocking(program));
+    }
+    try {
+      return this.#beginAtOnce() ? Promise.resolve(this.#run(program)) : this.#runWhenFree(program);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }
