@@ -62,14 +62,17 @@ const tokenCount = (value: unknown): number | undefined =>
 function usageParts(usage: Json): Partial<Usage> {
   const input = asObject(usage.prompt_tokens_details) ?? asObject(usage.input_tokens_details) ?? {};
   const output = asObject(usage.completion_tokens_details) ?? asObject(usage.output_tokens_details) ?? {};
-  const parts: Partial<Usage> = {
-    cached_tokens: tokenCount(input.cached_tokens),
-    prompt_audio_tokens: tokenCount(input.audio_tokens),
-    prompt_image_tokens: tokenCount(input.image_tokens),
-    reasoning_tokens: tokenCount(output.reasoning_tokens),
-    completion_audio_tokens: tokenCount(output.audio_tokens),
+  const parts: Partial<Usage> = {};
+  const add = (name: keyof Usage, value: unknown) => {
+    const count = tokenCount(value);
+    if (count) parts[name] = count;
   };
-  return Object.fromEntries(Object.entries(parts).filter(([, count]) => count));
+  add('cached_tokens', input.cached_tokens);
+  add('prompt_audio_tokens', input.audio_tokens);
+  add('prompt_image_tokens', input.image_tokens);
+  add('reasoning_tokens', output.reasoning_tokens);
+  add('completion_audio_tokens', output.audio_tokens);
+  return parts;
 }
 
 /** OpenAI's usage object (chat, completions, embeddings, the last stream chunk) as the relay bills it. */

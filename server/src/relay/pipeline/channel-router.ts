@@ -12,6 +12,8 @@ interface Tier {
 
 type RoutingTable = Map<string, Map<string, Tier[]>>;
 
+const NONE_TRIED: ReadonlySet<number> = new Set();
+
 const routeKey = (group: string, model: string) => `${group}\u0000${model}`;
 
 function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
@@ -26,13 +28,14 @@ function getOrCreate<K, V>(map: Map<K, V>, key: K, create: () => V): V {
 /** Weighted random choice; a tier whose weights are all 0 is chosen from uniformly. */
 export function pickWeighted(channels: ChannelRow[], random = Math.random): ChannelRow | undefined {
   if (channels.length <= 1) return channels[0];
-  const weights = channels.map((channel) => Math.max(0, Number(channel.weight ?? 0)));
-  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  const weightOf = (channel: ChannelRow) => Math.max(0, Number(channel.weight ?? 0));
+  let total = 0;
+  for (const channel of channels) total += weightOf(channel);
   if (total === 0) return channels[Math.floor(random() * channels.length)];
   let point = random() * total;
-  for (const [index, weight] of weights.entries()) {
-    point -= weight;
-    if (point < 0) return channels[index];
+  for (const channel of channels) {
+    point -= weightOf(channel);
+    if (point < 0) return channel;
   }
   return channels[channels.length - 1];
 }
@@ -102,25 +105,26 @@ export class ChannelRouter {
   async select(
     group: string,
     model: string,
-    exclude: ReadonlySet<number> = new Set(),
+    exclude: ReadonlySet<number> = NONE_TRIED,
   ): Promise<ChannelRow | undefined> {
-    await this.#ready();
+    if (this.#stale || this.#loading) await this.#ready();
     const tiers = this.#table.get(group)?.get(model) ?? [];
     for (const tier of tiers) {
-      const candidates = tier.channels.filter((channel) => !exclude.has(channel.id));
+      const candidates =
+        exclude.size === 0 ? tier.channels : tier.channels.filter((channel) => !exclude.has(channel.id));
       if (candidates.length > 0) return pickWeighted(candidates);
     }
     return undefined;
   }
 
   async channel(id: number): Promise<ChannelRow | undefined> {
-    await this.#ready();
+    if (this.#stale || this.#loading) await this.#ready();
     return this.#channels.get(id);
   }
 
   /** Models that enabled channels serve to a group. */
   async modelsFor(group: string): Promise<string[]> {
-    await this.#ready();
+    if (this.#stale || this.#loading) await this.#ready();
     return this.#models.get(group) ?? [];
   }
 }

@@ -173,7 +173,8 @@ export class Relay {
     const { reservation, watch } = await reserveFor(this.deps, caller, request, group, channel);
 
     // RELAY_TIMEOUT is the whole call's: each attempt waits only for what is left of it.
-    const deps = { ...this.deps, upstream: this.deps.upstream.forCall(started) };
+    const { logger, keepAliveMs } = this.deps;
+    const deps = { upstream: this.deps.upstream.forCall(started), metrics, logger, keepAliveMs };
     const tried = new Set<number>();
     let retriesLeft = caller.pinnedChannelId === undefined ? options.number('RetryTimes') : 0;
     for (;;) {

@@ -7,6 +7,7 @@ import type { IncomingCall } from './call';
 import type { RelayRequest } from './relay-request';
 import type { TokenCounter } from './tokenizer';
 import { unitQuota } from './unit-pricing';
+import { waitAtMost } from './wait-at-most';
 
 export interface SettleDeps {
   billing: Billing;
@@ -44,14 +45,7 @@ export async function settle(
     isStream: request.isStream,
     elapsedMs: Math.round(performance.now() - started),
   });
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    written,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SETTLEMENT_WAIT_MS);
-    }),
-  ]);
-  clearTimeout(timer);
+  await waitAtMost(written, SETTLEMENT_WAIT_MS);
   return usage;
 }
 
