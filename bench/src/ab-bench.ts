@@ -1,0 +1,84 @@
+// Two (or more) built servers back to back: BENCH_AB=a/dist/main.js,b/dist/main.js (a server may carry
+// node flags after `|`). Each repeat starts every server afresh on its own database (the order
+// alternating between repeats), measures the selected cases pinned like `npm run bench`, and the
+// medians follow. A change that costs or saves 10 % shows here where separate runs minutes apart
+// differ by more on a shared machine. See README "Benchmarks".
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createBenchDatabase } from './bench-database';
+import { measure, type Run } from './measure';
+import { buildBenchServers, ensureServerBuilt, pin, portPrintedBy, start } from './processes';
+import { nodeArgsForServers, startGateway, stop } from './servers';
+import { selectedCases, settings } from './settings';
+
+const SERVERS_CORE = '0';
+const LOAD_CORE = '1';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function main(): Promise<void> {
+  const builds = (process.env.BENCH_AB ?? '').split(',').filter(Boolean);
+  if (builds.length < 2)
+    throw new Error('BENCH_AB: name two built servers, e.g. old/server/dist/main.js,server/dist/main.js');
+  ensureServerBuilt();
+  const files = await buildBenchServers();
+  pin(process.pid, LOAD_CORE);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-ab-'));
+  const fake = start(LOAD_CORE, process.execPath, [files.fakeUpstream], {});
+  const kind = settings.databases[0] ?? 'sqlite';
+  const runs = new Map<string, Run[]>();
+  try {
+    const upstreamUrl = `http://127.0.0.1:${await portPrintedBy(fake)}`;
+    const window = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds };
+    for (let repeat = 1; repeat <= settings.repeats; repeat++) {
+      for (const build of repeat % 2 === 1 ? builds : [...builds].reverse()) {
+        const [entry = '', ...flags] = build.split('|');
+        const database = await createBenchDatabase(kind, {
+          dir,
+          postgresAdminUrl: settings.postgresAdminUrl,
+          name: `ab${repeat}_${builds.indexOf(build)}`,
+        });
+        const gateway = await startGateway(build, database, upstreamUrl, {
+          entry: path.resolve(entry),
+          cores: SERVERS_CORE,
+          nodeArgs: nodeArgsForServers([...settings.nodeArgs, ...flags], undefined),
+          env: {},
+        });
+        try {
+          for (const benchCase of selectedCases()) {
+            const run = await measure(gateway, benchCase, window, undefined);
+            const key = `${benchCase.label} | ${build}`;
+            runs.set(key, [...(runs.get(key) ?? []), run]);
+            console.log(
+              `  #${repeat} ${key}: ${run.load.rps.toFixed(0)} rps, ${run.cpuUsPerCall?.toFixed(0)} µs/call`,
+            );
+          }
+        } finally {
+          await stop(gateway.process);
+          await database.drop();
+        }
+      }
+    }
+  } finally {
+    await stop(fake);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(
+    `\nMedians of ${settings.repeats} × ${settings.seconds} s on ${kind} (gateways on core ${SERVERS_CORE})`,
+  );
+  console.log('case | server | rps | CPU µs/call | p99 ms');
+  for (const [key, list] of runs) {
+    const cpu = median(list.map((run) => run.cpuUsPerCall ?? 0));
+    const rps = median(list.map((run) => run.load.rps));
+    const p99 = median(list.map((run) => run.load.p99));
+    console.log(`${key} | ${rps.toFixed(0)} | ${cpu.toFixed(0)} | ${p99.toFixed(2)}`);
+  }
+}
+
+main()
+  .then(() => process.exit())
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
