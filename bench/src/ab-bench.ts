@@ -40,7 +40,8 @@ async function main(): Promise<void> {
           name: `ab${repeat}_${builds.indexOf(build)}`,
         });
         const gateway = await startGateway(build, database, upstreamUrl, {
-          entry: path.resolve(entry),
+          // npm runs the script in bench/: a relative path is the caller's (INIT_CWD).
+          entry: path.resolve(process.env.INIT_CWD ?? process.cwd(), entry),
           cores: SERVERS_CORE,
           nodeArgs: nodeArgsForServers([...settings.nodeArgs, ...flags], undefined),
           env: {},
