@@ -5,6 +5,7 @@ import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { DEFAULT_POOL, type PoolSettings } from '../config/database-pool';
 import type { DatabaseTarget } from '../config/database-target';
+import { createPgScripts, type PgScripts } from './pg-script';
 import type { Database } from './schema';
 import { type SqlLogger, sqlLog } from './sql-log';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin';
@@ -25,6 +26,8 @@ export interface Connection extends Sql {
   sqlite?: SqliteDatabase.Database;
   /** The connection pool's state now, where the driver tells it (metrics); SQLite has none. */
   poolUse?: () => PoolUse;
+  /** On PostgreSQL: a transaction in one round trip, which the ledger runs on. */
+  pgScripts?: PgScripts;
   close(): Promise<void>;
 }
 
@@ -131,6 +134,7 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
   let kysely: Kysely<Database>;
   let sqlite: SqliteDatabase.Database | undefined;
   let poolUse: (() => PoolUse) | undefined;
+  let pgScripts: PgScripts | undefined;
   switch (target.dialect) {
     case 'sqlite': {
       ({ kysely, database: sqlite } = openSqlite(target.file, log, pool.sqliteBusyTimeoutMs));
@@ -160,6 +164,7 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
         idle: pgPool.idleCount,
         waiting: pgPool.waitingCount,
       });
+      pgScripts = createPgScripts(pgPool, pg.escapeLiteral, options.logSql);
       kysely = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: pgPool }),
         ...(log ? { log } : {}),
@@ -203,5 +208,5 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
     kysely.destroy().catch((error: unknown) => {
       if (!isDatabaseUnreachable(error)) throw error;
     });
-  return { kysely, dialect: target.dialect, sqlite, poolUse, close };
+  return { kysely, dialect: target.dialect, sqlite, poolUse, pgScripts, close };
 }

@@ -7,7 +7,7 @@ export type SqlLogger = (fields: { sql: string; params: unknown[]; ms: number; f
  * A parameter as the log shows it: numbers, booleans and null as they are, every string masked to its
  * length (a password hash, a channel key or a session may be any of them).
  */
-function maskParameter(value: unknown): unknown {
+export function maskParameter(value: unknown): unknown {
   if (
     value === null ||
     typeof value === 'number' ||

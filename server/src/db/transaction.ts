@@ -19,7 +19,7 @@ const CONFLICT_ATTEMPTS = 8;
  * Runs `work` again when the database reports a conflict (it rolled the attempt back). Inside a
  * transaction the whole transaction is what must run again, so this leaves it to `inTransaction`.
  */
-async function retryOnConflict<T>(sql: Sql, work: () => Promise<T>): Promise<T> {
+export async function retryOnConflict<T>(sql: Sql, work: () => Promise<T>): Promise<T> {
   if (sql.kysely.isTransaction) return work();
   for (let attempt = 1; ; attempt++) {
     try {

@@ -7,5 +7,5 @@ import { SqliteLedger } from './sqlite-ledger';
 export function createLedger(connection: Connection): QuotaLedger {
   return connection.sqlite
     ? new SqliteLedger(connection.kysely, connection.sqlite, connection.logOutbox === true)
-    : new KyselyLedger(connection);
+    : new KyselyLedger(connection, connection.pgScripts);
 }

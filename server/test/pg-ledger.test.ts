@@ -1,0 +1,247 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../src/db/database';
+import { KyselyLedger } from '../src/db/ledger/kysely-ledger';
+import type { Settlement } from '../src/db/ledger/ledger';
+import { migrateToLatest } from '../src/db/migrate';
+import type { PgScripts } from '../src/db/pg-script';
+import type { NewLogRow } from '../src/db/schema';
+import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
+
+// The ledger's one-round-trip transactions exist on PostgreSQL only; the other runs have nothing to test.
+describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
+  let database: TestDatabase;
+  let db: Db;
+  /** Statements run outside one-trip transactions (DEBUG_SQL's hook), and what each trip did. */
+  const stepByStep: string[] = [];
+  const trips: Array<boolean | undefined> = [];
+  let inTrip = false;
+  let ledger: KyselyLedger;
+  let holder = 0;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    db = openDatabase(database.target, {
+      logSql: ({ sql: text }) => {
+        if (!inTrip) stepByStep.push(text);
+      },
+    });
+    await migrateToLatest(db);
+    const scripts = db.pgScripts as PgScripts;
+    const watched: PgScripts = {
+      run: async (statements, keep) => {
+        inTrip = true;
+        try {
+          const outcome = await scripts.run(statements, keep);
+          trips.push(outcome);
+          return outcome;
+        } finally {
+          inTrip = false;
+        }
+      },
+    };
+    ledger = new KyselyLedger(db, watched);
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  async function account(quota: number): Promise<{ userId: number; tokenId: number }> {
+    const name = `user${Math.random().toString(36).slice(2, 10)}`;
+    const user = await sql<{ id: number }>`
+      INSERT INTO users (username, password, display_name, role, status, quota, "group")
+      VALUES (${name}, 'x', ${name}, 1, 1, ${quota}, 'default') RETURNING id`.execute(db.kysely);
+    const userId = Number(user.rows[0]?.id);
+    const token = await sql<{ id: number }>`
+      INSERT INTO tokens (user_id, key, status, name, created_time, accessed_time, expired_time,
+        remain_quota, unlimited_quota, used_quota)
+      VALUES (${userId}, ${name.padEnd(48, 'k')}, 1, 'key', 0, 0, -1, ${quota}, false, 0) RETURNING id`.execute(
+      db.kysely,
+    );
+    return { userId, tokenId: Number(token.rows[0]?.id) };
+  }
+
+  async function balances(userId: number, tokenId: number) {
+    const user = await db.kysely
+      .selectFrom('users')
+      .select(['quota', 'used_quota', 'held_quota'])
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const token = await db.kysely
+      .selectFrom('tokens')
+      .select(['remain_quota', 'used_quota', 'held_quota'])
+      .where('id', '=', tokenId)
+      .executeTakeFirstOrThrow();
+    return { user, token };
+  }
+
+  const log = (userId: number, quota: number, content: string): NewLogRow => ({
+    user_id: userId,
+    created_at: Math.floor(Date.now() / 1000),
+    type: 2,
+    content,
+    username: 'someone',
+    token_name: "O'Brien's key \\ -- $1",
+    model_name: 'gpt-4o',
+    quota,
+    prompt_tokens: 10,
+    completion_tokens: 20,
+    channel_id: 1,
+    request_id: 'req-1',
+    elapsed_time: 12,
+    is_stream: false,
+    system_prompt_reset: false,
+    facts: JSON.stringify({ kind: 'consume', note: "quote ' and backslash \\ and 漢字 🚀" }),
+  });
+
+  async function heldSettlement(userId: number, tokenId: number, hold: number, cost: number) {
+    const name = `holder-${++holder}`;
+    await ledger.register(name, Date.now() + 60_000);
+    const payer = { userId, tokenId, unlimitedToken: false };
+    const [held] = await ledger.hold(
+      name,
+      Date.now() + 60_000,
+      [{ ...payer, amount: hold, ahead: 0, richFloor: 0 }],
+      0,
+    );
+    expect(held).toMatchObject({ ok: true, taken: hold });
+    const settlement: Settlement = {
+      ...payer,
+      holder: name,
+      amount: hold,
+      channelId: 1,
+      cost,
+      elapsedMs: 12,
+      log: log(userId, cost, `cost ${cost}: it's \\ "quoted"; DROP TABLE logs; --`),
+    };
+    return { name, settlement };
+  }
+
+  it('settles a batch in one round trip, every value written exactly', async () => {
+    const { userId, tokenId } = await account(1_000);
+    const { name, settlement } = await heldSettlement(userId, tokenId, 100, 40);
+    stepByStep.length = 0;
+    trips.length = 0;
+    expect(await ledger.settle(name, 1, [settlement], Date.now())).toEqual([40]);
+    expect(trips).toEqual([true]);
+    expect(stepByStep).toEqual([]);
+    expect(await balances(userId, tokenId)).toEqual({
+      user: { quota: 960, used_quota: 40, held_quota: 0 },
+      token: { remain_quota: 960, used_quota: 40, held_quota: 0 },
+    });
+    const written = await db.kysely
+      .selectFrom('logs')
+      .select(['content', 'token_name', 'facts', 'quota', 'summarized'])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(written).toEqual({
+      content: settlement.log?.content,
+      token_name: settlement.log?.token_name,
+      facts: settlement.log?.facts,
+      quota: 40,
+      summarized: true,
+    });
+    const summary = await db.kysely
+      .selectFrom('log_summaries')
+      .select(['quota', 'log_count'])
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(summary).toEqual({ quota: 40, log_count: 1 });
+  });
+
+  it('rolls the trip back when a charge is not covered and settles call by call', async () => {
+    const { userId, tokenId } = await account(1_000);
+    const { name, settlement } = await heldSettlement(userId, tokenId, 100, 40);
+    // An administrator sets the balance to 25 while the call runs: it can pay 25 of its 40.
+    await db.kysely.updateTable('users').set({ quota: 25 }).where('id', '=', userId).execute();
+    stepByStep.length = 0;
+    trips.length = 0;
+    expect(await ledger.settle(name, 1, [settlement], Date.now())).toEqual([25]);
+    expect(trips).toEqual([false]);
+    expect(stepByStep.length).toBeGreaterThan(0);
+    expect(await balances(userId, tokenId)).toMatchObject({
+      user: { quota: 0, used_quota: 25, held_quota: 0 },
+      token: { used_quota: 25, held_quota: 0 },
+    });
+    const logs = await db.kysely
+      .selectFrom('logs')
+      .select(['quota', 'content'])
+      .where('user_id', '=', userId)
+      .execute();
+    expect(logs).toHaveLength(1);
+    expect(logs[0]?.quota).toBe(25);
+    expect(logs[0]?.content).toContain('charged the 25 left');
+  });
+
+  it('a batch already settled is not charged twice when it is tried again', async () => {
+    const { userId, tokenId } = await account(1_000);
+    const { name, settlement } = await heldSettlement(userId, tokenId, 100, 40);
+    await ledger.settle(name, 7, [settlement], Date.now());
+    expect(await ledger.settle(name, 7, [settlement], Date.now(), true)).toEqual([40]);
+    expect((await balances(userId, tokenId)).user).toEqual({ quota: 960, used_quota: 40, held_quota: 0 });
+  });
+
+  it('sends nothing it cannot write as a literal, and reads back what it wrote', async () => {
+    const scripts = db.pgScripts as PgScripts;
+    const texts = [
+      "it's",
+      'back\\slash',
+      '$1 and $2',
+      '-- not a comment',
+      '漢字 🚀',
+      '',
+      "\\'; SELECT 1; --",
+    ];
+    let read: unknown[] = [];
+    const committed = await scripts.run(
+      texts.map((text) => ({ sql: 'SELECT $1::text AS value', parameters: [text] })),
+      (results) => {
+        read = results.map((result) => result.rows[0]?.value);
+        return false;
+      },
+    );
+    expect(committed).toBe(false);
+    expect(read).toEqual(texts);
+    const numbers = [-5, 0, 3.25, 2 ** 53 - 1];
+    await scripts.run(
+      [
+        {
+          sql: 'SELECT 10 - $1 AS a, $2::numeric AS b, $3::float8 AS c, $4::bigint AS d',
+          parameters: numbers,
+        },
+      ],
+      (results) => {
+        read = Object.values(results[0]?.rows[0] ?? {});
+        return false;
+      },
+    );
+    expect(read).toEqual([15, 0, 3.25, 2 ** 53 - 1]);
+    expect(
+      await scripts.run([{ sql: 'SELECT $1::text', parameters: ['a\u0000b'] }], () => true),
+    ).toBeUndefined();
+    expect(
+      await scripts.run([{ sql: 'SELECT $1::text', parameters: [{ an: 'object' }] }], () => true),
+    ).toBeUndefined();
+  });
+
+  it('a statement that fails rolls everything back and leaves the connection usable', async () => {
+    const { userId } = await account(1_000);
+    const scripts = db.pgScripts as PgScripts;
+    await expect(
+      scripts.run(
+        [
+          { sql: 'UPDATE users SET quota = quota - $1 WHERE id = $2', parameters: [100, userId] },
+          { sql: 'SELECT 1 / $1::int', parameters: [0] },
+        ],
+        () => true,
+      ),
+    ).rejects.toThrow(/division by zero/);
+    const user = await db.kysely
+      .selectFrom('users')
+      .select('quota')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
+    expect(user.quota).toBe(1_000);
+  });
+});
