@@ -1,32 +1,25 @@
 import { type Compilable, sql } from 'kysely';
 import type { Sql } from '../../connect';
+import type { LogDailySummaryRow, LogSummaryRow } from '../../schema';
 import { DAILY_KEY, HOURLY_KEY, type LogSummaries } from './buckets';
 
 const ROWS_PER_UPSERT = 200;
 
-/** One multi-row upsert per table (and 200 keys) that adds the summaries to the tables. */
-export function logSummaryUpserts(db: Sql, { hourly, daily }: LogSummaries): Compilable[] {
+type SummaryTable = 'log_summaries' | 'log_daily_summaries';
+
+/** Upserts of `rows` into `table` keyed by `key`, 200 rows each: the totals are added to the rows there. */
+function upsertsInto(
+  db: Sql,
+  table: SummaryTable,
+  key: readonly string[],
+  rows: Array<LogSummaryRow | LogDailySummaryRow>,
+): Compilable[] {
   const upserts: Compilable[] = [];
-  for (let start = 0; start < hourly.length; start += ROWS_PER_UPSERT) {
-    const insert = db.kysely.insertInto('log_summaries').values(hourly.slice(start, start + ROWS_PER_UPSERT));
-    upserts.push(
-      db.dialect === 'mysql'
-        ? insert.onDuplicateKeyUpdate({
-            quota: sql`quota + values(quota)`,
-            log_count: sql`log_count + values(log_count)`,
-          })
-        : insert.onConflict((oc) =>
-            oc.columns([...HOURLY_KEY]).doUpdateSet((eb) => ({
-              quota: eb('log_summaries.quota', '+', eb.ref('excluded.quota')),
-              log_count: eb('log_summaries.log_count', '+', eb.ref('excluded.log_count')),
-            })),
-          ),
-    );
-  }
-  for (let start = 0; start < daily.length; start += ROWS_PER_UPSERT) {
+  for (let start = 0; start < rows.length; start += ROWS_PER_UPSERT) {
+    // The two tables share the columns the upsert names (the key's, quota, log_count).
     const insert = db.kysely
-      .insertInto('log_daily_summaries')
-      .values(daily.slice(start, start + ROWS_PER_UPSERT));
+      .insertInto(table as 'log_summaries')
+      .values(rows.slice(start, start + ROWS_PER_UPSERT) as LogSummaryRow[]);
     upserts.push(
       db.dialect === 'mysql'
         ? insert.onDuplicateKeyUpdate({
@@ -34,15 +27,21 @@ export function logSummaryUpserts(db: Sql, { hourly, daily }: LogSummaries): Com
             log_count: sql`log_count + values(log_count)`,
           })
         : insert.onConflict((oc) =>
-            oc.columns([...DAILY_KEY]).doUpdateSet((eb) => ({
-              quota: eb('log_daily_summaries.quota', '+', eb.ref('excluded.quota')),
-              log_count: eb('log_daily_summaries.log_count', '+', eb.ref('excluded.log_count')),
-            })),
+            oc.columns([...key] as Array<keyof LogSummaryRow>).doUpdateSet({
+              quota: sql`${sql.ref(`${table}.quota`)} + excluded.quota`,
+              log_count: sql`${sql.ref(`${table}.log_count`)} + excluded.log_count`,
+            }),
           ),
     );
   }
   return upserts;
 }
+
+/** The upserts that add the summaries to the tables (one per table and 200 keys). */
+export const logSummaryUpserts = (db: Sql, { hourly, daily }: LogSummaries): Compilable[] => [
+  ...upsertsInto(db, 'log_summaries', HOURLY_KEY, hourly),
+  ...upsertsInto(db, 'log_daily_summaries', DAILY_KEY, daily),
+];
 
 /** Adds the summaries to the tables. Run it in the log's transaction. */
 export async function addLogSummaries(db: Sql, summaries: LogSummaries): Promise<void> {
