@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../src/db/database';
 import { KyselyLedger } from '../src/db/ledger/kysely-ledger';
-import type { Settlement } from '../src/db/ledger/ledger';
+import { LeaseLostError, type Settlement } from '../src/db/ledger/ledger';
 import { migrateToLatest } from '../src/db/migrate';
 import type { PgScripts } from '../src/db/pg-script';
 import type { NewLogRow } from '../src/db/schema';
@@ -12,12 +12,13 @@ import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases
 describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
   let database: TestDatabase;
   let db: Db;
-  /** Statements run outside one-trip transactions (DEBUG_SQL's hook), and what each trip did. */
+  /** Statements run outside pipelined transactions (DEBUG_SQL's hook); each of those: round trips, outcome. */
   const stepByStep: string[] = [];
-  const trips: Array<boolean | undefined> = [];
+  const trips: Array<{ sends: number; committed: boolean | undefined }> = [];
   let inTrip = false;
   let ledger: KyselyLedger;
   let holder = 0;
+  let channelId = 0;
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
@@ -29,18 +30,31 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     await migrateToLatest(db);
     const scripts = db.pgScripts as PgScripts;
     const watched: PgScripts = {
-      run: async (statements, keep) => {
+      transaction: async (work) => {
         inTrip = true;
+        let sends = 0;
         try {
-          const outcome = await scripts.run(statements, keep);
-          trips.push(outcome);
-          return outcome;
+          const committed = await scripts.transaction((send) =>
+            work((statements) => {
+              sends += 1;
+              return send(statements);
+            }),
+          );
+          trips.push({ sends, committed });
+          return committed;
         } finally {
           inTrip = false;
         }
       },
     };
     ledger = new KyselyLedger(db, watched);
+    const channel = await sql<{ id: number }>`
+      INSERT INTO channels (type, key, status, name, created_time, test_time, response_time, balance,
+        balance_updated_time, models, "group", used_quota, config)
+      VALUES (1, 'sk-upstream', 1, 'upstream', 0, 0, 0, 0, 0, 'gpt-4o', 'default', 0, '{}') RETURNING id`.execute(
+      db.kysely,
+    );
+    channelId = Number(channel.rows[0]?.id);
   });
   afterAll(async () => {
     await db?.close();
@@ -110,7 +124,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
       ...payer,
       holder: name,
       amount: hold,
-      channelId: 1,
+      channelId,
       cost,
       elapsedMs: 12,
       log: log(userId, cost, `cost ${cost}: it's \\ "quoted"; DROP TABLE logs; --`),
@@ -118,13 +132,13 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     return { name, settlement };
   }
 
-  it('settles a batch in one round trip, every value written exactly', async () => {
+  it('settles a batch in one round trip and its commit, every value written exactly', async () => {
     const { userId, tokenId } = await account(1_000);
     const { name, settlement } = await heldSettlement(userId, tokenId, 100, 40);
     stepByStep.length = 0;
     trips.length = 0;
     expect(await ledger.settle(name, 1, [settlement], Date.now())).toEqual([40]);
-    expect(trips).toEqual([true]);
+    expect(trips).toEqual([{ sends: 1, committed: true }]);
     expect(stepByStep).toEqual([]);
     expect(await balances(userId, tokenId)).toEqual({
       user: { quota: 960, used_quota: 40, held_quota: 0 },
@@ -150,7 +164,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     expect(summary).toEqual({ quota: 40, log_count: 1 });
   });
 
-  it('rolls the trip back when a charge is not covered and settles call by call', async () => {
+  it('rolls the trip back when a charge is not covered and settles call by call with the rows read', async () => {
     const { userId, tokenId } = await account(1_000);
     const { name, settlement } = await heldSettlement(userId, tokenId, 100, 40);
     // An administrator sets the balance to 25 while the call runs: it can pay 25 of its 40.
@@ -158,8 +172,12 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     stepByStep.length = 0;
     trips.length = 0;
     expect(await ledger.settle(name, 1, [settlement], Date.now())).toEqual([25]);
-    expect(trips).toEqual([false]);
-    expect(stepByStep.length).toBeGreaterThan(0);
+    // The fast settlement's trip is rolled back; the careful one reads the rows, pipelined too.
+    expect(trips).toEqual([
+      { sends: 1, committed: false },
+      { sends: 3, committed: true },
+    ]);
+    expect(stepByStep).toEqual([]);
     expect(await balances(userId, tokenId)).toMatchObject({
       user: { quota: 0, used_quota: 25, held_quota: 0 },
       token: { used_quota: 25, held_quota: 0 },
@@ -172,6 +190,69 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     expect(logs).toHaveLength(1);
     expect(logs[0]?.quota).toBe(25);
     expect(logs[0]?.content).toContain('charged the 25 left');
+  });
+
+  it('holds in a round trip per row it reads, the changes going with the next read or the commit', async () => {
+    const { userId, tokenId } = await account(1_000);
+    const name = `holder-${++holder}`;
+    await ledger.register(name, Date.now() + 60_000);
+    stepByStep.length = 0;
+    trips.length = 0;
+    const payer = { userId, tokenId, unlimitedToken: false };
+    const held = await ledger.hold(
+      name,
+      Date.now() + 60_000,
+      [{ ...payer, amount: 100, ahead: 300, richFloor: 0 }],
+      0,
+    );
+    expect(held).toEqual([{ ok: true, taken: 400, spendable: 600 }]);
+    // The lease and the user's row, then the key's row, then the three changes.
+    expect(trips).toEqual([{ sends: 3, committed: true }]);
+    expect(stepByStep).toEqual([]);
+    expect(await balances(userId, tokenId)).toEqual({
+      user: { quota: 1_000, used_quota: 0, held_quota: 400 },
+      token: { remain_quota: 1_000, used_quota: 0, held_quota: 400 },
+    });
+    // A refusal reads the user's row and changes nothing.
+    trips.length = 0;
+    const refused = await ledger.hold(
+      name,
+      Date.now() + 60_000,
+      [{ ...payer, amount: 700, ahead: 0, richFloor: 0 }],
+      0,
+    );
+    expect(refused).toEqual([{ ok: false, refusal: 'user-quota' }]);
+    expect(trips).toEqual([{ sends: 1, committed: true }]);
+    expect((await balances(userId, tokenId)).user.held_quota).toBe(400);
+  });
+
+  it("a lost lease, found on the database's answer, refuses the hold without a change", async () => {
+    const { userId, tokenId } = await account(1_000);
+    stepByStep.length = 0;
+    trips.length = 0;
+    const payer = { userId, tokenId, unlimitedToken: false };
+    await expect(
+      ledger.hold(
+        'never-registered',
+        Date.now() + 60_000,
+        [{ ...payer, amount: 100, ahead: 0, richFloor: 0 }],
+        0,
+      ),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    expect(trips).toEqual([{ sends: 1, committed: false }]);
+    expect(stepByStep).toEqual([]);
+    expect((await balances(userId, tokenId)).user.held_quota).toBe(0);
+  });
+
+  it('a change that touched no row where the program does not mind (a channel deleted meanwhile) is kept', async () => {
+    const { userId, tokenId } = await account(1_000);
+    const { name, settlement } = await heldSettlement(userId, tokenId, 100, 40);
+    trips.length = 0;
+    stepByStep.length = 0;
+    expect(await ledger.settle(name, 1, [{ ...settlement, channelId: 987_654 }], Date.now())).toEqual([40]);
+    expect(trips).toEqual([{ sends: 1, committed: true }]);
+    expect(stepByStep).toEqual([]);
+    expect((await balances(userId, tokenId)).user).toEqual({ quota: 960, used_quota: 40, held_quota: 0 });
   });
 
   it('a batch already settled is not charged twice when it is tried again', async () => {
@@ -194,48 +275,44 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
       "\\'; SELECT 1; --",
     ];
     let read: unknown[] = [];
-    const committed = await scripts.run(
-      texts.map((text) => ({ sql: 'SELECT $1::text AS value', parameters: [text] })),
-      (results) => {
-        read = results.map((result) => result.rows[0]?.value);
-        return false;
-      },
-    );
+    const committed = await scripts.transaction(async (send) => {
+      const results = await send(
+        texts.map((text) => ({ sql: 'SELECT $1::text AS value', parameters: [text] })),
+      );
+      read = results.map((result) => result.rows[0]?.value);
+      return false;
+    });
     expect(committed).toBe(false);
     expect(read).toEqual(texts);
-    const numbers = [-5, 0, 3.25, 2 ** 53 - 1];
-    await scripts.run(
-      [
+    await scripts.transaction(async (send) => {
+      const [result] = await send([
         {
           sql: 'SELECT 10 - $1 AS a, $2::numeric AS b, $3::float8 AS c, $4::bigint AS d',
-          parameters: numbers,
+          parameters: [-5, 0, 3.25, 2 ** 53 - 1],
         },
-      ],
-      (results) => {
-        read = Object.values(results[0]?.rows[0] ?? {});
-        return false;
-      },
-    );
+      ]);
+      read = Object.values(result?.rows[0] ?? {});
+      return false;
+    });
     expect(read).toEqual([15, 0, 3.25, 2 ** 53 - 1]);
-    expect(
-      await scripts.run([{ sql: 'SELECT $1::text', parameters: ['a\u0000b'] }], () => true),
-    ).toBeUndefined();
-    expect(
-      await scripts.run([{ sql: 'SELECT $1::text', parameters: [{ an: 'object' }] }], () => true),
-    ).toBeUndefined();
+    for (const unwritable of ['a\u0000b', { an: 'object' }]) {
+      const answer = await scripts.transaction(async (send) => {
+        await send([{ sql: 'SELECT $1::text', parameters: [unwritable] }]);
+        return true;
+      });
+      expect(answer).toBeUndefined();
+    }
   });
 
   it('a statement that fails rolls everything back and leaves the connection usable', async () => {
     const { userId } = await account(1_000);
     const scripts = db.pgScripts as PgScripts;
     await expect(
-      scripts.run(
-        [
-          { sql: 'UPDATE users SET quota = quota - $1 WHERE id = $2', parameters: [100, userId] },
-          { sql: 'SELECT 1 / $1::int', parameters: [0] },
-        ],
-        () => true,
-      ),
+      scripts.transaction(async (send) => {
+        await send([{ sql: 'UPDATE users SET quota = quota - $1 WHERE id = $2', parameters: [100, userId] }]);
+        await send([{ sql: 'SELECT 1 / $1::int', parameters: [0] }]);
+        return true;
+      }),
     ).rejects.toThrow(/division by zero/);
     const user = await db.kysely
       .selectFrom('users')

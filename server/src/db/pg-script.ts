@@ -13,18 +13,25 @@ export interface ScriptResult {
   rows: Array<Record<string, unknown>>;
 }
 
+/** Sends statements as one query inside the open transaction; answers what each one did. */
+export type SendStatements = (statements: ScriptStatement[]) => Promise<ScriptResult[]>;
+
 /**
- * One transaction of many statements in one round trip to PostgreSQL, instead of one per statement:
- * BEGIN and the statements go as one simple query, then COMMIT or ROLLBACK as `keep` decides from
- * what the statements did.
+ * Transactions on PostgreSQL that send many statements per round trip instead of one: each `send`
+ * is one simple query (the first one begins the transaction), and the transaction is committed or
+ * rolled back as `work` decides.
  */
 export interface PgScripts {
-  /** Answers whether it committed; undefined (nothing sent) when a value cannot be written as a literal. */
-  run(
-    statements: ScriptStatement[],
-    keep: (results: ScriptResult[]) => boolean,
-  ): Promise<boolean | undefined>;
+  /**
+   * Runs `work` in a transaction on one connection: COMMIT when it answers true, ROLLBACK when it
+   * answers false or throws. Answers whether it committed; undefined, rolled back, when a value
+   * could not be written as a literal.
+   */
+  transaction(work: (send: SendStatements) => Promise<boolean>): Promise<boolean | undefined>;
 }
+
+/** A value that has no literal form was to be sent: the transaction is given up. */
+class NotWritable extends Error {}
 
 /**
  * A value as a quoted literal of unknown type, which PostgreSQL types from its context as it types a
@@ -67,34 +74,43 @@ const asResult = (result: QueryResult): ScriptResult => ({
 
 export function createPgScripts(pool: Pool, quote: (text: string) => string, log?: SqlLogger): PgScripts {
   return {
-    async run(statements, keep) {
-      const texts: string[] = ['BEGIN'];
-      for (const statement of statements) {
-        const text = inlineParameters(statement, quote);
-        if (text === undefined) return undefined;
-        texts.push(text);
-      }
-      const started = performance.now();
+    async transaction(work) {
       const client = await pool.connect();
+      let begun = false;
       let broken: Error | undefined;
-      try {
-        const answer = (await client.query(texts.join(';\n'))) as unknown as QueryResult[];
-        const committed = keep(answer.slice(1).map(asResult));
-        await client.query(committed ? 'COMMIT' : 'ROLLBACK');
-        return committed;
-      } catch (error) {
-        // A statement that failed leaves the transaction aborted: end it before the connection goes back.
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-        throw error;
-      } finally {
-        client.release(broken);
+      const send: SendStatements = async (statements) => {
+        const texts: string[] = begun ? [] : ['BEGIN'];
+        for (const statement of statements) {
+          const text = inlineParameters(statement, quote);
+          if (text === undefined) throw new NotWritable();
+          texts.push(text);
+        }
+        const started = performance.now();
+        const answer = (await client.query(texts.join(';\n'))) as unknown as QueryResult | QueryResult[];
+        const results = (Array.isArray(answer) ? answer : [answer]).map(asResult);
         if (log) {
           const ms = Math.round((performance.now() - started) * 10) / 10;
           for (const { sql, parameters } of statements)
             log({ sql, params: parameters.map(maskParameter), ms });
         }
+        const ownResults = begun ? results : results.slice(1);
+        begun = true;
+        return ownResults;
+      };
+      try {
+        const committed = await work(send);
+        if (begun) await client.query(committed ? 'COMMIT' : 'ROLLBACK');
+        return committed;
+      } catch (error) {
+        // A statement that failed leaves the transaction aborted: end it before the connection goes back.
+        if (begun)
+          await client.query('ROLLBACK').catch((rollbackError: Error) => {
+            broken = rollbackError;
+          });
+        if (error instanceof NotWritable) return undefined;
+        throw error;
+      } finally {
+        client.release(broken);
       }
     },
   };

@@ -1,7 +1,7 @@
 import { CompiledQuery as Compiled, type CompiledQuery } from 'kysely';
 import type { Sql } from '../connect';
 import { outboxRows } from '../log-outbox';
-import type { PgScripts, ScriptResult } from '../pg-script';
+import type { PgScripts, SendStatements } from '../pg-script';
 import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
 import { logSummaryUpserts } from '../repos/log-summaries/upserts';
 import type { NewLogRow } from '../schema';
@@ -22,23 +22,35 @@ function byColumns<T>(...columns: Array<keyof T>) {
   };
 }
 
-/** A step the program took when every change was guessed to touch one row. */
-type PlannedStep = Exclude<LedgerStep, { kind: 'get' | 'all' }>;
-
+/** The rows a change is guessed to touch until the database says. */
 const GUESSED_ROWS = 1;
 
-/** What the program did on the statements' real answers: its value, or the error it threw. */
+/** A step the program took, and the answer it was given: the database's, or a guess until it is sent. */
+interface Taken {
+  step: LedgerStep;
+  answer: unknown;
+}
+
+/** What the program did on the database's answers: its value, or the error it threw. */
 type Replayed<T> = { value: T } | { error: unknown };
 
-function sameStep(step: LedgerStep, planned: PlannedStep | undefined): boolean {
-  if (!planned || step.kind !== planned.kind) return false;
-  if (step.kind === 'logs' && planned.kind === 'logs')
-    return step.logs.length === planned.logs.length && step.logs.every((log, i) => log === planned.logs[i]);
-  if (step.kind !== 'run' || planned.kind !== 'run') return false;
+/** The same row: the same object, or one made again with the same values (a replay's). */
+function sameRow(a: NewLogRow, b: NewLogRow | undefined): boolean {
+  if (a === b) return true;
+  if (!b) return false;
+  const columns = Object.keys(a) as Array<keyof NewLogRow>;
+  return columns.length === Object.keys(b).length && columns.every((column) => a[column] === b[column]);
+}
+
+function sameStep(step: LedgerStep, taken: LedgerStep | undefined): boolean {
+  if (!taken || step.kind !== taken.kind) return false;
+  if (step.kind === 'logs' && taken.kind === 'logs')
+    return step.logs.length === taken.logs.length && step.logs.every((log, i) => sameRow(log, taken.logs[i]));
+  if (step.kind === 'logs' || taken.kind === 'logs') return false;
   return (
-    step.statement === planned.statement &&
-    step.params.length === planned.params.length &&
-    step.params.every((param, i) => param === planned.params[i])
+    step.statement === taken.statement &&
+    step.params.length === taken.params.length &&
+    step.params.every((param, i) => param === taken.params[i])
   );
 }
 
@@ -104,52 +116,82 @@ export class KyselyLedger extends ProgramLedger {
   }
 
   /**
-   * The program's steps when each change touches one row (the usual case), or undefined when it
-   * reads rows, whose answers cannot be guessed.
+   * Runs the program in few round trips: its changes wait and go together with its next read or at
+   * its end, each guessed meanwhile to touch one row (the usual case). When every guess held, answers
+   * its value; when one did not, what the program does on the real answers (`#replay`).
    */
-  #plan<T>(program: () => Program<T>): PlannedStep[] | undefined {
-    const planned: PlannedStep[] = [];
-    const steps = program();
-    try {
-      let next = steps.next();
-      while (!next.done) {
-        const step = next.value;
-        if (step.kind === 'get' || step.kind === 'all') return undefined;
-        planned.push(step);
-        next = steps.next(step.kind === 'run' ? GUESSED_ROWS : undefined);
+  async #pipelined<T>(program: () => Program<T>, send: SendStatements): Promise<Replayed<T> | undefined> {
+    const taken: Taken[] = [];
+    const waiting: CompiledQuery[] = [];
+    /** Of the waiting statements, the changes: where they stand, and which step they are. */
+    const guesses: Array<{ at: number; step: number }> = [];
+    let guessedWrong = false;
+    const sendWaiting = async (read?: CompiledQuery) => {
+      const results = await send(read ? [...waiting, read] : waiting);
+      for (const guess of guesses) {
+        const rows = results[guess.at]?.rowCount ?? 0;
+        if (rows !== GUESSED_ROWS) {
+          guessedWrong = true;
+          (taken[guess.step] as Taken).answer = rows;
+        }
       }
-    } catch {
-      return undefined;
-    } finally {
-      steps.return(undefined as T);
+      waiting.length = 0;
+      guesses.length = 0;
+      return results.at(-1);
+    };
+    const steps = program();
+    // Only the program's own throws are caught here; the database's errors go to the caller.
+    let thrown: { error: unknown } | undefined;
+    const advance = (answer?: unknown): IteratorResult<LedgerStep, T> | undefined => {
+      try {
+        return steps.next(answer);
+      } catch (error) {
+        thrown = { error };
+        return undefined;
+      }
+    };
+    let next = advance();
+    while (next && !next.done) {
+      const step = next.value;
+      let answer: unknown;
+      if (step.kind === 'run') {
+        guesses.push({ at: waiting.length, step: taken.length });
+        waiting.push(this.#statement(step));
+        answer = GUESSED_ROWS;
+      } else if (step.kind === 'logs') {
+        waiting.push(...this.#logWrites(step.logs));
+      } else {
+        const result = await sendWaiting(this.#statement(step));
+        if (guessedWrong) return this.#replay(program, taken);
+        answer = step.kind === 'get' ? result?.rows[0] : (result?.rows ?? []);
+      }
+      taken.push({ step, answer });
+      next = advance(answer);
     }
-    return planned;
+    // Thrown on answers the database gave (none still a guess), the error stands; else, step by step.
+    if (!next) return guesses.length === 0 ? thrown : undefined;
+    if (waiting.length > 0) await sendWaiting();
+    return guessedWrong ? this.#replay(program, taken) : { value: next.value };
   }
 
   /**
-   * Runs the program again on what the statements really did (`first`: where each planned step's
-   * statements start in the script). It is kept only when it takes the planned steps exactly; when
-   * it throws on the way (a charge not covered), it threw on what this transaction did: the error
-   * stands as it would have step by step.
+   * Runs the program again on the database's answers to the steps taken. It is kept only when it
+   * takes those steps exactly; when it throws on the way (a charge not covered), it threw on what
+   * this transaction did: the error stands as it would have step by step.
    */
-  #replay<T>(
-    program: () => Program<T>,
-    planned: PlannedStep[],
-    first: number[],
-    results: ScriptResult[],
-  ): Replayed<T> | undefined {
+  #replay<T>(program: () => Program<T>, taken: Taken[]): Replayed<T> | undefined {
     const steps = program();
-    let taken = 0;
+    let index = 0;
     try {
       let next = steps.next();
       while (!next.done) {
         const step = next.value;
-        if (!sameStep(step, planned[taken])) return undefined;
-        const answer = step.kind === 'run' ? results[first[taken] as number]?.rowCount : undefined;
-        taken += 1;
-        next = steps.next(answer);
+        const done = taken[index];
+        if (!done || !sameStep(step, done.step)) return undefined;
+        index += 1;
+        next = steps.next(done.answer);
       }
-      return taken === planned.length ? { value: next.value } : undefined;
+      return index === taken.length ? { value: next.value } : undefined;
     } catch (error) {
       return { error };
     }
@@ -157,24 +199,16 @@ export class KyselyLedger extends ProgramLedger {
 
   protected async execute<T>(program: () => Program<T>): Promise<T> {
     const scripts = this.scripts;
-    const planned = scripts ? this.#plan(program) : undefined;
-    if (!scripts || !planned || planned.length === 0) return this.#stepByStep(program);
-    const statements: CompiledQuery[] = [];
-    const first = planned.map((step) => {
-      const start = statements.length;
-      if (step.kind === 'run') statements.push(this.#statement(step));
-      else statements.push(...this.#logWrites(step.logs));
-      return start;
-    });
-    let replayed: Replayed<T> | undefined;
+    if (!scripts) return this.#stepByStep(program);
+    let outcome: Replayed<T> | undefined;
     const committed = await retryOnConflict(this.db, () =>
-      scripts.run(statements, (results) => {
-        replayed = this.#replay(program, planned, first, results);
-        return replayed !== undefined && 'value' in replayed;
+      scripts.transaction(async (send) => {
+        outcome = await this.#pipelined(program, send);
+        return outcome !== undefined && 'value' in outcome;
       }),
     );
-    if (committed && replayed && 'value' in replayed) return replayed.value;
-    if (committed !== undefined && replayed && 'error' in replayed) throw replayed.error;
+    if (committed && outcome && 'value' in outcome) return outcome.value;
+    if (committed !== undefined && outcome && 'error' in outcome) throw outcome.error;
     // Rolled back (a change touched another number of rows than guessed) or not sent: step by step.
     return this.#stepByStep(program);
   }
