@@ -26,7 +26,7 @@ export interface Connection extends Sql {
   sqlite?: SqliteDatabase.Database;
   /** The connection pool's state now, where the driver tells it (metrics); SQLite has none. */
   poolUse?: () => PoolUse;
-  /** On PostgreSQL: a transaction in one round trip, which the ledger runs on. */
+  /** On PostgreSQL: transactions that send many statements per round trip, which the ledger runs on. */
   pgScripts?: PgScripts;
   close(): Promise<void>;
 }

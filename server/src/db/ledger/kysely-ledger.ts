@@ -54,11 +54,14 @@ function sameStep(step: LedgerStep, taken: LedgerStep | undefined): boolean {
   );
 }
 
-/** The ledger through Kysely: PostgreSQL and MySQL (a network round trip per statement anyway). */
+/**
+ * The ledger on PostgreSQL and MySQL: through Kysely a round trip per statement (MySQL, and
+ * PostgreSQL's fallback), or pipelined on PostgreSQL (`scripts`).
+ */
 export class KyselyLedger extends ProgramLedger {
   constructor(
     private readonly db: Sql,
-    /** PostgreSQL's one-round-trip transactions, when the connection has them. */
+    /** PostgreSQL's pipelined transactions, when the connection has them. */
     private readonly scripts?: PgScripts,
   ) {
     super();
