@@ -85,15 +85,33 @@ describe('route guard and login', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 
-  it('logs out from the user dropdown', async () => {
+  it('logs out from the user dropdown, even while a call of the page is still on its way', async () => {
     const context = await visitor();
     await signInContext(context, 'alice', 'alice-password');
     const page = await context.newPage();
+    // The key list is held until the logout is answered, so the server refuses it (401): that is the
+    // logout's own doing, not an expired session, and must not reload the console to say so.
+    const isList = (url: string) => new URL(url).pathname === '/api/token/';
+    const loggedOut = page.waitForResponse((response) => response.url().includes('/api/user/logout'));
+    await page.route(
+      (url) => isList(url.href),
+      async (route) => {
+        await loggedOut;
+        await route.continue();
+      },
+    );
+    const listRefused = page.waitForResponse(
+      (response) => isList(response.url()) && response.status() === 401,
+    );
+    const listAsked = page.waitForRequest((request) => isList(request.url()));
     await page.goto('/token');
+    await listAsked;
     await page.locator('[data-testid="user-menu"]:visible').click();
     await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await listRefused;
     await waitForPath(page, '/login');
     await expectToast(page, 'Logged out successfully!');
+    expect(new URL(page.url()).search).toBe('');
     expect(await page.evaluate(() => window.localStorage.getItem('user'))).toBeNull();
     const session = await context.request.get('/api/user/self');
     expect(session.status()).toBe(401);

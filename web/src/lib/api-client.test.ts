@@ -2,7 +2,7 @@ import { notifications, notificationsStore } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/i18n';
 import { ApiError, api, configureApiClient } from './api-client';
-import { saveSession } from './session';
+import { beginLeaving, clearSession, saveSession } from './session';
 import { StorageKey } from './storage';
 
 function answer(status: number, body: unknown) {
@@ -83,6 +83,26 @@ describe('API client', () => {
     await expect(api.get('/api/user/self')).rejects.toBeInstanceOf(ApiError);
     expect(assign).toHaveBeenCalledWith('/login?expired=true');
     expect(window.localStorage.getItem(StorageKey.user)).toBeNull();
+  });
+
+  it('leaves the page alone on a 401 while this console ends its own session, or when no one is signed in', async () => {
+    configureApiClient({});
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    beginLeaving();
+    mockFetch(answer(401, { success: false, message: 'not logged in' }));
+    await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
+    expect(window.localStorage.getItem(StorageKey.user)).not.toBeNull();
+    clearSession();
+    mockFetch(answer(401, { success: false, message: 'not logged in' }));
+    await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
+    expect(assign).not.toHaveBeenCalled();
+    // A new login is a session that can expire again.
+    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    mockFetch(answer(401, { success: false, message: 'not logged in' }));
+    await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
+    expect(assign).toHaveBeenCalledWith('/login?expired=true');
   });
 
   it.each([

@@ -1,7 +1,7 @@
 import { CONSOLE_CALL_HEADER, CONSOLE_CALL_VALUE } from '@switchyard/contract/console-call';
 import type { Envelope } from '@switchyard/contract/envelope';
 import { i18n } from '../i18n/i18n';
-import { clearSession } from './session';
+import { clearSession, sessionCanExpire } from './session';
 import { showError, showInfo } from './toast';
 
 /**
@@ -34,13 +34,14 @@ export interface CallOptions {
 interface ClientConfig {
   /** Base address of the server; empty means same origin. */
   baseUrl: string;
-  /** What a 401 does: by default forget the user and go to /login?expired=true. */
+  /** What a 401 does: by default, when a signed-in session can expire, forget the user and go to /login?expired=true. */
   onUnauthorized: () => void;
 }
 
 const defaultConfig: ClientConfig = {
   baseUrl: '',
   onUnauthorized: () => {
+    if (!sessionCanExpire()) return;
     clearSession();
     window.location.assign('/login?expired=true');
   },

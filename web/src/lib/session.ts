@@ -13,6 +13,9 @@ export interface SessionUser {
 
 const sessionStore = createStore<SessionUser | null>(null);
 
+/** Set while this console ends its own session (logout, sign out everywhere, account deletion). */
+let leaving = false;
+
 /** Start-up: take the user saved by an earlier login. */
 export function restoreSession(): void {
   sessionStore.set(readJson<SessionUser>(StorageKey.user));
@@ -23,14 +26,32 @@ export function getSessionUser(): SessionUser | null {
 }
 
 export function saveSession(user: SessionUser): void {
+  leaving = false;
   writeItem(StorageKey.user, JSON.stringify(user));
   sessionStore.set(user);
 }
 
 export function clearSession(): void {
+  leaving = false;
   writeItem(StorageKey.user, null);
   sessionStore.set(null);
 }
+
+/** This console is about to end its own session: a 401 from a call still in flight is then expected. */
+export function beginLeaving(): void {
+  leaving = true;
+}
+
+/** The call that was to end the session failed, so the session goes on. */
+export function cancelLeaving(): void {
+  leaving = false;
+}
+
+/**
+ * Whether a 401 means the session expired under the user: not when no one is signed in here, and not
+ * while this console is ending the session itself (a call that raced the logout is refused, expectedly).
+ */
+export const sessionCanExpire = (): boolean => !leaving && getSessionUser() !== null;
 
 export function useSessionUser(): SessionUser | null {
   return useStore(sessionStore);

@@ -2,6 +2,7 @@ import type { User } from '@switchyard/contract/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, fetchData } from '../../../lib/api-client';
 import { type OAuthProvider, startOAuth } from '../../../lib/oauth';
+import { beginLeaving, cancelLeaving } from '../../../lib/session';
 import { settingsKeys } from './options';
 
 /** GET /api/user/self: the accounts already bound. */
@@ -27,14 +28,17 @@ export function useAffCode() {
   });
 }
 
+/** The calls that end this browser's session: while one runs, a raced call's 401 is no expiry. */
+const leavingSession = { onMutate: beginLeaving, onError: cancelLeaving };
+
 /** DELETE /api/user/self: the server also ends the session. */
 export function useDeleteSelf() {
-  return useMutation({ mutationFn: () => api.delete('/api/user/self') });
+  return useMutation({ mutationFn: () => api.delete('/api/user/self'), ...leavingSession });
 }
 
 /** POST /api/user/self/sessions/revoke: every session of the user ends, this one included. */
 export function useSignOutEverywhere() {
-  return useMutation({ mutationFn: () => api.post('/api/user/self/sessions/revoke') });
+  return useMutation({ mutationFn: () => api.post('/api/user/self/sessions/revoke'), ...leavingSession });
 }
 
 /** GitHub and Lark: the same authorise trip as login; the callback answers "bind" for a signed-in user. */
