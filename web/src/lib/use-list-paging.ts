@@ -21,12 +21,37 @@ export interface ListPaging<T> {
   refreshing: boolean;
 }
 
+type ServerPages<T> = UseInfiniteQueryResult<InfiniteData<T[]>>;
+
+/** Whether page `next` has rows to show: the next server page is fetched first when `next` needs it. */
+async function canShow<T>(pages: ServerPages<T>, cachedRows: number, next: number): Promise<boolean> {
+  if (!needsFetch(cachedRows, next) || !pages.hasNextPage) return true;
+  const result = await pages.fetchNextPage();
+  return (result.data?.pages.at(-1) ?? []).length > 0;
+}
+
+/** Paging over server pages alone (a filtered list without keyword search): the shown page's rows. */
+export function usePagedRows<T>(pages: ServerPages<T>) {
+  const [page, setPage] = useState(1);
+  const rows = pages.data?.pages.flat() ?? [];
+  return {
+    visible: pageSlice(rows, page),
+    page,
+    total: pageCount(rows.length, pages.hasNextPage),
+    goTo: async (next: number) => {
+      if (await canShow(pages, rows.length, next)) setPage(next);
+    },
+    /** Back to the first page (after new filters). */
+    reset: () => setPage(1),
+  };
+}
+
 /**
  * One list screen's paging: server pages cached by an infinite query, or the results of a
  * keyword search when one is given. Choosing the page after the last cached one fetches it.
  */
 export function useListPaging<T extends ListRow>(
-  pages: UseInfiniteQueryResult<InfiniteData<T[]>>,
+  pages: ServerPages<T>,
   search: UseQueryResult<T[]>,
   searching: boolean,
 ): ListPaging<T> {
@@ -34,12 +59,7 @@ export function useListPaging<T extends ListRow>(
   const rows: T[] = searching ? (search.data ?? []) : (pages.data?.pages.flat() ?? []);
 
   const goTo = async (next: number) => {
-    if (!searching && needsFetch(rows.length, next) && pages.hasNextPage) {
-      const result = await pages.fetchNextPage();
-      const fetched = result.data?.pages.at(-1) ?? [];
-      if (fetched.length === 0) return;
-    }
-    setPage(next);
+    if (searching || (await canShow(pages, rows.length, next))) setPage(next);
   };
 
   return {

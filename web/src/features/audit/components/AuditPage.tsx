@@ -6,8 +6,8 @@ import { EmptyPanel } from '../../../components/EmptyPanel';
 import { ListPagination } from '../../../components/ListPagination';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageLoading } from '../../../components/PageLoading';
-import { needsFetch, pageCount, pageSlice } from '../../../lib/paging';
 import { isRoot, useSessionUser } from '../../../lib/session';
+import { usePagedRows } from '../../../lib/use-list-paging';
 import { type AuditQuery, useAuditPages } from '../api/audit-list';
 import { AuditCards } from './AuditCards';
 import { AuditFilters } from './AuditFilters';
@@ -22,11 +22,8 @@ export function AuditPage() {
   const [form, setForm] = useState(emptyAuditFilter);
   const [query, setQuery] = useState<AuditQuery>({});
   const [error, setError] = useState<AuditFilterError | null>(null);
-  const [page, setPage] = useState(1);
   const pages = useAuditPages(query);
-
-  const rows = pages.data?.pages.flat() ?? [];
-  const visible = pageSlice(rows, page);
+  const { visible, page, total, goTo, reset } = usePagedRows(pages);
 
   const apply = (next = form) => {
     const result = toAuditQuery(next);
@@ -35,17 +32,9 @@ export function AuditPage() {
       return;
     }
     setError(null);
-    setPage(1);
+    reset();
     setQuery(result.query);
     if (JSON.stringify(result.query) === JSON.stringify(query)) void pages.refetch();
-  };
-
-  const goTo = async (next: number) => {
-    if (needsFetch(rows.length, next) && pages.hasNextPage) {
-      const result = await pages.fetchNextPage();
-      if ((result.data?.pages.at(-1) ?? []).length === 0) return;
-    }
-    setPage(next);
   };
 
   return (
@@ -78,11 +67,7 @@ export function AuditPage() {
             <AuditTable entries={visible} />
           )}
         </div>
-        <ListPagination
-          total={pageCount(rows.length, pages.hasNextPage)}
-          value={page}
-          onChange={(next) => void goTo(next)}
-        />
+        <ListPagination total={total} value={page} onChange={(next) => void goTo(next)} />
       </Paper>
     </>
   );

@@ -1,7 +1,7 @@
-import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
 import type { LogEntry } from '@switchyard/contract/logs';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { fetchData, type Query } from '../../../lib/api-client';
+import { useServerPages } from '../../../lib/list-queries';
 
 /** The query string of the log filters, as GET /api/log/ and /api/log/self/ take it (without p). */
 export type LogQuery = Query;
@@ -16,19 +16,9 @@ export const logsKeys = {
 const listPath = (admin: boolean) => (admin ? '/api/log/' : '/api/log/self/');
 const statPath = (admin: boolean) => (admin ? '/api/log/stat' : '/api/log/self/stat');
 
-/** Log pages of 10 for the filters, newest first; the next is fetched when the last cached one is reached. */
-export function useLogPages(admin: boolean, query: LogQuery) {
-  return useInfiniteQuery({
-    queryKey: logsKeys.pages(admin, query),
-    initialPageParam: 0,
-    queryFn: ({ pageParam }) =>
-      fetchData<LogEntry[]>(listPath(admin), { query: { ...query, p: pageParam } }).then(
-        (rows) => rows ?? [],
-      ),
-    getNextPageParam: (lastPage, pages) => (lastPage.length === ITEMS_PER_PAGE ? pages.length : undefined),
-    staleTime: 0,
-  });
-}
+/** Log pages of 10 for the filters, newest first. */
+export const useLogPages = (admin: boolean, query: LogQuery) =>
+  useServerPages<LogEntry>(logsKeys.pages(admin, query), listPath(admin), query);
 
 /** The quota total of the logs matching the filters (data.quota). */
 export function useLogStat(admin: boolean, query: LogQuery) {

@@ -8,8 +8,8 @@ import { ListPagination } from '../../../components/ListPagination';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageLoading } from '../../../components/PageLoading';
 import { renderLogQuota } from '../../../lib/format';
-import { needsFetch, pageCount, pageSlice } from '../../../lib/paging';
 import { isAdmin, useSessionUser } from '../../../lib/session';
+import { usePagedRows } from '../../../lib/use-list-paging';
 import { type LogQuery, useLogPages, useLogStat } from '../api/logs-list';
 import { LogCards } from './LogCards';
 import { LogFilters } from './LogFilters';
@@ -30,13 +30,9 @@ export function LogsPage() {
   const [form, setForm] = useState(defaultLogFilter);
   const [query, setQuery] = useState(() => initialQuery(admin));
   const [error, setError] = useState<LogFilterError | null>(null);
-  const [page, setPage] = useState(1);
   const pages = useLogPages(admin, query);
   const stat = useLogStat(admin, query);
-
-  const rows = pages.data?.pages.flat() ?? [];
-  const total = pageCount(rows.length, pages.hasNextPage);
-  const visible = pageSlice(rows, page);
+  const { visible, page, total, goTo, reset } = usePagedRows(pages);
 
   const apply = (next = form) => {
     const result = toLogQuery(next, admin);
@@ -45,21 +41,13 @@ export function LogsPage() {
       return;
     }
     setError(null);
-    setPage(1);
+    reset();
     setQuery(result.query);
     // The same filters again means "refresh".
     if (JSON.stringify(result.query) === JSON.stringify(query)) {
       void pages.refetch();
       void stat.refetch();
     }
-  };
-
-  const goTo = async (next: number) => {
-    if (needsFetch(rows.length, next) && pages.hasNextPage) {
-      const result = await pages.fetchNextPage();
-      if ((result.data?.pages.at(-1) ?? []).length === 0) return;
-    }
-    setPage(next);
   };
 
   return (
