@@ -81,7 +81,11 @@ describe('CHANNEL_TEST_FREQUENCY: every channel tested on a period', () => {
     upstream.use(openAiHandler());
     await waitFor(async () => ((await g.statusOf(id)) === 1 ? true : undefined), 'the channel enabled again');
     await waitFor(g.pushed('has been enabled again'), 'the enabled notice');
-    const logs = (await g.systemLogs(id)).map((log) => log.content);
+    // The system line is written beside the notice, not before it: wait for both lines.
+    const logs = await waitFor(async () => {
+      const lines = (await g.systemLogs(id)).map((log) => log.content);
+      return lines.length >= 2 ? lines : undefined;
+    }, 'the two system lines');
     expect(logs).toEqual([
       expect.stringMatching(/^Channel "periodic" \(#\d+\) was disabled automatically: .*Incorrect API key/),
       expect.stringMatching(/^Channel "periodic" \(#\d+\) was enabled again: its test passed$/),
