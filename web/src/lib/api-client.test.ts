@@ -1,7 +1,7 @@
 import { notifications, notificationsStore } from '@mantine/notifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/i18n';
-import { ApiError, api, configureApiClient } from './api-client';
+import { ApiError, api, configureApiClient, leavingFailed } from './api-client';
 import { beginLeaving, clearSession, saveSession } from './session';
 import { StorageKey } from './storage';
 
@@ -100,6 +100,33 @@ describe('API client', () => {
     expect(assign).not.toHaveBeenCalled();
     // A new login is a session that can expire again.
     saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    mockFetch(answer(401, { success: false, message: 'not logged in' }));
+    await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
+    expect(assign).toHaveBeenCalledWith('/login?expired=true');
+  });
+
+  it('treats a 401 to the very call that was to end the session as the session having expired', async () => {
+    configureApiClient({});
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    beginLeaving();
+    mockFetch(answer(401, { success: false, message: 'not logged in' }));
+    const refused = await api.post('/api/user/self/sessions/revoke').catch((error: unknown) => error);
+    expect(assign).not.toHaveBeenCalled();
+    leavingFailed(refused);
+    expect(assign).toHaveBeenCalledWith('/login?expired=true');
+    expect(window.localStorage.getItem(StorageKey.user)).toBeNull();
+  });
+
+  it('keeps the session when the call that was to end it failed otherwise', async () => {
+    configureApiClient({});
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    beginLeaving();
+    mockFetch(answer(500, ''));
+    leavingFailed(await api.post('/api/user/self/sessions/revoke').catch((error: unknown) => error));
     mockFetch(answer(401, { success: false, message: 'not logged in' }));
     await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
     expect(assign).toHaveBeenCalledWith('/login?expired=true');

@@ -1,7 +1,7 @@
 import { CONSOLE_CALL_HEADER, CONSOLE_CALL_VALUE } from '@switchyard/contract/console-call';
 import type { Envelope } from '@switchyard/contract/envelope';
 import { i18n } from '../i18n/i18n';
-import { clearSession, sessionCanExpire } from './session';
+import { cancelLeaving, clearSession, sessionCanExpire } from './session';
 import { showError, showInfo } from './toast';
 
 /**
@@ -60,6 +60,15 @@ export function buildUrl(path: string, query?: Query): string {
   }
   const search = params.toString();
   return `${config.baseUrl}${path}${search ? `?${search}` : ''}`;
+}
+
+/**
+ * A call that was to end this browser's session failed: the session goes on, unless the call was
+ * refused because the session had ended already (401), which is then handled as any expiry.
+ */
+export function leavingFailed(error: unknown): void {
+  cancelLeaving();
+  if (error instanceof ApiError && error.status === 401) config.onUnauthorized();
 }
 
 /** The toast for an HTTP failure or a thrown error (spec section 8). */

@@ -1,8 +1,8 @@
 import type { User } from '@switchyard/contract/users';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, fetchData } from '../../../lib/api-client';
+import { api, fetchData, leavingFailed } from '../../../lib/api-client';
 import { type OAuthProvider, startOAuth } from '../../../lib/oauth';
-import { beginLeaving, cancelLeaving } from '../../../lib/session';
+import { beginLeaving } from '../../../lib/session';
 import { settingsKeys } from './options';
 
 /** GET /api/user/self: the accounts already bound. */
@@ -29,7 +29,7 @@ export function useAffCode() {
 }
 
 /** The calls that end this browser's session: while one runs, a raced call's 401 is no expiry. */
-const leavingSession = { onMutate: beginLeaving, onError: cancelLeaving };
+const leavingSession = { onMutate: beginLeaving, onError: leavingFailed };
 
 /** DELETE /api/user/self: the server also ends the session. */
 export function useDeleteSelf() {
