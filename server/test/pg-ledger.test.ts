@@ -321,4 +321,27 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
       .executeTakeFirstOrThrow();
     expect(user.quota).toBe(1_000);
   });
+
+  it('a statement that fails in the first trip, with the BEGIN, rolls back too and leaves the connection usable', async () => {
+    const { userId } = await account(1_000);
+    const scripts = db.pgScripts as PgScripts;
+    await expect(
+      scripts.transaction(async (send) => {
+        await send([
+          { sql: 'UPDATE users SET quota = quota - $1 WHERE id = $2', parameters: [100, userId] },
+          { sql: 'SELECT 1 / $1::int', parameters: [0] },
+        ]);
+        return true;
+      }),
+    ).rejects.toThrow(/division by zero/);
+    // The pool hands the same connection out next: it must not be left in the aborted transaction.
+    for (let round = 0; round < 3; round++) {
+      const committed = await scripts.transaction(async (send) => {
+        const [answer] = await send([{ sql: 'SELECT quota FROM users WHERE id = $1', parameters: [userId] }]);
+        expect(answer?.rows[0]?.quota).toBe(1_000);
+        return true;
+      });
+      expect(committed).toBe(true);
+    }
+  });
 });

@@ -86,6 +86,9 @@ export function createPgScripts(pool: Pool, quote: (text: string) => string, log
           texts.push(text);
         }
         const started = performance.now();
+        // Once BEGIN is on its way the transaction must be ended, even when this trip fails part-way.
+        const opening = !begun;
+        begun = true;
         const answer = (await client.query(texts.join(';\n'))) as unknown as QueryResult | QueryResult[];
         const results = (Array.isArray(answer) ? answer : [answer]).map(asResult);
         if (log) {
@@ -93,9 +96,7 @@ export function createPgScripts(pool: Pool, quote: (text: string) => string, log
           for (const { sql, parameters } of statements)
             log({ sql, params: parameters.map(maskParameter), ms });
         }
-        const ownResults = begun ? results : results.slice(1);
-        begun = true;
-        return ownResults;
+        return opening ? results.slice(1) : results;
       };
       try {
         const committed = await work(send);
