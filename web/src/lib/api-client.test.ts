@@ -30,6 +30,23 @@ const toasts = () =>
 
 let unauthorized: ReturnType<typeof vi.fn<() => void>>;
 
+const ROOT = { id: 1, username: 'root', display_name: '', role: 100, status: 1 };
+
+/** The client's own 401 handling, root signed in, and a spy where it would leave the page. */
+function signedInWithDefaultHandler() {
+  configureApiClient({});
+  const assign = vi.fn();
+  vi.stubGlobal('location', { ...window.location, assign });
+  saveSession(ROOT);
+  return assign;
+}
+
+/** A GET the server refuses with 401. */
+function refused401(path: string) {
+  mockFetch(answer(401, { success: false, message: 'not logged in' }));
+  return api.get(path);
+}
+
 beforeEach(async () => {
   await i18n.changeLanguage('en');
   notifications.clean();
@@ -75,10 +92,7 @@ describe('API client', () => {
   });
 
   it('by default a 401 forgets the user and goes to /login?expired=true', async () => {
-    configureApiClient({});
-    const assign = vi.fn();
-    vi.stubGlobal('location', { ...window.location, assign });
-    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    const assign = signedInWithDefaultHandler();
     mockFetch(answer(401, { success: false, message: 'not logged in' }));
     await expect(api.get('/api/user/self')).rejects.toBeInstanceOf(ApiError);
     expect(assign).toHaveBeenCalledWith('/login?expired=true');
@@ -86,30 +100,21 @@ describe('API client', () => {
   });
 
   it('leaves the page alone on a 401 while this console ends its own session, or when no one is signed in', async () => {
-    configureApiClient({});
-    const assign = vi.fn();
-    vi.stubGlobal('location', { ...window.location, assign });
-    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    const assign = signedInWithDefaultHandler();
     beginLeaving();
-    mockFetch(answer(401, { success: false, message: 'not logged in' }));
-    await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
+    await expect(refused401('/api/token/')).rejects.toBeInstanceOf(ApiError);
     expect(window.localStorage.getItem(StorageKey.user)).not.toBeNull();
     clearSession();
-    mockFetch(answer(401, { success: false, message: 'not logged in' }));
-    await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
+    await expect(refused401('/api/token/')).rejects.toBeInstanceOf(ApiError);
     expect(assign).not.toHaveBeenCalled();
     // A new login is a session that can expire again.
-    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
-    mockFetch(answer(401, { success: false, message: 'not logged in' }));
-    await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
+    saveSession(ROOT);
+    await expect(refused401('/api/token/')).rejects.toBeInstanceOf(ApiError);
     expect(assign).toHaveBeenCalledWith('/login?expired=true');
   });
 
   it('treats a 401 to the very call that was to end the session as the session having expired', async () => {
-    configureApiClient({});
-    const assign = vi.fn();
-    vi.stubGlobal('location', { ...window.location, assign });
-    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    const assign = signedInWithDefaultHandler();
     beginLeaving();
     mockFetch(answer(401, { success: false, message: 'not logged in' }));
     const refused = await api.post('/api/user/self/sessions/revoke').catch((error: unknown) => error);
@@ -120,15 +125,11 @@ describe('API client', () => {
   });
 
   it('keeps the session when the call that was to end it failed otherwise', async () => {
-    configureApiClient({});
-    const assign = vi.fn();
-    vi.stubGlobal('location', { ...window.location, assign });
-    saveSession({ id: 1, username: 'root', display_name: '', role: 100, status: 1 });
+    const assign = signedInWithDefaultHandler();
     beginLeaving();
     mockFetch(answer(500, ''));
     leavingFailed(await api.post('/api/user/self/sessions/revoke').catch((error: unknown) => error));
-    mockFetch(answer(401, { success: false, message: 'not logged in' }));
-    await expect(api.get('/api/token/')).rejects.toBeInstanceOf(ApiError);
+    await expect(refused401('/api/token/')).rejects.toBeInstanceOf(ApiError);
     expect(assign).toHaveBeenCalledWith('/login?expired=true');
   });
 
