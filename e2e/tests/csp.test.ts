@@ -48,7 +48,7 @@ afterAll(async () => {
 
 describe('the console under its Content-Security-Policy', () => {
   it('is served with the policy', async () => {
-    const response = await fetch(`${server.baseUrl}/token`);
+    const response = await fetch(`${server.baseUrl}/token`, { headers: { accept: 'text/html' } });
     expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(response.headers.get('x-frame-options')).toBe('DENY');
   });

@@ -10,7 +10,7 @@ import { accessGuard } from './api/access';
 import { installAuditHooks } from './api/audit/audit-hooks';
 import { API_BODY_LIMIT } from './api/body-limits';
 import { installBotCheck } from './api/bot-check';
-import { consoleFallback, registerConsole, resolveConsoleDir } from './api/console';
+import { registerConsole, resolveConsoleDir } from './api/console';
 import { installErrorHandlers } from './api/errors';
 import { acceptEmptyJsonBodies } from './api/json-body';
 import { installApiRateLimit, installCriticalRateLimit, webRateLimit } from './api/rate-limit';
@@ -134,7 +134,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   // FRONTEND_BASE_URL: the console lives elsewhere, and its pages are redirected there.
   const consoleDir = config.frontendBaseUrl ? undefined : resolveConsoleDir(config.webDist);
   const webLimit = webRateLimit(server, services.webRateLimiter);
-  installErrorHandlers(server, consoleFallback(consoleDir), webLimit?.refused, config.frontendBaseUrl);
+  installErrorHandlers(server, consoleDir !== undefined, webLimit?.refused, config.frontendBaseUrl);
   await registerConsole(server, consoleDir, webLimit?.hook);
 
   healthRoutes(server, { db, config });

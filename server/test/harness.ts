@@ -24,6 +24,9 @@ export interface EnvelopeBody<T = unknown> {
   params?: Record<string, string | number>;
 }
 
+/** The Accept of a browser loading a page (what the console's index.html fallback answers). */
+export const PAGE_LOAD = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
 /** An HTTP client with its own cookie jar, like one browser. */
 export class Client {
   cookie = '';
@@ -134,6 +137,9 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     // Likewise the global per-IP limits on /api, the billing dashboard and the console's files.
     GLOBAL_API_RATE_LIMIT: '0',
     GLOBAL_WEB_RATE_LIMIT: '0',
+    // The console as a clean clone has it, not built, whatever web/dist holds: a test that wants
+    // it gives WEB_DIST a folder of its own.
+    WEB_DIST: '/nonexistent',
     ...database.env,
     ...(options.logDatabase ? { LOG_SQL_DSN: logSqlDsnOf(options.logDatabase) } : {}),
     ...options.env,

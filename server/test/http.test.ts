@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { type Client, type EnvelopeBody, PAGE_LOAD, startTestApp, type TestApp } from './harness';
 
 const STATUS_FIELDS = [
   'version',
@@ -84,7 +84,7 @@ describe('HTTP surface', () => {
 
   it('serves the console with a fallback to index.html for deep links', async () => {
     for (const url of ['/', '/token/edit/3', '/user/edit', '/login?expired=true']) {
-      const response = await fetch(t.baseUrl + url);
+      const response = await fetch(t.baseUrl + url, { headers: PAGE_LOAD });
       expect(response.status, url).toBe(200);
       expect(await response.text()).toContain('<div id="root">');
     }

@@ -4,7 +4,7 @@ import { TEST_DIALECT } from './databases';
 import { geminiHandler } from './fakes/gemini';
 import { HttpFake } from './fakes/http-fake';
 import { openAiError, openAiHandler } from './fakes/openai';
-import { startTestApp, type TestApp } from './harness';
+import { PAGE_LOAD, startTestApp, type TestApp } from './harness';
 import { type Customer, createChannel, createCustomer } from './relay-setup';
 
 const METRICS_TOKEN = 'metrics-test-token-0123456789';
@@ -167,16 +167,22 @@ describe(`health, readiness and metrics (${TEST_DIALECT})`, () => {
     for (const setting of settings) expect(setting.threshold).toBe('BLOCK_ONLY_HIGH');
   });
 
-  it('FRONTEND_BASE_URL: console pages are redirected there; /api and /v1 stay', async () => {
-    const page = await get(t, '/token?p=1');
+  it('FRONTEND_BASE_URL: console pages are redirected there; /api, /v1 and the other APIs stay', async () => {
+    const page = await get(t, '/token?p=1', PAGE_LOAD);
     expect(page.status).toBe(302);
     expect(page.headers.get('location')).toBe('https://console.example.com/token?p=1');
-    const home = await get(t, '/');
+    const home = await get(t, '/', PAGE_LOAD);
     expect(home.status).toBe(302);
     expect(home.headers.get('location')).toBe('https://console.example.com/');
     expect((await get(t, '/api/status')).status).toBe(200);
     expect((await get(t, '/v1/models')).status).toBe(401);
     expect((await get(t, '/healthz')).status).toBe(200);
+    // An API's unknown path is its 404, not a trip to the console (whose host would answer 200 HTML).
+    for (const path of ['/v1beta/files', '/dashboard/billing/nothing', '/livez']) {
+      const unknown = await get(t, path, PAGE_LOAD);
+      expect(unknown.status, path).toBe(404);
+      expect(unknown.headers.get('location'), path).toBeNull();
+    }
   });
 
   it('DEBUG turns the rate limits off', async () => {

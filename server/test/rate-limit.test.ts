@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, startTestApp, type TestApp } from './harness';
+import { type Client, PAGE_LOAD, startTestApp, type TestApp } from './harness';
 
 const REDIS = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMITED = { CRITICAL_RATE_LIMIT: '20', CRITICAL_RATE_LIMIT_WINDOW: '1200' };
@@ -11,7 +11,8 @@ const LIMITED = { CRITICAL_RATE_LIMIT: '20', CRITICAL_RATE_LIMIT_WINDOW: '1200' 
 /** A client IP of its own for this run (the app trusts X-Forwarded-For from loopback), so runs never share a count. */
 const freshIp = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
-const from = (ip: string) => ({ 'x-forwarded-for': ip });
+/** A browser at this address (its page loads ask for HTML). */
+const from = (ip: string) => ({ 'x-forwarded-for': ip, ...PAGE_LOAD });
 
 async function statesFrom(client: Client, ip: string, count: number): Promise<number[]> {
   const statuses: number[] = [];

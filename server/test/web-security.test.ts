@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { type Client, type EnvelopeBody, PAGE_LOAD, startTestApp, type TestApp } from './harness';
 
 /** The GETs that change something: a browser may run them only from this site. */
 const STATE_CHANGING_GETS = [
@@ -40,7 +40,7 @@ describe('security headers and cross-site calls', () => {
 
   it('serves the console with a CSP that forbids inline script and framing', async () => {
     for (const url of ['/', '/token/edit/3', '/assets/app-abc123.js']) {
-      const response = await fetch(t.baseUrl + url);
+      const response = await fetch(t.baseUrl + url, { headers: PAGE_LOAD });
       expect(response.status, url).toBe(200);
       const csp = response.headers.get('content-security-policy') ?? '';
       const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src '));

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import { addRouteHook } from './route-hooks';
 import { type HeaderTarget, setConsoleHeaders } from './security-headers';
 
@@ -19,10 +19,26 @@ export function resolveConsoleDir(configured: string | undefined): string | unde
   return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')));
 }
 
-/** Whether a path falls back to the console's index.html (deep links such as /token/edit/3). */
-export function consoleFallback(dir: string | undefined): (url: string) => boolean {
-  if (!dir) return () => false;
-  return (url) => !url.startsWith('/v1/') && path.extname(url) === '';
+/**
+ * The APIs' paths, ours and one-api's: the management API, the relay and its versioned siblings
+ * (/v1, /v1beta, /v2…), the billing dashboard, one-api's proxy and Midjourney prefixes, metrics and
+ * health checks. An unknown one is a JSON 404 of its API, never the console, built or not.
+ */
+const API_PATH =
+  /^\/+(?:api|v\d+(?:alpha|beta)?\d*|dashboard|oneapi|mj|metrics|healthz?|readyz?|livez?|ping)(?:[/?]|$)/i;
+
+const isApiShaped = (pathname: string): boolean => API_PATH.test(pathname);
+
+/**
+ * Whether a request that matched no route is a browser asking for a console page (a deep link such
+ * as /token/edit/3): GET or HEAD, a path that is neither an API's nor a file's, and an Accept that
+ * names text/html. A Prometheus scrape or an API client never gets the console's HTML with a 200.
+ */
+export function isConsolePage(request: FastifyRequest): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  const pathname = request.url.split('?')[0] ?? '';
+  if (isApiShaped(pathname) || path.extname(pathname) !== '') return false;
+  return (request.headers.accept ?? '').toLowerCase().includes('text/html');
 }
 
 /**

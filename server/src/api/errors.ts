@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors';
+import { isConsolePage } from './console';
 import { languageOf, refusal } from './envelope';
 
 const MB = 1024 * 1024;
@@ -48,7 +49,8 @@ const isApiPath = (url: string): boolean => /^\/+api(?:[/?]|$)/.test(url);
 /** Every failure of an /api call leaves as the envelope; a 500 only for our own bugs, never for input. */
 export function installErrorHandlers(
   app: FastifyInstance,
-  serveConsole: (url: string) => boolean,
+  /** Whether the built console is served here (its index.html answers deep links). */
+  consoleServed: boolean,
   /** GLOBAL_WEB_RATE_LIMIT for the index.html fallback: answers 429 itself and says so. */
   webLimitRefused?: (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>,
   /** FRONTEND_BASE_URL: page requests go there (the path and query kept) instead of 404. */
@@ -69,27 +71,26 @@ export function installErrorHandlers(
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    if (path === '/v1' || path.startsWith('/v1/')) {
-      return reply.code(404).send({
-        error: {
-          message: `Invalid URL (${request.method} ${path})`,
-          type: 'invalid_request_error',
-          param: '',
-          code: '',
-        },
-      });
-    }
-    if (path === '/api' || path.startsWith('/api/')) {
+    if (isApiPath(path)) {
       const notFound = new DomainError('api_route_not_found', { method: request.method, path });
       return reply.code(404).send(refusal(notFound, languageOf(request)));
     }
-    if (frontendBaseUrl && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.redirect(`${frontendBaseUrl}${request.url.replace(/^\/+/, '/')}`, 302);
+    if (isConsolePage(request)) {
+      if (frontendBaseUrl)
+        return reply.redirect(`${frontendBaseUrl}${request.url.replace(/^\/+/, '/')}`, 302);
+      if (consoleServed) {
+        if (webLimitRefused && (await webLimitRefused(request, reply))) return reply;
+        return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+      }
     }
-    if ((request.method === 'GET' || request.method === 'HEAD') && serveConsole(path)) {
-      if (webLimitRefused && (await webLimitRefused(request, reply))) return reply;
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return reply.code(404).type('text/plain').send('Not found');
+    // The relay's error shape (one-api's), for /v1, the other APIs and anything else.
+    return reply.code(404).send({
+      error: {
+        message: `Invalid URL (${request.method} ${path})`,
+        type: 'invalid_request_error',
+        param: '',
+        code: '',
+      },
+    });
   });
 }
