@@ -1,4 +1,4 @@
-// Issue 16's targets, as ratios to the bare proxy measured in the same run: one line each, with the
+// The performance targets, as ratios to the bare proxy measured in the same run: one line each, with the
 // measured value, the limit and whether it holds.
 import { BARE, type CaseResult } from './report';
 import type { Summary } from './summary';
@@ -121,7 +121,7 @@ export function printTargets(
     ...otherGateways.flatMap((gateway) => p99Checks(results, gateway)),
   ];
   printTable(
-    "Issue 16's targets (medians, against the bare proxy of the same run)",
+    "Performance targets (medians, against the bare proxy of the same run)",
     ['target', 'measured', 'limit', 'result'],
     checks.map((check) => [
       check.target,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Per-key and per-user limits (issue 20). A limit is a whole number; 0 (or an absent field, or an
+ * Per-key and per-user limits (ours; one-api has none). A limit is a whole number; 0 (or an absent field, or an
  * empty form field) means no limit. A user's limits are set by an administrator and cap every key of
  * that user: a key's own limit may only be lower, and a key without one gets the user's.
  */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Language, launchBrowser, newContext, type TestBrowser } from '../src/browser';
 import { type RunningServer, startServer } from '../src/server';
 
-/** Issue 15: what a first visit to the sign-in page costs, cold cache. */
+/** The sign-in page's budget: what a first visit costs, cold cache. */
 const MAX_REQUESTS = 10;
 const MAX_SCRIPT_KB = 150;
 

@@ -72,7 +72,7 @@ const sessionEpoch: ColumnDefinition = {
   notNull: true,
   default: 0,
 };
-/** Per-key and per-user limits (ours, issue 20): nullable, NULL meaning none, so one-api never sees them. */
+/** Per-key and per-user limits (ours, not one-api's): nullable, NULL meaning none, so one-api never sees them. */
 const nullableBigint = (name: string): ColumnDefinition => ({ name, type: { kind: 'bigint' } });
 const rateLimits = ['rpm_limit', 'tpm_limit', 'concurrency_limit'].map(nullableBigint);
 /** A key's periodic budget: its amount, its period (daily, weekly, monthly), spent since its start. */

@@ -83,7 +83,7 @@ export class Admission {
 }
 
 /**
- * Requests per minute, tokens per minute and concurrent requests of a key (issue 20), counted in
+ * Requests per minute, tokens per minute and concurrent requests of a key (its own or its user's), counted in
  * KeyCounters (Redis, the cluster's primary, or memory). A refused call is answered 429 and counts
  * against nothing; an admitted one gets OpenAI's x-ratelimit headers, its error answers too.
  */
