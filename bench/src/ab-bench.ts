@@ -2,7 +2,7 @@
 // node flags after `|`). Each repeat starts every server afresh on its own database (the order
 // alternating between repeats), measures the selected cases pinned like `npm run bench`, and the
 // medians follow. A change that costs or saves 10 % shows here where separate runs minutes apart
-// differ by more on a shared machine. See README "Benchmarks".
+// differ by more on a shared machine. See docs/benchmarks.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 // Relay overhead benchmark: a fake upstream, a bare Node proxy and the gateway (on each database) on
 // loopback; the servers under test share core 0, the fake upstream and the load generator core 1.
 // Billing, key checks and consumption logs stay on. Every case runs BENCH_REPEATS times, the targets
-// interleaved, and the tables show medians. See README "Benchmarks".
+// interleaved, and the tables show medians. See docs/benchmarks.md.
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -2,7 +2,7 @@
 // last 90 days, then starts the gateway with LogRetentionDays = 30 under a light relay load (a fake
 // upstream, 4 clients, non-streaming). The gateway's own background job deletes the older two thirds
 // in batches; the bench times it from the outside and prints the relay's latency before and during.
-// See README "Benchmarks".
+// See docs/logs.md, "Log retention".
 import path from 'node:path';
 import { sql } from 'kysely';
 import { Pool } from 'undici';

@@ -121,7 +121,7 @@ export function printTargets(
     ...otherGateways.flatMap((gateway) => p99Checks(results, gateway)),
   ];
   printTable(
-    "Performance targets (medians, against the bare proxy of the same run)",
+    'Performance targets (medians, against the bare proxy of the same run)',
     ['target', 'measured', 'limit', 'result'],
     checks.map((check) => [
       check.target,

@@ -55,7 +55,7 @@ async function readBooks(db: Db, accounts: Account[]) {
 }
 
 /**
- * Guarantee 3 of *How money moves*: SIGKILL under load, then a restart, and the books balance account
+ * Guarantee 3 of the ledger (docs/ledger.md): SIGKILL under load, then a restart, and the books balance account
  * by account, with exactly one log per settled call. With `logDatabase`, the logs live in a database
  * of their own (LOG_SQL_DSN) and reach it through the outbox, which a kill may cut at any step.
  */

@@ -15,7 +15,7 @@ const DEFAULT_COMPLETION_CEILING = 4_096;
 /**
  * Quota, the product's money: prices, holds before a call, settlement after it, refunds on failure.
  * Holds move only `held_quota`; a settlement charges the balance and releases the hold in one
- * transaction. See the README, "How money moves".
+ * transaction. See docs/ledger.md.
  */
 export class Billing {
   readonly #prices: PriceList;
