@@ -19,7 +19,8 @@ import { createLogger } from './logging';
 import type { WorkerRole } from './services-wiring';
 
 // V8 lets garbage pile up in the old generation (up to ~4× the live heap) before a full collection;
-// collecting at 1.3× keeps a busy gateway's memory flat at a measured cost of nothing (see docs/benchmarks-history.md).
+// collecting at 1.3× keeps a busy gateway's memory flat at a measured cost of nothing
+// (docs/benchmarks-history.md).
 // The young generation's size is set where the process starts (`npm run serve`).
 v8.setFlagsFromString('--heap-growing-percent=30');
 

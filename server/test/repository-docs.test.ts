@@ -15,7 +15,7 @@ const tracked = (): string[] =>
     .split('\0')
     .filter((file) => file !== '' && fs.existsSync(path.join(ROOT, file)));
 
-/** README.md, SECURITY.md, CONTRIBUTING.md and docs/*.md, plus any other Markdown the repository keeps. */
+/** Every Markdown file the repository keeps: the README, the security policy, docs/ and the suites' notes. */
 const markdownFiles = (): string[] => tracked().filter((file) => file.endsWith('.md'));
 
 /** The text a reader sees as prose: fenced blocks and inline code spans taken out. */
@@ -71,6 +71,17 @@ describe('the repository documents', () => {
 
   it.each(markdownFiles())('%s: every relative link leads to a file and heading that exist', (file) => {
     expect(brokenLinks(file)).toEqual([]);
+  });
+
+  it('sources name only documents that exist', () => {
+    const missing = tracked()
+      .filter((file) => /\.(ts|tsx|mjs|js)$/.test(file) || file.startsWith('.ci/'))
+      .flatMap((file) => {
+        const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+        const named = text.match(/(?<![\w/.-])(?:docs\/[\w.-]+|README|SECURITY|CONTRIBUTING)\.md/g) ?? [];
+        return named.filter((doc) => !fs.existsSync(path.join(ROOT, doc))).map((doc) => `${file}: ${doc}`);
+      });
+    expect(missing).toEqual([]);
   });
 
   it('cite no internal tracker numbers: each says what the thing is instead', () => {

@@ -55,9 +55,10 @@ async function readBooks(db: Db, accounts: Account[]) {
 }
 
 /**
- * Guarantee 3 of the ledger (docs/ledger.md): SIGKILL under load, then a restart, and the books balance account
- * by account, with exactly one log per settled call. With `logDatabase`, the logs live in a database
- * of their own (LOG_SQL_DSN) and reach it through the outbox, which a kill may cut at any step.
+ * The ledger's guarantee 3, crash-safe (docs/ledger.md): SIGKILL under load, then a restart, and the
+ * books balance account by account, with exactly one log per settled call. With `logDatabase`, the
+ * logs live in a database of their own (LOG_SQL_DSN) and reach it through the outbox, which a kill
+ * may cut at any step.
  */
 export function describeCrashUnderLoad({ logDatabase = false }: { logDatabase?: boolean } = {}): void {
   const where = logDatabase ? ', logs in LOG_SQL_DSN' : '';
