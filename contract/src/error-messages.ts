@@ -317,6 +317,10 @@ export const ERROR_MESSAGES = {
     en: 'This channel type needs its setting "{field}"; fill it in',
     zh: '该类型的渠道需要填写配置项“{field}”',
   },
+  channel_config_region_invalid: {
+    en: 'The setting "{field}" must be a region name such as us-west-2: lower-case letters, digits and hyphens',
+    zh: '配置项“{field}”必须是区域名称（如 us-west-2）：只能包含小写字母、数字和连字符',
+  },
   channel_config_adc_invalid: {
     en: 'The service account key must be the JSON key file Google Cloud downloads (with client_email and private_key)',
     zh: '服务账号密钥必须是 Google Cloud 下载的 JSON 密钥文件（含 client_email 与 private_key）',

@@ -96,7 +96,7 @@ describe('channel keys', () => {
       const attempts: Array<[string, Record<string, unknown>]> = [
         ['base_url', { base_url: listener.url }],
         ['type', { type: 14 }],
-        ['config', { config: '{"region":"somewhere-else"}' }],
+        ['config.region', { config: '{"region":"somewhere-else"}' }],
         ['other', { other: 'v9' }],
       ];
       for (const [field, change] of attempts) {
