@@ -92,6 +92,14 @@ const ROUTES: Array<[name: string, call: (model: string) => [string, RequestInit
     ],
   ],
   [
+    'messages count_tokens',
+    (model) => ['/v1/messages/count_tokens', post({ model, messages: [{ role: 'user', content: 'hi' }] })],
+  ],
+  [
+    'gemini countTokens',
+    (model) => [`/v1beta/models/${model}:countTokens`, post({ contents: [{ parts: [{ text: 'hi' }] }] })],
+  ],
+  [
     'gemini generateContent',
     (model) => [`/v1beta/models/${model}:generateContent`, post({ contents: [{ parts: [{ text: 'hi' }] }] })],
   ],
