@@ -216,19 +216,25 @@ describe('who may change where a channel sends its credentials', () => {
   });
 
   it('never builds a host from a stored region that is none (a row written before the check)', async () => {
-    const id = await createChannel(root, {
-      name: 'old-vertex',
-      type: 42,
-      key: '',
-      base_url: '',
-      models: 'gemini-1.5-pro-002',
-      config: vertexConfig(),
-    });
-    const bad = vertexConfig({ region: `127.0.0.1:${counter.port}/#` });
-    await t.db.kysely.updateTable('channels').set({ config: bad }).where('id', '=', id).execute();
-    const tested = await testChannel(root, id);
-    expect(tested.success).toBe(false);
-    expect(tested.message).toContain('region');
+    const channels: Array<[type: number, models: string, config: (region: string) => string]> = [
+      [42, 'gemini-1.5-pro-002', (region) => vertexConfig({ region })],
+      [33, BEDROCK_MODEL, (region) => bedrockConfig({ region })],
+    ];
+    for (const [type, models, config] of channels) {
+      const id = await createChannel(root, {
+        name: 'old',
+        type,
+        key: '',
+        base_url: '',
+        models,
+        config: config(REGION),
+      });
+      const bad = config(`x@127.0.0.1:${counter.port}/#`);
+      await t.db.kysely.updateTable('channels').set({ config: bad }).where('id', '=', id).execute();
+      const tested = await testChannel(root, id);
+      expect(tested.success, String(type)).toBe(false);
+      expect(tested.message, String(type)).toContain('region');
+    }
     expect(counter.count()).toBe(0);
   });
 
