@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHandler, HttpFake } from './fakes/http-fake';
 import { type Client, startTestApp, type TestApp } from './harness';
@@ -122,20 +124,35 @@ const decoded = (text: string) =>
     String.fromCharCode(Number.parseInt(hex, 16)),
   );
 
+/** Everything the app logs, as text. */
+function logCapture() {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, stream), text: () => lines.join('') };
+}
+
 describe('provider errors reach key holders without the channel key', () => {
+  const logs = logCapture();
   let t: TestApp;
   let root: Client;
   let customer: Customer;
   const fakes: HttpFake[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ logger: logs.logger });
     root = await t.root();
     customer = await createCustomer(t, 'redactee');
   });
   afterAll(async () => {
     await t?.close();
     for (const fake of fakes) await fake.close();
+    // Nor does the server log keep it.
+    expect(leaks(logs.text())).toBe(false);
   });
 
   async function withUpstream(
