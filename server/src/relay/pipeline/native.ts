@@ -151,8 +151,10 @@ function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
       } catch (failure) {
         return { out: '', failure };
       }
+      // Only the new text (and the line end just before it) can hold the blank line that ends an event.
+      const from = Math.max(0, pending.length - 2);
       pending += text;
-      const end = text === '' ? pending.length : lastEventEnd(pending);
+      const end = text === '' ? pending.length : lastEventEnd(pending, from);
       const whole = pending.slice(0, end);
       pending = pending.slice(end);
       return { out: reader.failed() ? withoutSecrets(whole, events, channelSecrets(call.channel)) : whole };
@@ -165,9 +167,10 @@ function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
   };
 }
 
-/** Where the text's last complete event ends: after its last blank line (0 when it has none). */
-function lastEventEnd(text: string): number {
+/** Where the text's last complete event ends: after its last blank line at or after `from` (0 when none). */
+function lastEventEnd(text: string, from: number): number {
   const blank = /\n\r?\n/g;
+  blank.lastIndex = from;
   let end = 0;
   for (let match = blank.exec(text); match; match = blank.exec(text)) {
     end = match.index + match[0].length;
