@@ -241,6 +241,31 @@ describe('provider errors reach key holders without the channel key', () => {
         }
       },
     );
+    // OpenAI's Responses stream, passed through: its `error` event, the key split between chunks.
+    const created = json({
+      type: 'response.created',
+      sequence_number: 0,
+      response: { id: 'resp_1', object: 'response', status: 'in_progress', model: 'gpt-4o', output: [] },
+    });
+    const failed = `event: error\ndata: {"type":"error","sequence_number":1,"code":"${KEY}","message":"refused","param":"${ESCAPED}"}\n\n`;
+    await withUpstream(
+      1,
+      'gpt-4o',
+      async (_request, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`event: response.created\ndata: ${created}\n\n`);
+        const cut = failed.indexOf(KEY) + 6;
+        res.write(failed.slice(0, cut));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        res.end(failed.slice(cut));
+      },
+      async () => {
+        const [, call] = ROUTES.find(([name]) => name === 'responses stream')!;
+        const answer = await relay(call('gpt-4o'));
+        expect(answer.text).toContain('refused');
+        expect(leaks(answer.text), answer.text).toBe(false);
+      },
+    );
     const start = json({
       type: 'message_start',
       message: {
