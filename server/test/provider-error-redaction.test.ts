@@ -33,6 +33,7 @@ const PROVIDERS: Provider[] = [
       ['error.type', json({ error: { message: 'refused', type: KEY, param: null, code: null } })],
       ['error.param', json({ error: { message: 'refused', type: 'invalid_request_error', param: KEY } })],
       ['error.code', json({ error: { message: 'refused', type: 'invalid_request_error', code: KEY } })],
+      ['an object key', json({ error: { message: 'refused', type: 'x', details: { [KEY]: 'unknown' } } })],
       ['a nested field', json({ error: { message: 'refused', type: 'x', details: [{ hint: [KEY] }] } })],
       ['an escaped message', `{"error":{"message":"bad key ${ESCAPED}","type":"x","code":"${ESCAPED}"}}`],
     ],
