@@ -138,6 +138,13 @@ export interface ConfigField {
   multiline?: boolean;
   /** A credential: never sent to a client that is not root, never logged. */
   secret?: boolean;
+  /**
+   * Decides where the channel's requests, and so its credentials, are sent (a part of the upstream's
+   * host or path): only whoever may read the credentials, or brings new ones, may change it.
+   */
+  steers?: boolean;
+  /** A cloud region: it becomes part of the upstream's host name (see isRegion). */
+  format?: 'region';
 }
 
 export interface ChannelType {

@@ -39,11 +39,21 @@ const VERTEX_GEMINI_MODELS = [
   'gemini-2.0-flash-thinking-exp-01-21',
 ];
 
+/**
+ * A cloud region as AWS and Google name them (`us-west-2`, `us-east5`, `global`): lower-case letters
+ * and digits in hyphenated words, nothing that could end or change a host name (a dot, a colon, a
+ * slash, `@`, `#`).
+ */
+export const isRegion = (value: string): boolean =>
+  /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(value) && value.length <= 63;
+
 const region = (example: string): ConfigField => ({
   key: 'region',
   label: { en: 'Region', zh: '区域' },
   placeholder: { en: `e.g. ${example}`, zh: `例如：${example}` },
   required: true,
+  steers: true,
+  format: 'region',
 });
 
 /** AWS Bedrock (33) and Google Vertex AI (42): cloud credentials in the channel config. */
@@ -97,6 +107,8 @@ export const AWS_AND_VERTEX_TYPES: readonly ChannelType[] = [
         label: { en: 'Project ID', zh: '项目 ID' },
         placeholder: { en: 'Google Cloud project ID', zh: 'Google Cloud 项目 ID' },
         required: true,
+        // A part of the upstream's path.
+        steers: true,
       },
       {
         key: 'vertex_ai_adc',

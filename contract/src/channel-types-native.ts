@@ -147,6 +147,8 @@ export const LATER_NATIVE_TYPES: readonly ChannelType[] = [
           zh: '例如 d8d7c61dbc334c32d3ced580e4bf42b4',
         },
         required: true,
+        // A part of the upstream's path (…/accounts/{id}/ai/…).
+        steers: true,
       },
     ],
     tip: {

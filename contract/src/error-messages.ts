@@ -310,12 +310,16 @@ export const ERROR_MESSAGES = {
     zh: '分组“{group}”不存在，请先在系统设置的分组倍率中添加',
   },
   channel_destination_needs_key: {
-    en: 'Only root can change where a channel sends its key ({field}) while keeping the key; enter a new key along with the change',
-    zh: '只有超级管理员可以在保留原密钥的情况下更改渠道密钥的发送去向（{field}）；如需更改，请同时填写新的密钥',
+    en: 'Only root can change where a channel sends its credentials ({field}) while keeping them; enter new credentials along with the change (the key, or every secret setting of this type)',
+    zh: '只有超级管理员可以在保留原凭据的情况下更改渠道凭据的发送去向（{field}）；如需更改，请同时填写新的凭据（密钥，或该类型的全部密钥类配置项）',
   },
   channel_config_required: {
     en: 'This channel type needs its setting "{field}"; fill it in',
     zh: '该类型的渠道需要填写配置项“{field}”',
+  },
+  channel_config_region_invalid: {
+    en: 'The setting "{field}" must be a region name such as us-west-2: lower-case letters, digits and hyphens',
+    zh: '配置项“{field}”必须是区域名称（如 us-west-2）：只能包含小写字母、数字和连字符',
   },
   channel_config_adc_invalid: {
     en: 'The service account key must be the JSON key file Google Cloud downloads (with client_email and private_key)',

@@ -201,7 +201,7 @@ describe('audit log', () => {
     for (const secret of secrets) expect(raw, secret).not.toContain(secret);
   });
 
-  it("shows root everything and admins all but root's own entries", async () => {
+  it('shows root everything and admins the entries of actors below them and their own', async () => {
     const asRoot = await entries(root, 'actor=root');
     expect(asRoot.length).toBeGreaterThan(0);
     expect(await entries(admin, 'actor=root')).toEqual([]);

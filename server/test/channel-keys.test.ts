@@ -96,7 +96,7 @@ describe('channel keys', () => {
       const attempts: Array<[string, Record<string, unknown>]> = [
         ['base_url', { base_url: listener.url }],
         ['type', { type: 14 }],
-        ['config', { config: '{"region":"somewhere-else"}' }],
+        ['config.region', { config: '{"region":"somewhere-else"}' }],
         ['other', { other: 'v9' }],
       ];
       for (const [field, change] of attempts) {
@@ -106,7 +106,7 @@ describe('channel keys', () => {
           code: 'channel_destination_needs_key',
           params: { field },
         });
-        expect(answer.body.message).toMatch(/Only root can change where a channel sends its key/);
+        expect(answer.body.message).toMatch(/Only root can change where a channel sends its credentials/);
       }
       const zh = await admin.request(
         'PUT',
@@ -114,7 +114,7 @@ describe('channel keys', () => {
         { id, base_url: listener.url },
         { 'accept-language': 'zh-CN' },
       );
-      expect(zh.body.message).toMatch(/只有超级管理员/);
+      expect(zh.body.message).toMatch(/只有超级管理员可以在保留原凭据/);
       expect(await storedRow(id)).toMatchObject({ base_url: upstream.url, type: 1, key: ROOT_KEY });
 
       // The whole form sent back unchanged (the key box left empty) is no move: it is saved.

@@ -1,6 +1,7 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
+import { isRegion } from '@switchyard/contract/channel-types-cloud';
 import type { ChannelRow } from '../db/schema';
-import { configValues, secretConfigKeys } from './channel-secrets';
+import { configValues, SECRET_CONFIG_KEYS, secretConfigKeys } from './channel-secrets';
 import { DomainError } from './errors';
 
 /** Whether a service-account key file has what the token exchange signs with. */
@@ -17,6 +18,9 @@ export function checkRequiredConfig(type: number, config: string | null | undefi
     if (field.required && !value) throw new DomainError('channel_config_required', { field: field.key });
     if (field.key === 'vertex_ai_adc' && value && !isServiceAccountKey(value)) {
       throw new DomainError('channel_config_adc_invalid');
+    }
+    if (field.format === 'region' && value && !isRegion(value)) {
+      throw new DomainError('channel_config_region_invalid', { field: field.key });
     }
   }
 }
@@ -64,27 +68,12 @@ export function withStoredSecrets(
   return restored ? JSON.stringify(values) : given;
 }
 
-/** True when the request brought every secret of the type anew (a new credential, like a new key). */
-export function bringsNewSecrets(type: number, given: string | undefined): boolean {
-  const names = secretConfigKeys(type);
-  const values = configValues(given);
-  return names.length > 0 && names.every((name) => Boolean(values[name]?.trim()));
-}
-
-/** Two configs that say the same (key order, spacing and empty values aside). */
-export function sameConfig(a: string | null | undefined, b: string | null | undefined): boolean {
-  const normal = (text: string | null | undefined) =>
-    JSON.stringify(
-      Object.entries(configValues(text))
-        .filter(([, value]) => value !== '')
-        .sort(([x], [y]) => x.localeCompare(y)),
-    );
-  return normal(a) === normal(b);
-}
-
-/** The config as a client that is not root may see it: the type's secret values emptied. */
-export function configWithoutSecrets(type: number, config: string | null | undefined): string {
-  const names = secretConfigKeys(type);
+/**
+ * The config as a client that is not root may see it: every secret value emptied, the type's and
+ * any other type's (a config kept from before the type changed still holds them).
+ */
+export function configWithoutSecrets(config: string | null | undefined): string {
+  const names = SECRET_CONFIG_KEYS;
   if (!config || names.length === 0) return config ?? '';
   const values = configValues(config);
   if (!names.some((name) => values[name])) return config;

@@ -1,4 +1,4 @@
-import { channelTypeById } from '@switchyard/contract/channel-types';
+import { CHANNEL_TYPES, channelTypeById } from '@switchyard/contract/channel-types';
 import type { ChannelRow } from '../db/schema';
 
 /** The channel's config as an object of its text values; malformed config is none. */
@@ -18,13 +18,18 @@ export function configValues(config: string | null | undefined): Record<string, 
 export const secretConfigKeys = (type: number): string[] =>
   (channelTypeById(type)?.configFields ?? []).filter((field) => field.secret).map((field) => field.key);
 
+/** The config keys that hold a credential in any type: hidden and redacted whatever the channel's type now is. */
+export const SECRET_CONFIG_KEYS: readonly string[] = [
+  ...new Set(CHANNEL_TYPES.flatMap((type) => secretConfigKeys(type.id))),
+];
+
 /**
  * Everything that must never be shown or logged for a channel: its key and its secret config values,
  * one per line (redactSecrets also takes out each longer part of them).
  */
-export function channelSecrets(channel: Pick<ChannelRow, 'key' | 'type' | 'config'>): string {
+export function channelSecrets(channel: Pick<ChannelRow, 'key' | 'config'>): string {
   const values = configValues(channel.config);
-  const secrets = secretConfigKeys(channel.type).flatMap((name) => withInnerValues(values[name] ?? ''));
+  const secrets = SECRET_CONFIG_KEYS.flatMap((name) => withInnerValues(values[name] ?? ''));
   return [channel.key, ...secrets].filter(Boolean).join('\n');
 }
 

@@ -1,4 +1,3 @@
-import { trimBaseUrl } from '@switchyard/contract/base-url';
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import {
   type Channel,
@@ -25,14 +24,8 @@ import {
 } from '../db/repos/channels';
 import type { ChannelRow } from '../db/schema';
 import { inTransaction } from '../db/transaction';
-import {
-  bringsNewSecrets,
-  checkRequiredConfig,
-  composedKey,
-  configWithoutSecrets,
-  sameConfig,
-  withStoredSecrets,
-} from './channel-config';
+import { checkRequiredConfig, composedKey, configWithoutSecrets, withStoredSecrets } from './channel-config';
+import { bringsAllCredentials, steeringChange } from './channel-destination';
 import { DomainError } from './errors';
 import type { OptionsStore } from './options';
 import { type Actor, canSeeChannelKeys } from './permissions';
@@ -61,7 +54,7 @@ export function toApiChannel(row: ChannelRow, revealKey: boolean): Channel {
     model_mapping: row.model_mapping ?? '',
     priority: Number(row.priority ?? 0),
     // Credentials kept in the config (AWS's ak/sk, Vertex's key file) are shown to root only, as keys are.
-    config: revealKey ? (row.config ?? '') : configWithoutSecrets(row.type, row.config),
+    config: revealKey ? (row.config ?? '') : configWithoutSecrets(row.config),
     system_prompt: row.system_prompt ?? '',
     test_error: row.test_error ?? '',
   };
@@ -85,16 +78,6 @@ export function abilitiesOf(
   }
   return rows;
 }
-
-/**
- * The fields that decide where a channel's key is sent: the address, the type (its default address
- * and how the key is presented) and the settings the adaptors build the upstream call from.
- */
-const KEY_DESTINATION_FIELDS = ['base_url', 'type', 'other', 'config'] as const;
-
-/** A stored value as the form sends it back: trimmed, a base URL without its trailing slashes. */
-const comparable = (value: string | number | null | undefined): string =>
-  trimBaseUrl(String(value ?? '').trim());
 
 /** The fields that were given: an update writes only those. */
 function definedFields<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
@@ -177,8 +160,8 @@ export class ChannelService {
 
   /**
    * The whole form, or only status / priority / weight: the fields given (already checked) are written.
-   * Whoever cannot read the channel's key cannot send it elsewhere either: changing where it goes
-   * takes root, or a new key in the same request (then it is their own key that goes there).
+   * Whoever cannot read the channel's credentials cannot send them elsewhere either: changing where
+   * they go takes root, or every credential of the type anew in the same request (channel-destination.ts).
    */
   async update(input: UpdateChannelInput, actor: Actor): Promise<ChannelRow> {
     const current = await this.getRow(input.id);
@@ -191,14 +174,10 @@ export class ChannelService {
     if (input.type !== undefined || input.config !== undefined) {
       checkRequiredConfig(type, changes.config ?? current.config);
     }
-    const newCredentials = changes.key !== undefined || (keyInConfig && bringsNewSecrets(type, input.config));
-    if (!canSeeChannelKeys(actor) && !newCredentials) {
-      const redirected = KEY_DESTINATION_FIELDS.find((field) => {
-        if (changes[field] === undefined) return false;
-        if (field === 'config') return !sameConfig(changes.config, current.config);
-        return comparable(changes[field]) !== comparable(current[field]);
-      });
-      if (redirected) throw new DomainError('channel_destination_needs_key', { field: redirected });
+    // What the request itself brought, not the config with the stored secrets put back.
+    if (!canSeeChannelKeys(actor) && !bringsAllCredentials(type, input)) {
+      const steered = steeringChange(type, current, changes);
+      if (steered) throw new DomainError('channel_destination_needs_key', { field: steered });
     }
     if (keyInConfig && changes.key === undefined && changes.config !== undefined) {
       changes.key = composedKey(type, changes.config);

@@ -13,9 +13,13 @@ import {
   searchLogs,
   sumLogQuota,
 } from '../db/repos/logs';
-import { findUserByUsername } from '../db/repos/users';
+import { findUserByUsername, hiddenUserIds } from '../db/repos/users';
 import type { LogRow } from '../db/schema';
 import { DomainError } from './errors';
+import { type Actor, canSeeUser, userVisibility } from './permissions';
+
+/** Whose logs a call reads: one user's own, or everyone's that a reader may see (permissions.ts). */
+export type LogReader = { own: number } | { visibleTo: Actor };
 
 const DASHBOARD_DEFAULT_DAYS = 7;
 const DASHBOARD_MAX_DAYS = 366;
@@ -44,16 +48,23 @@ export class LogService {
   /** `db` is where logs are written (with LOG_SQL_DSN its outbox), `logs` where they are read. */
   constructor(private readonly deps: { db: Sql; logs: Sql }) {}
 
-  async list(filter: Partial<LogFilter>, scope: LogScope, page: number): Promise<LogEntry[]> {
-    return (await listLogs(this.deps.logs, filter, scope, page)).map(toApiLog);
+  async list(filter: Partial<LogFilter>, reader: LogReader, page: number): Promise<LogEntry[]> {
+    return (await listLogs(this.deps.logs, filter, await this.#scope(reader), page)).map(toApiLog);
   }
 
-  stat(filter: Partial<LogFilter>, scope: LogScope): Promise<number> {
-    return sumLogQuota(this.deps.logs, filter, scope);
+  async stat(filter: Partial<LogFilter>, reader: LogReader): Promise<number> {
+    return sumLogQuota(this.deps.logs, filter, await this.#scope(reader));
   }
 
-  async search(keyword: string, scope: LogScope): Promise<LogEntry[]> {
-    return (await searchLogs(this.deps.logs, keyword.trim(), scope, SEARCH_LIMIT)).map(toApiLog);
+  async search(keyword: string, reader: LogReader): Promise<LogEntry[]> {
+    const rows = await searchLogs(this.deps.logs, keyword.trim(), await this.#scope(reader), SEARCH_LIMIT);
+    return rows.map(toApiLog);
+  }
+
+  /** The users are read where they live (the logs may be in another database). */
+  async #scope(reader: LogReader): Promise<LogScope> {
+    if ('own' in reader) return { userId: reader.own };
+    return { hiddenUserIds: await hiddenUserIds(this.deps.db, userVisibility(reader.visibleTo)) };
   }
 
   /** A channel test's line: which channel, the model it asked, how long it took and what came back. */
@@ -88,23 +99,20 @@ export class LogService {
     return deleteLogsBefore(this.deps.logs, timestamp);
   }
 
-  /** Daily consumption per model. Admins may ask for everyone (no username) or one user. */
+  /** Daily consumption per model: one's own, or (for an administrator) everyone's or one user's it may see. */
   async dashboard(
     range: { start?: number; end?: number },
-    who: { userId: number } | { everyone: true } | { username: string },
+    who: { own: number } | { visibleTo: Actor; username?: string },
   ): Promise<DashboardRow[]> {
     const end = range.end || nowSeconds();
     const start = range.start || end - DASHBOARD_DEFAULT_DAYS * 86400;
     if (start > end) throw new DomainError('range_reversed');
     if (end - start > DASHBOARD_MAX_DAYS * 86400)
       throw new DomainError('range_too_long', { days: DASHBOARD_MAX_DAYS });
-    let userId: number | undefined;
-    if ('userId' in who) userId = who.userId;
-    else if ('username' in who) {
-      const user = await findUserByUsername(this.deps.db, who.username);
-      if (!user) throw new DomainError('user_not_found');
-      userId = user.id;
-    }
-    return dailyUsage(this.deps.logs, start, end, userId);
+    if ('own' in who || !who.username) return dailyUsage(this.deps.logs, start, end, await this.#scope(who));
+    const user = await findUserByUsername(this.deps.db, who.username);
+    // A user the reader may not see is as unknown as one that does not exist.
+    if (!user || !canSeeUser(who.visibleTo, user)) throw new DomainError('user_not_found');
+    return dailyUsage(this.deps.logs, start, end, { userId: user.id });
   }
 }

@@ -41,3 +41,53 @@ export function redactSecrets(text: string, key = ''): string {
   for (const [pattern, replacement] of CREDENTIAL_PATTERNS) redacted = redacted.replace(pattern, replacement);
   return redacted;
 }
+
+/**
+ * A parsed JSON value (a provider's error body) with every string in it redacted, object keys and
+ * nested values included, and any number that spells a key part replaced. Walked without recursion:
+ * a hostile body may nest deeper than the stack.
+ */
+export function redactSecretsIn(value: unknown, key = ''): unknown {
+  const clean = (leaf: unknown): unknown => {
+    if (typeof leaf === 'string') return redactSecrets(leaf, key);
+    if (typeof leaf === 'number' && redactSecrets(String(leaf), key) !== String(leaf)) return REDACTED;
+    return leaf;
+  };
+  if (!value || typeof value !== 'object') return clean(value);
+  const pending: Array<Record<string, unknown> | unknown[]> = [value as Record<string, unknown>];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => {
+        if (item && typeof item === 'object') pending.push(item as Record<string, unknown>);
+        else node[index] = clean(item);
+      });
+      continue;
+    }
+    for (const [name, item] of Object.entries(node)) {
+      const cleanName = redactSecrets(name, key);
+      if (cleanName !== name) delete node[name];
+      if (item && typeof item === 'object') pending.push(item as Record<string, unknown>);
+      node[cleanName] = item && typeof item === 'object' ? item : clean(item);
+    }
+  }
+  return value;
+}
+
+/**
+ * A text that may be JSON (an error body, a stream event's data): as JSON, every string in it is
+ * redacted once decoded, so a key written with escapes (`\u0073k-…`) is found too; any other text
+ * is redacted as text. Undefined when the JSON cannot be written back (nested beyond the stack).
+ */
+export function redactSecretsInJsonText(text: string, key = ''): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return redactSecrets(text, key);
+  }
+  try {
+    return JSON.stringify(redactSecretsIn(parsed, key));
+  } catch {
+    return undefined;
+  }
+}

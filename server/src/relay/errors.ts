@@ -1,5 +1,5 @@
 import { isDatabaseUnreachable } from '../db/connect';
-import { redactSecrets } from '../domain/redact-secrets';
+import { redactSecrets, redactSecretsIn, redactSecretsInJsonText } from '../domain/redact-secrets';
 
 type ErrorCode = string | number | null;
 
@@ -77,19 +77,21 @@ export class RelayError extends Error {
   }
 
   /**
-   * The same error with the channel's key, its parts and anything credential-shaped taken out of its
-   * message and detail: what a provider or a network error says may quote them.
+   * The same error with the channel's key, its parts and anything credential-shaped taken out of
+   * every field a client or an administrator may see: message, type, param, code, detail and the
+   * provider's own body (each string in it, decoded). A body that cannot be cleaned is not passed on.
    */
   withoutSecrets(key: string): RelayError {
+    const body = this.asSent && redactSecretsInJsonText(this.asSent.body, key);
     return new RelayError(
       this.status,
       redactSecrets(this.message, key),
-      this.type,
-      this.code,
-      this.param,
+      redactSecrets(this.type, key),
+      redactSecretsIn(this.code, key) as ErrorCode,
+      redactSecrets(this.param, key),
       this.origin,
       redactSecrets(this.detail, key),
-      this.asSent && { format: this.asSent.format, body: redactSecrets(this.asSent.body, key) },
+      this.asSent && body !== undefined ? { format: this.asSent.format, body } : undefined,
     );
   }
 

@@ -66,8 +66,15 @@ export const CONSOLE_OPERATIONS: Operation[] = [
     query: ['email', 'code'],
   }),
 
-  op('GET', '/api/user/', 'Users', 'admin', 'List users', paged),
-  op('GET', '/api/user/search', 'Users', 'admin', 'Search users', search),
+  op(
+    'GET',
+    '/api/user/',
+    'Users',
+    'admin',
+    'List users (an admin: itself and the users below its role)',
+    paged,
+  ),
+  op('GET', '/api/user/search', 'Users', 'admin', 'Search the users the caller may read', search),
   op('GET', '/api/user/:id', 'Users', 'admin', 'One user'),
   op('POST', '/api/user/', 'Users', 'admin', 'Create a user', { body: 'CreateUserInput' }),
   op('PUT', '/api/user/', 'Users', 'admin', 'Change a user', { body: 'UpdateUserInput' }),
@@ -123,13 +130,20 @@ export const CONSOLE_OPERATIONS: Operation[] = [
   op('DELETE', '/api/channel/:id', 'Channels', 'admin', 'Delete a channel'),
   op('GET', '/api/group/', 'Channels', 'admin', 'The groups'),
 
-  op('GET', '/api/log/', 'Logs', 'admin', "Everyone's usage logs", {
+  op(
+    'GET',
+    '/api/log/',
+    'Logs',
+    'admin',
+    "Usage logs (an admin's: its own and those of users below its role)",
+    {
+      query: [...logFilter, 'username', 'channel'],
+    },
+  ),
+  op('GET', '/api/log/stat', 'Logs', 'admin', 'Quota total of the logs the caller may read', {
     query: [...logFilter, 'username', 'channel'],
   }),
-  op('GET', '/api/log/stat', 'Logs', 'admin', "Quota total of everyone's logs", {
-    query: [...logFilter, 'username', 'channel'],
-  }),
-  op('GET', '/api/log/search', 'Logs', 'admin', "Search everyone's logs", search),
+  op('GET', '/api/log/search', 'Logs', 'admin', 'Search the logs the caller may read', search),
   op('DELETE', '/api/log/', 'Logs', 'admin', 'Delete logs older than a time', {
     query: ['target_timestamp'],
   }),
@@ -137,9 +151,16 @@ export const CONSOLE_OPERATIONS: Operation[] = [
   op('GET', '/api/log/self/stat', 'Logs', 'user', 'Quota total of own logs', { query: logFilter }),
   op('GET', '/api/log/self/search', 'Logs', 'user', 'Search own logs', search),
 
-  op('GET', '/api/audit/', 'Audit', 'admin', "Audit log, newest first (admins don't see root's entries)", {
-    query: ['p', 'actor', 'action', 'target', 'start_timestamp', 'end_timestamp'],
-  }),
+  op(
+    'GET',
+    '/api/audit/',
+    'Audit',
+    'admin',
+    'Audit log, newest first (an admin: its own entries and those of users below its role)',
+    {
+      query: ['p', 'actor', 'action', 'target', 'start_timestamp', 'end_timestamp'],
+    },
+  ),
 
   op('GET', '/api/option/', 'Options', 'root', 'Every option but the secrets'),
   op('PUT', '/api/option/', 'Options', 'root', 'Change an option', { body: 'OptionInput' }),

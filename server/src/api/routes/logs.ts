@@ -31,13 +31,19 @@ export function logRoutes(app: FastifyInstance, { logs }: Services): void {
   const user = { config: { access: 'user' as const } };
 
   app.get('/api/log/', admin, async (request) =>
-    ok(await logs.list(filterOf(request.query, true), {}, parsePage(queryText(request.query, 'p')))),
+    ok(
+      await logs.list(
+        filterOf(request.query, true),
+        { visibleTo: request.caller },
+        parsePage(queryText(request.query, 'p')),
+      ),
+    ),
   );
   app.get('/api/log/stat', admin, async (request) =>
-    ok({ quota: await logs.stat(filterOf(request.query, true), {}) }),
+    ok({ quota: await logs.stat(filterOf(request.query, true), { visibleTo: request.caller }) }),
   );
   app.get('/api/log/search', admin, async (request) =>
-    ok(await logs.search(searchKeyword(request.query), {})),
+    ok(await logs.search(searchKeyword(request.query), { visibleTo: request.caller })),
   );
   app.delete('/api/log/', admin, async (request) =>
     ok(await logs.deleteBefore(number(request.query, 'target_timestamp'))),
@@ -47,16 +53,16 @@ export function logRoutes(app: FastifyInstance, { logs }: Services): void {
     ok(
       await logs.list(
         filterOf(request.query, false),
-        { userId: request.caller.id },
+        { own: request.caller.id },
         parsePage(queryText(request.query, 'p')),
       ),
     ),
   );
   app.get('/api/log/self/stat', user, async (request) =>
-    ok({ quota: await logs.stat(filterOf(request.query, false), { userId: request.caller.id }) }),
+    ok({ quota: await logs.stat(filterOf(request.query, false), { own: request.caller.id }) }),
   );
   app.get('/api/log/self/search', user, async (request) =>
-    ok(await logs.search(searchKeyword(request.query), { userId: request.caller.id })),
+    ok(await logs.search(searchKeyword(request.query), { own: request.caller.id })),
   );
 
   app.get('/api/user/dashboard', user, async (request) => {
@@ -64,13 +70,10 @@ export function logRoutes(app: FastifyInstance, { logs }: Services): void {
     const range = { start: number(query, 'start_timestamp'), end: number(query, 'end_timestamp') };
     const username = queryText(query, 'username').trim();
     const everyone = queryText(query, 'scope') === 'all';
-    const who = !isAdminRole(request.caller.role)
-      ? { userId: request.caller.id }
-      : username
-        ? { username }
-        : everyone
-          ? ({ everyone: true } as const)
-          : { userId: request.caller.id };
+    const who =
+      isAdminRole(request.caller.role) && (username || everyone)
+        ? { visibleTo: request.caller, username }
+        : { own: request.caller.id };
     return ok(await logs.dashboard(range, who));
   });
 }

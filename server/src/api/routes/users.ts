@@ -72,9 +72,11 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
   const admin = { config: { access: 'admin' as const } };
   app.get('/api/user/', admin, async (request) => {
     const query = request.query;
-    return ok(await users.list(parsePage(queryText(query, 'p')), queryText(query, 'order')));
+    return ok(await users.list(request.caller, parsePage(queryText(query, 'p')), queryText(query, 'order')));
   });
-  app.get('/api/user/search', admin, async (request) => ok(await users.search(searchKeyword(request.query))));
+  app.get('/api/user/search', admin, async (request) =>
+    ok(await users.search(request.caller, searchKeyword(request.query))),
+  );
   app.get<{ Params: { id: string } }>('/api/user/:id', admin, async (request) =>
     ok(await users.getForAdmin(request.caller, parseId(request.params.id))),
   );

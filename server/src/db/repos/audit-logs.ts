@@ -4,15 +4,16 @@ import type { Sql } from '../connect';
 import { insertReturningId } from '../insert';
 import { startsWith } from '../like';
 import type { AuditLogRow, AuditLogsTable } from '../schema';
+import type { UserVisibility } from './users';
 
-/** What a page of the audit log is filtered by; `belowRole` hides the entries of that role and above. */
+/** What a page of the audit log is filtered by; `visibleTo` keeps the entries of the users a reader may see. */
 export interface AuditLogFilter {
   actor?: string;
   action?: string;
   target?: string;
   start?: number;
   end?: number;
-  belowRole?: number;
+  visibleTo?: UserVisibility;
 }
 
 /** Retention: deletes up to `limit` of the oldest entries from before `timestamp`; answers how many. */
@@ -65,7 +66,12 @@ export function listAuditLogs(db: Sql, filter: AuditLogFilter, page: number): Pr
   }
   if (filter.start !== undefined) query = query.where('created_at', '>=', filter.start);
   if (filter.end !== undefined) query = query.where('created_at', '<=', filter.end);
-  if (filter.belowRole !== undefined) query = query.where('actor_role', '<', filter.belowRole);
+  const visibility = filter.visibleTo;
+  if (visibility) {
+    query = query.where((eb) =>
+      eb.or([eb('actor_role', '<', visibility.belowRole), eb('actor_id', '=', visibility.selfId)]),
+    );
+  }
   return query
     .orderBy('id', 'desc')
     .limit(ITEMS_PER_PAGE)

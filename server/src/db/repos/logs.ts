@@ -46,15 +46,30 @@ export function insertLog(db: Sql, log: NewLog): Promise<number> {
   });
 }
 
-/** The scope of a log query: everyone's (admin) or one user's. */
-export type LogScope = { userId?: number };
+/**
+ * The scope of a log query: one user's, or everyone's but the users a reader may not see
+ * (`hiddenUserIds`, from users.ts: administrators' and root's, for an administrator).
+ */
+export type LogScope = { userId?: number; hiddenUserIds?: readonly number[] };
+
+/** Leaves out the rows of the users the scope hides (the same column in the logs and their summaries). */
+function withoutHidden<T extends 'logs' | 'log_summaries', O>(
+  query: SelectQueryBuilder<Database, T, O>,
+  scope: LogScope,
+): SelectQueryBuilder<Database, T, O> {
+  const hidden = scope.hiddenUserIds ?? [];
+  if (hidden.length === 0) return query;
+  return (query as SelectQueryBuilder<Database, 'logs', O>).where('user_id', 'not in', [
+    ...hidden,
+  ]) as unknown as SelectQueryBuilder<Database, T, O>;
+}
 
 function filtered<O>(
   query: SelectQueryBuilder<Database, 'logs', O>,
   filter: Partial<LogFilter>,
   scope: LogScope,
 ): SelectQueryBuilder<Database, 'logs', O> {
-  let q = query;
+  let q = withoutHidden(query, scope);
   if (scope.userId !== undefined) q = q.where('user_id', '=', scope.userId);
   if (filter.type) q = q.where('type', '=', filter.type);
   if (filter.startTimestamp) q = q.where('created_at', '>=', filter.startTimestamp);
@@ -106,7 +121,11 @@ export function listLogs(
  */
 export async function sumLogQuota(db: Sql, filter: Partial<LogFilter>, scope: LogScope): Promise<number> {
   const f = { ...filter, type: filter.type || LogType.consume };
-  const byUser = scope.userId !== undefined || Boolean(f.username) || Boolean(f.tokenName);
+  const byUser =
+    scope.userId !== undefined ||
+    Boolean(scope.hiddenUserIds?.length) ||
+    Boolean(f.username) ||
+    Boolean(f.tokenName);
   const k = db.kysely;
   const parts: Array<SelectQueryBuilder<Database, keyof Database, { quota: number | null }>> = [];
   const hourlyOrRaw = (range: TimeRange) => {
@@ -119,6 +138,7 @@ export async function sumLogQuota(db: Sql, filter: Partial<LogFilter>, scope: Lo
       if (whole.from !== undefined) q = q.where('bucket', '>=', whole.from);
       if (whole.before !== undefined) q = q.where('bucket', '<', whole.before);
       if (scope.userId !== undefined) q = q.where('user_id', '=', scope.userId);
+      q = withoutHidden(q, scope);
       if (f.modelName) q = q.where('model_name', '=', f.modelName);
       if (f.tokenName) q = q.where('token_name', '=', f.tokenName);
       if (f.username) q = q.where('username', '=', f.username);
@@ -201,11 +221,10 @@ export const searchLogs = (db: Sql, keyword: string, scope: LogScope, limit: num
     .execute();
 
 /** Consumption per UTC day and model between two times (seconds), in one aggregated query. */
-export async function dailyUsage(db: Sql, since: number, until: number, userId: number | undefined) {
+export async function dailyUsage(db: Sql, since: number, until: number, scope: LogScope) {
   const dayNumber =
     db.dialect === 'mysql' ? sql<number>`created_at div 86400` : sql<number>`created_at / 86400`;
-  const rows = await db.kysely
-    .selectFrom('logs')
+  const rows = await filtered(db.kysely.selectFrom('logs'), {}, scope)
     .select((eb) => [
       dayNumber.as('day_number'),
       'model_name',
@@ -217,7 +236,6 @@ export async function dailyUsage(db: Sql, since: number, until: number, userId: 
     .where('type', '=', LogType.consume)
     .where('created_at', '>=', since)
     .where('created_at', '<=', until)
-    .$if(userId !== undefined, (q) => q.where('user_id', '=', userId as number))
     .groupBy([dayNumber, 'model_name'])
     .orderBy(dayNumber)
     .execute();

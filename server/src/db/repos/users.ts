@@ -1,12 +1,48 @@
 import { ITEMS_PER_PAGE, wholeNumberText } from '@switchyard/contract/envelope';
 import { UserStatus } from '@switchyard/contract/roles';
 import type { userListOrders } from '@switchyard/contract/users';
+import type { SelectQueryBuilder } from 'kysely';
 import type { Sql } from '../connect';
 import { insertReturningId } from '../insert';
 import { startsWith } from '../like';
-import type { NewUserRow, UserRow, UsersTable } from '../schema';
+import type { Database, NewUserRow, UserRow, UsersTable } from '../schema';
 
 export type UserListOrder = (typeof userListOrders)[number] | 'id';
+
+/**
+ * Which users a reader may see (built by permissions.ts's userVisibility): those below a role and
+ * the reader's own row. Undefined: everyone.
+ */
+export interface UserVisibility {
+  belowRole: number;
+  selfId: number;
+}
+
+/** The query narrowed to the users the reader may see. */
+function visibleOnly<Q extends SelectQueryBuilder<Database, 'users', object>>(
+  query: Q,
+  visibility: UserVisibility | undefined,
+): Q {
+  if (!visibility) return query;
+  return query.where((eb) =>
+    eb.or([eb('role', '<', visibility.belowRole), eb('id', '=', visibility.selfId)]),
+  ) as Q;
+}
+
+/**
+ * The ids of the users a reader may not see: few (the administrators and root), so that logs, which
+ * may be kept in another database, can be read without theirs.
+ */
+export async function hiddenUserIds(db: Sql, visibility: UserVisibility | undefined): Promise<number[]> {
+  if (!visibility) return [];
+  const rows = await db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('role', '>=', visibility.belowRole)
+    .where('id', '!=', visibility.selfId)
+    .execute();
+  return rows.map((row) => row.id);
+}
 export type UserChanges = Partial<Omit<UsersTable, 'id' | 'held_quota' | 'session_epoch'>>;
 
 export const findUserById = (db: Sql, id: number): Promise<UserRow | undefined> =>
@@ -96,10 +132,13 @@ export async function addUserQuota(db: Sql, id: number, amount: number): Promise
     .execute();
 }
 
-export function listUsers(db: Sql, page: number, order: UserListOrder): Promise<UserRow[]> {
-  return db.kysely
-    .selectFrom('users')
-    .selectAll()
+export function listUsers(
+  db: Sql,
+  page: number,
+  order: UserListOrder,
+  visibility: UserVisibility | undefined,
+): Promise<UserRow[]> {
+  return visibleOnly(db.kysely.selectFrom('users').selectAll(), visibility)
     .where('status', '!=', UserStatus.deleted)
     .orderBy(order, 'desc')
     .$if(order !== 'id', (query) => query.orderBy('id', 'desc'))
@@ -109,11 +148,14 @@ export function listUsers(db: Sql, page: number, order: UserListOrder): Promise<
 }
 
 /** Prefix match on username, email and display name, or an exact id. */
-export function searchUsers(db: Sql, keyword: string, limit: number): Promise<UserRow[]> {
+export function searchUsers(
+  db: Sql,
+  keyword: string,
+  limit: number,
+  visibility: UserVisibility | undefined,
+): Promise<UserRow[]> {
   const id = wholeNumberText(keyword);
-  return db.kysely
-    .selectFrom('users')
-    .selectAll()
+  return visibleOnly(db.kysely.selectFrom('users').selectAll(), visibility)
     .where('status', '!=', UserStatus.deleted)
     .where((eb) =>
       eb.or([

@@ -1,5 +1,4 @@
 import type { AuditAction, AuditEntry } from '@switchyard/contract/audit';
-import { Role } from '@switchyard/contract/roles';
 import { nowSeconds } from '../../clock';
 import type { Sql } from '../../db/connect';
 import {
@@ -10,7 +9,7 @@ import {
 } from '../../db/repos/audit-logs';
 import type { AuditLogRow } from '../../db/schema';
 import type { OptionsStore } from '../options';
-import type { Actor } from '../permissions';
+import { type Actor, userVisibility } from '../permissions';
 import { maskFields } from './secrets';
 import { loadSnapshot, type Snapshot, type TargetRef } from './snapshots';
 
@@ -71,7 +70,7 @@ export const toAuditEntry = (row: AuditLogRow): AuditEntry => ({
 
 /**
  * The audit log: entries are only ever added (no route changes or removes one). Root reads all of
- * them, admins those of actors below root.
+ * them, anyone else its own and those of actors below its role (permissions.ts's userVisibility).
  */
 export class AuditLog {
   readonly #knownAddresses = new Set<string>();
@@ -101,9 +100,9 @@ export class AuditLog {
     });
   }
 
-  async list(viewer: Actor, filter: Omit<AuditLogFilter, 'belowRole'>, page: number): Promise<AuditEntry[]> {
-    const belowRole = viewer.role >= Role.root ? undefined : Role.root;
-    return (await listAuditLogs(this.deps.db, { ...filter, belowRole }, page)).map(toAuditEntry);
+  async list(viewer: Actor, filter: Omit<AuditLogFilter, 'visibleTo'>, page: number): Promise<AuditEntry[]> {
+    const visibleTo = userVisibility(viewer);
+    return (await listAuditLogs(this.deps.db, { ...filter, visibleTo }, page)).map(toAuditEntry);
   }
 
   /** An access token used from an address this user's token was never seen from is recorded once. */

@@ -65,8 +65,9 @@ export class UserService {
   affCode = (actor: Actor): Promise<string> => this.#self.affCode(actor);
   availableModels = (actor: Actor): Promise<string[]> => this.#self.availableModels(actor);
 
-  list = (page: number, order: string | undefined): Promise<User[]> => this.#admin.list(page, order);
-  search = (keyword: string): Promise<User[]> => this.#admin.search(keyword);
+  list = (actor: Actor, page: number, order: string | undefined): Promise<User[]> =>
+    this.#admin.list(actor, page, order);
+  search = (actor: Actor, keyword: string): Promise<User[]> => this.#admin.search(actor, keyword);
   getForAdmin = (actor: Actor, id: number): Promise<User> => this.#admin.getForAdmin(actor, id);
   createByAdmin = (actor: Actor, input: CreateUserInput): Promise<void> =>
     this.#admin.createByAdmin(actor, input);

@@ -19,7 +19,7 @@ import {
 import { inTransaction } from '../../db/transaction';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
-import { type Actor, canManageUser } from '../permissions';
+import { type Actor, canManageUser, userVisibility } from '../permissions';
 import { quotaText } from '../quota-text';
 import { toApiUser } from './api-user';
 import { hashPassword } from './passwords';
@@ -52,12 +52,14 @@ export class UserAdmin {
     return toApiUser(row);
   }
 
-  async list(page: number, order: string | undefined): Promise<User[]> {
-    return (await listUsers(this.deps.records.db, page, listOrder(userListOrders, order))).map(toApiUser);
+  async list(actor: Actor, page: number, order: string | undefined): Promise<User[]> {
+    const order_ = listOrder(userListOrders, order);
+    return (await listUsers(this.deps.records.db, page, order_, userVisibility(actor))).map(toApiUser);
   }
 
-  async search(keyword: string): Promise<User[]> {
-    return (await searchUsers(this.deps.records.db, keyword.trim(), SEARCH_LIMIT)).map(toApiUser);
+  async search(actor: Actor, keyword: string): Promise<User[]> {
+    const rows = await searchUsers(this.deps.records.db, keyword.trim(), SEARCH_LIMIT, userVisibility(actor));
+    return rows.map(toApiUser);
   }
 
   async updateByAdmin(actor: Actor, input: UpdateUserInput): Promise<User> {

@@ -1,10 +1,11 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { channelSecrets } from '../../domain/channel-secrets';
-import { redactSecrets } from '../../domain/redact-secrets';
+import { redactSecretsInJsonText } from '../../domain/redact-secrets';
 import { adaptorFor } from '../adaptors/registry';
 import type { Adaptor, ConvertedResponse, RelayCall, UpstreamRequest, Usage } from '../adaptors/types';
 import type { RelayError } from '../errors';
 import { asObject, type Json } from '../json-value';
+import type { SseEvent } from './sse';
 import type { StreamOutput } from './stream';
 
 /**
@@ -135,9 +136,14 @@ function inProviderShape(error: RelayError, body: Buffer): boolean {
   }
 }
 
-/** A native stream as it came: each chunk's text leaves as it is, its events read for usage. */
+/**
+ * A native stream as it came, its events read for usage. Text leaves event by event (a partial
+ * event waits for its end), so an error event is known for one before any byte of it leaves, and
+ * then leaves rebuilt with every string in its data cleaned of the channel's key.
+ */
 function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
   const reader = format.usage.stream();
+  let pending = '';
   return {
     forward(text, events) {
       try {
@@ -145,8 +151,13 @@ function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
       } catch (failure) {
         return { out: '', failure };
       }
-      // A provider's error event may quote the channel's key.
-      return { out: reader.failed() ? redactSecrets(text, channelSecrets(call.channel)) : text };
+      // Only the new text (and the line end just before it) can hold the blank line that ends an event.
+      const from = Math.max(0, pending.length - 2);
+      pending += text;
+      const end = text === '' ? pending.length : lastEventEnd(pending, from);
+      const whole = pending.slice(0, end);
+      pending = pending.slice(end);
+      return { out: reader.failed() ? withoutSecrets(whole, events, channelSecrets(call.channel)) : whole };
     },
     close: (error) =>
       error ? format.streamError(error.withoutSecrets(channelSecrets(call.channel)), call.requestId) : '',
@@ -154,4 +165,41 @@ function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
     text: () => reader.text(),
     done: () => reader.done(),
   };
+}
+
+/** Where the text's last complete event ends: after its last blank line at or after `from` (0 when none). */
+function lastEventEnd(text: string, from: number): number {
+  const blank = /\n\r?\n/g;
+  blank.lastIndex = from;
+  let end = 0;
+  for (let match = blank.exec(text); match; match = blank.exec(text)) {
+    end = match.index + match[0].length;
+    blank.lastIndex = match.index + 1;
+  }
+  return end;
+}
+
+/**
+ * The events of a failed stream as they leave: as sent when none quotes the key, else each rebuilt
+ * (in the stream's line ends) with its data cleaned.
+ */
+function withoutSecrets(whole: string, events: SseEvent[], secrets: string): string {
+  const cleaned = events.map((event) => redactSecretsInJsonText(event.data, secrets) ?? '{}');
+  if (cleaned.every((data, index) => data === asWritten(events[index]!.data))) return whole;
+  const eol = whole.includes('\r\n') ? '\r\n' : '\n';
+  return events
+    .map(
+      (event, index) =>
+        `${event.event === undefined ? '' : `event: ${event.event}${eol}`}data: ${cleaned[index]}${eol}${eol}`,
+    )
+    .join('');
+}
+
+/** An event's data as the cleaning writes it back when there is nothing to clean. */
+function asWritten(data: string): string {
+  try {
+    return JSON.stringify(JSON.parse(data));
+  } catch {
+    return data;
+  }
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { channelSecrets } from '../../domain/channel-secrets';
-import { redactSecrets } from '../../domain/redact-secrets';
+import { redactSecretsInJsonText } from '../../domain/redact-secrets';
 import type { RelayCall, StreamTranslator } from '../adaptors/types';
 import { badUpstreamAnswer, RelayError, upstreamBroke } from '../errors';
 import type { AttemptHooks, AttemptResult, Outcome } from './attempt';
@@ -25,22 +25,10 @@ const quotaRanOut = () =>
 /** An error payload (ours or the provider's, as translated): the answer ends there, unfinished. */
 const isErrorPayload = (data: string) => data.startsWith('{"error":');
 
-/** A provider's error event may quote the channel's key: its message leaves without it. */
-function withoutSecrets(data: string, key: string): string {
-  try {
-    const payload = JSON.parse(data) as { error?: unknown };
-    if (typeof payload.error === 'string') payload.error = redactSecrets(payload.error, key);
-    else if (payload.error && typeof payload.error === 'object') {
-      const error = payload.error as Record<string, unknown>;
-      for (const field of ['message', 'param', 'code']) {
-        if (typeof error[field] === 'string') error[field] = redactSecrets(error[field], key);
-      }
-    }
-    return JSON.stringify(payload);
-  } catch {
-    return redactSecrets(data, key);
-  }
-}
+/** A provider's error event may quote the channel's key: it leaves without it, in any field. */
+const withoutSecrets = (data: string, key: string): string =>
+  redactSecretsInJsonText(data, key) ??
+  JSON.stringify(badUpstreamAnswer('an unreadable error event').body(''));
 
 /**
  * How a stream's events reach the client: translated to OpenAI chunks (`translatedOutput`), or as

@@ -156,6 +156,7 @@ export const enChannels = {
           url: 'The base URL must start with http:// or https:// followed by a host name.',
         },
         configRequired: 'Please fill in this setting!',
+        configRegion: 'A region name such as us-west-2: lower-case letters, digits and hyphens',
         priority: { invalid: 'The priority must be a whole number.' },
         weight: { invalid: 'The weight must be a whole number of at least 0.' },
         /** Editing keeps the stored key: only the name is asked for. */

@@ -153,6 +153,7 @@ export const zhChannels: Messages<typeof enChannels> = {
           url: 'Base URL 必须以 http:// 或 https:// 开头，并带有主机名。',
         },
         configRequired: '请填写此项！',
+        configRegion: '请填写区域名称（如 us-west-2）：只能包含小写字母、数字和连字符',
         priority: { invalid: '优先级必须是整数。' },
         weight: { invalid: '权重必须是不小于 0 的整数。' },
         /** Editing keeps the stored key: only the name is asked for. */

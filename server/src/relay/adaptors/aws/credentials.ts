@@ -1,3 +1,4 @@
+import { isRegion } from '@switchyard/contract/channel-types-cloud';
 import { RelayError } from '../../errors';
 import { configText } from '../channel-config';
 import type { RelayCall } from '../types';
@@ -22,6 +23,13 @@ export function awsCredentialsOf(call: Pick<RelayCall, 'channel'>): AwsCredentia
         code: 'invalid_channel_config',
       },
     );
+  }
+  // The region becomes part of the host name: a stored value that is none is refused, not sent.
+  if (!isRegion(region)) {
+    throw RelayError.upstream(401, "The AWS Bedrock channel's region is not a region name", {
+      type: 'authentication_error',
+      code: 'invalid_channel_config',
+    });
   }
   return { region, accessKeyId, secretAccessKey };
 }

@@ -1,3 +1,4 @@
+import { isRegion } from '@switchyard/contract/channel-types-cloud';
 import { RelayError } from '../../errors';
 import { configText } from '../channel-config';
 import type { RelayCall } from '../types';
@@ -50,5 +51,7 @@ export function vertexSettingsOf(call: Pick<RelayCall, 'channel'>): VertexSettin
   const adc = configText(call, 'vertex_ai_adc');
   if (!region || !projectId || !adc)
     throw badConfig('it needs a region, a project ID and a service account key');
+  // The region becomes part of the host name: a stored value that is none is refused, not sent.
+  if (!isRegion(region)) throw badConfig('the region is not a region name');
   return { region, projectId, account: serviceAccountOf(adc) };
 }

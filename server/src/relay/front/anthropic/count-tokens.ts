@@ -1,4 +1,5 @@
-import { redactSecrets } from '../../../domain/redact-secrets';
+import { channelSecrets } from '../../../domain/channel-secrets';
+import { redactSecretsInJsonText } from '../../../domain/redact-secrets';
 import { authHeaders } from '../../adaptors/anthropic/auth';
 import { parseError } from '../../adaptors/anthropic/errors';
 import type { Json } from '../../json-value';
@@ -62,7 +63,9 @@ async function upstreamCount(side: SideCall, request: CountTokensRequest, model:
   const answer = await readAll(upstream.body);
   if (upstream.status === 200) return { status: 200, body: answer };
   // An error the client reads in Anthropic's shape; a body that is not one is worded by us.
-  const error = parseError(upstream.status, answer).withoutSecrets(side.channel.key);
-  if (error.code === 'bad_response_status_code') throw error;
-  return { status: upstream.status, body: redactSecrets(answer.toString(), side.channel.key) };
+  const secrets = channelSecrets(side.channel);
+  const error = parseError(upstream.status, answer).withoutSecrets(secrets);
+  const asSent = redactSecretsInJsonText(answer.toString(), secrets);
+  if (error.code === 'bad_response_status_code' || asSent === undefined) throw error;
+  return { status: upstream.status, body: asSent };
 }

@@ -1,4 +1,5 @@
-import { redactSecrets } from '../../../domain/redact-secrets';
+import { channelSecrets } from '../../../domain/channel-secrets';
+import { redactSecretsInJsonText } from '../../../domain/redact-secrets';
 import { authHeaders } from '../../adaptors/gemini/auth';
 import { apiVersion } from '../../adaptors/gemini/endpoint';
 import { parseError } from '../../adaptors/gemini/errors';
@@ -59,7 +60,9 @@ async function upstreamCount(side: SideCall, call: GeminiCall, signal: ClientSig
   const answer = await readAll(upstream.body);
   if (upstream.status === 200) return { status: 200, body: answer };
   // An error the client reads in Google's shape; a body that is not one is worded by us.
-  const error = parseError(upstream.status, answer).withoutSecrets(side.channel.key);
-  if (error.code === 'bad_response_status_code') throw error;
-  return { status: upstream.status, body: redactSecrets(answer.toString(), side.channel.key) };
+  const secrets = channelSecrets(side.channel);
+  const error = parseError(upstream.status, answer).withoutSecrets(secrets);
+  const asSent = redactSecretsInJsonText(answer.toString(), secrets);
+  if (error.code === 'bad_response_status_code' || asSent === undefined) throw error;
+  return { status: upstream.status, body: asSent };
 }

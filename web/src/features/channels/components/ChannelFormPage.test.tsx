@@ -228,7 +228,7 @@ describe('channel form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Submit' }));
     await waitFor(() =>
       expect(messages()).toContain(
-        'Only root can change where a channel sends its key (base_url) while keeping the key; enter a new key along with the change',
+        'Only root can change where a channel sends its credentials (base_url) while keeping them; enter new credentials along with the change (the key, or every secret setting of this type)',
       ),
     );
     expect(messages()).not.toContain('Channel updated!');

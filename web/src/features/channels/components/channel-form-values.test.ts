@@ -234,6 +234,22 @@ describe('config fields (AWS Bedrock, Vertex AI)', () => {
     expect(edited.ok).toBe(true);
   });
 
+  it('refuses a region that is no region name, for it would become part of the host', () => {
+    for (const region of ['127.0.0.1:8080/#', 'x@evil.example', 'us-west-2.evil', 'US-WEST-2']) {
+      const refused = toChannelChange(
+        values({ type: 33, config: { region, ak: 'AKIA0000', sk: 'secret' } }),
+        null,
+        t,
+      );
+      expect(refused, region).toEqual({
+        ok: false,
+        errors: {
+          'config.region': 'A region name such as us-west-2: lower-case letters, digits and hyphens',
+        },
+      });
+    }
+  });
+
   it('parses the stored config back on edit and leaves other types without one', () => {
     const aws = initialChannelValues({
       ...channel,

@@ -5,6 +5,7 @@ import {
   type ConfigField,
   channelTypeById,
 } from '@switchyard/contract/channel-types';
+import { isRegion } from '@switchyard/contract/channel-types-cloud';
 import {
   type Channel,
   createChannelInput,
@@ -171,10 +172,13 @@ export function toChannelChange(
   };
   const baseUrlMissing = urlField?.required === true && !trimBaseUrl(values.baseUrl);
   const configMissing = missingConfigFields(values, id !== null);
-  const complete = !baseUrlMissing && configMissing.length === 0;
+  const notRegions = notRegionFields(values);
+  const complete = !baseUrlMissing && configMissing.length === 0 && notRegions.length === 0;
   const refuse = (issues: readonly ValidationIssue[], scopes: readonly string[]): ChannelFormResult => {
     const errors = fieldErrors(issues, t, scopes);
     if (baseUrlMissing) errors.base_url = t('channels.form.errors.base_url.required');
+    for (const field of notRegions)
+      errors[configFieldName(field.key)] = t('channels.form.errors.configRegion');
     for (const field of configMissing) {
       errors[configFieldName(field.key)] = t('channels.form.errors.configRequired');
     }
@@ -206,6 +210,15 @@ function configFieldsOf(values: ChannelFormValues): { config?: string } {
   const config = { ...values.config };
   for (const field of fields) config[field.key] = (config[field.key] ?? '').trim();
   return { config: JSON.stringify(config) };
+}
+
+/** Region settings filled with something that is no region name (it would become part of a host). */
+function notRegionFields(values: ChannelFormValues): ConfigField[] {
+  const fields = channelTypeById(values.type)?.configFields ?? [];
+  return fields.filter((field) => {
+    const value = (values.config[field.key] ?? '').trim();
+    return field.format === 'region' && value !== '' && !isRegion(value);
+  });
 }
 
 /** Required settings left empty; on edit a secret may stay empty (it keeps the saved one). */

@@ -2,15 +2,20 @@ import { isRootRole, UserStatus } from '@switchyard/contract/roles';
 import type { ManageAction } from '@switchyard/contract/users';
 import { useTranslation } from 'react-i18next';
 import { RowActions, RowButton, RowDeleteButton, RowEditButton } from '../../../components/RowActions';
+import { useSessionUser } from '../../../lib/session';
 import { useManageUser } from '../api/manage-user';
 import type { UserRow } from '../api/users-list';
 
-/** Promote, demote, delete (confirmed), disable/enable and edit; all off for super-admin rows. */
+/**
+ * Promote, demote, delete (confirmed), disable/enable and edit; all off for super-admin rows and for
+ * the viewer's own row (an administrator's list shows it), which is edited on the personal page.
+ */
 export function UserRowActions({ user, wrap = false }: { user: UserRow; wrap?: boolean }) {
   const { t } = useTranslation();
   const manage = useManageUser();
+  const own = useSessionUser()?.id === user.id;
   const run = (action: ManageAction) => manage.mutate({ username: user.username, action });
-  const off = isRootRole(user.role) || manage.isPending;
+  const off = isRootRole(user.role) || own || manage.isPending;
   const enabled = user.status === UserStatus.enabled;
 
   return (
@@ -38,7 +43,7 @@ export function UserRowActions({ user, wrap = false }: { user: UserRow; wrap?: b
         disabled={off}
         onClick={() => run(enabled ? 'disable' : 'enable')}
       />
-      <RowEditButton label={t('users.actions.edit')} to={`/user/edit/${user.id}`} />
+      <RowEditButton label={t('users.actions.edit')} to={own ? '/user/edit' : `/user/edit/${user.id}`} />
     </RowActions>
   );
 }
