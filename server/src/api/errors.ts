@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors';
+import { hasBody } from './body-limits';
 import { languageOf, refusal } from './envelope';
 
 const MB = 1024 * 1024;
@@ -67,7 +68,7 @@ export function installErrorHandlers(
     return refused(new DomainError('internal_error', {}, 500));
   });
 
-  app.setNotFoundHandler(async (request, reply) => {
+  const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path === '/v1' || path.startsWith('/v1/')) {
       return reply.code(404).send({
@@ -91,5 +92,10 @@ export function installErrorHandlers(
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.code(404).type('text/plain').send('Not found');
+  };
+  app.setNotFoundHandler(notFound);
+  // An unknown route is answered from its headers: its body is never read (nor counted in the budget).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404 && hasBody(request)) return notFound(request, reply);
   });
 }
