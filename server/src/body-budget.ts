@@ -93,8 +93,13 @@ const holderOf = (request: FastifyRequest): Holder =>
     ? { id: `address ${request.ip}`, anonymous: true }
     : { id: `user ${request.bodyOwner}`, anonymous: false };
 
+/** Sets a header of the answer unless it has already left (a refusal may come after it did). */
+const headerIfUnsent = (reply: FastifyReply, name: string, value: string) => {
+  if (!reply.raw.headersSent) reply.raw.setHeader(name, value);
+};
+
 const budgetFull = (reply: FastifyReply) => {
-  reply.raw.setHeader('retry-after', '1');
+  headerIfUnsent(reply, 'retry-after', '1');
   return new BodyBudgetFull();
 };
 
@@ -132,17 +137,18 @@ function meterBody(
     held += bytes;
   });
   const refuse = (error: DomainError) => {
+    clearTimeout(idle);
     payload.unpipe(counter);
     payload.resume();
     counter.destroy(error);
   };
   const idle = setTimeout(() => {
-    reply.raw.setHeader('connection', 'close');
+    headerIfUnsent(reply, 'connection', 'close');
     refuse(new BodyTimeout(idleMs));
   }, idleMs);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      if (!open) {
+      if (!open || counter.destroyed) {
         callback();
         return;
       }
