@@ -15,6 +15,18 @@ export const ERROR_MESSAGES = {
     en: 'The server is receiving too much request data right now; please try again shortly',
     zh: '服务器当前正在接收的请求数据过多，请稍后重试',
   },
+  body_timeout: {
+    en: 'The request body stopped arriving: nothing came for {seconds} seconds',
+    zh: '请求体中断：{seconds} 秒内没有收到任何数据',
+  },
+  json_too_deep: {
+    en: 'The JSON body is nested too deeply: at most {limit} levels are accepted',
+    zh: 'JSON 请求体嵌套过深：最多接受 {limit} 层',
+  },
+  json_too_many_values: {
+    en: 'The JSON body holds too many values: at most {containers} objects and arrays, {members} object members and {values} values in all are accepted',
+    zh: 'JSON 请求体包含的值过多：最多接受 {containers} 个对象和数组、{members} 个对象成员、共 {values} 个值',
+  },
   unsupported_media_type: {
     en: 'Unsupported content type: send JSON with Content-Type: application/json',
     zh: '不支持的内容类型：请以 Content-Type: application/json 发送 JSON',

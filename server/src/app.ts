@@ -89,6 +89,8 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: API_BODY_LIMIT,
+    // node:http answers 408 and closes a connection whose request (head and body) takes longer.
+    requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustedProxies,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
@@ -127,7 +129,8 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     accessGuard(db, (user, ip) => services.audit.noteAccessTokenUse(user, ip)),
   );
   installAuditHooks(server, services.audit);
-  installBodyBudget(server, config.bodyBudget);
+  const bodies = installBodyBudget(server, config);
+  metrics?.observe({ bodyBytesHeld: () => bodies.held });
   installBotCheck(server, services.turnstile, services.sessions);
 
   // Handlers first: a route takes the error handler in force when it is registered.

@@ -1,9 +1,21 @@
-import { Transform } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Readable, Transform } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasBody } from './api/body-limits';
 import { bodyTooLarge } from './api/errors';
+import type { BodyLimits } from './config/body-limits';
 import { DomainError } from './domain/errors';
 
-/** Refused because the bodies already in memory fill REQUEST_BODY_BUDGET: 503, try again shortly. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The user whose share of the body budget this call's body counts against, set by the hooks
+     * that identify the caller from the headers; unset, the caller is unknown and counted by address.
+     */
+    bodyOwner: number | undefined;
+  }
+}
+
+/** Refused because the bodies in memory fill the budget or the caller's share of it: 503, try again shortly. */
 class BodyBudgetFull extends DomainError {
   /** Read by Fastify when the refusal comes out of a body stream. */
   readonly statusCode = 503;
@@ -13,48 +25,172 @@ class BodyBudgetFull extends DomainError {
   }
 }
 
-/** Bytes of request bodies held across all calls, refused beyond the capacity. */
-class BodyBudget {
-  #held = 0;
+/** Nothing of the body arrived for REQUEST_BODY_IDLE_TIMEOUT: 408. */
+class BodyTimeout extends DomainError {
+  readonly statusCode = 408;
 
-  constructor(private readonly capacity: number) {}
-
-  take(bytes: number): boolean {
-    if (this.#held + bytes > this.capacity) return false;
-    this.#held += bytes;
-    return true;
-  }
-
-  give(bytes: number): void {
-    this.#held -= bytes;
+  constructor(idleMs: number) {
+    super('body_timeout', { seconds: Math.round(idleMs / 1000) }, 408);
   }
 }
 
-/** Fastify reads no body for these, whatever the headers say. */
-const BODYLESS = new Set(['GET', 'HEAD', 'TRACE']);
+type BudgetLimits = Pick<
+  BodyLimits,
+  'bodyBudget' | 'bodyUserShare' | 'bodyAnonymousShare' | 'bodyAddressShare'
+>;
 
-const hasBody = (request: FastifyRequest) =>
-  !BODYLESS.has(request.method) &&
-  (request.headers['transfer-encoding'] !== undefined ||
-    (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0'));
+/** Whom a body's bytes are counted against: a user, or an address while the caller is unknown. */
+interface Holder {
+  id: string;
+  anonymous: boolean;
+}
 
 /**
- * Refuses a declared body over the route's limit before reading it, and bounds what all calls'
- * bodies may hold in memory together (REQUEST_BODY_BUDGET). A body with Content-Length reserves its
- * length before a byte is read; a chunked one is counted as it arrives. What a call held comes back
- * when its answer ends or its connection closes, whichever way. Runs after the caller is checked
- * (onRequest), so anonymous callers of protected routes never take any of it.
+ * Bytes of request bodies held, in all and by holder: a user may hold its share, an address whose
+ * caller is unknown a small one, and unknown callers together a quarter of the whole.
  */
-export function installBodyBudget(app: FastifyInstance, capacity: number): void {
-  const budget = new BodyBudget(capacity);
+class BodyBudget {
+  #held = 0;
+  #anonymous = 0;
+  readonly #byHolder = new Map<string, number>();
+
+  constructor(private readonly limits: BudgetLimits) {}
+
+  get held(): number {
+    return this.#held;
+  }
+
+  fits(holder: Holder, bytes: number): boolean {
+    const share = holder.anonymous ? this.limits.bodyAddressShare : this.limits.bodyUserShare;
+    return (
+      this.#held + bytes <= this.limits.bodyBudget &&
+      (this.#byHolder.get(holder.id) ?? 0) + bytes <= share &&
+      (!holder.anonymous || this.#anonymous + bytes <= this.limits.bodyAnonymousShare)
+    );
+  }
+
+  take(holder: Holder, bytes: number): boolean {
+    if (!this.fits(holder, bytes)) return false;
+    this.#move(holder, bytes);
+    return true;
+  }
+
+  give(holder: Holder, bytes: number): void {
+    this.#move(holder, -bytes);
+  }
+
+  #move(holder: Holder, bytes: number): void {
+    this.#held += bytes;
+    if (holder.anonymous) this.#anonymous += bytes;
+    const held = (this.#byHolder.get(holder.id) ?? 0) + bytes;
+    if (held === 0) this.#byHolder.delete(holder.id);
+    else this.#byHolder.set(holder.id, held);
+  }
+}
+
+const holderOf = (request: FastifyRequest): Holder =>
+  request.bodyOwner === undefined
+    ? { id: `address ${request.ip}`, anonymous: true }
+    : { id: `user ${request.bodyOwner}`, anonymous: false };
+
+/** Sets a header of the answer unless it has already left (a refusal may come after it did). */
+const headerIfUnsent = (reply: FastifyReply, name: string, value: string) => {
+  if (!reply.raw.headersSent) reply.raw.setHeader(name, value);
+};
+
+const budgetFull = (reply: FastifyReply) => {
+  headerIfUnsent(reply, 'retry-after', '1');
+  return new BodyBudgetFull();
+};
+
+/** Takes more of the budget for a call whose body is being read; throws when it does not fit. */
+const parsedCharges = new WeakMap<FastifyRequest, (bytes: number) => void>();
+
+/**
+ * Counts against the call's budget what parsing its body will add to the heap (see json-shape),
+ * until its answer ends: 503 `body_budget_full` when that does not fit.
+ */
+export function chargeParsedBody(request: FastifyRequest, bytes: number): void {
+  parsedCharges.get(request)?.(bytes);
+}
+
+/**
+ * Passes the body on while counting what has arrived against the budget, until the call's answer
+ * ends or its connection closes; then gives it all back and drops (uncounted) whatever still comes.
+ * Over the budget or silent for `idleMs`, the call is refused and the rest of the body is read and
+ * dropped, so a client still sending reads the answer. Never emits an error nobody hears: Fastify
+ * stops listening once it has answered, and an unheard error would end the process.
+ */
+function meterBody(
+  payload: Readable,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  budget: BodyBudget,
+  holder: Holder,
+  idleMs: number,
+): Transform {
+  let held = 0;
+  let open = true;
+  parsedCharges.set(request, (bytes) => {
+    if (!open) return;
+    if (!budget.take(holder, bytes)) throw budgetFull(reply);
+    held += bytes;
+  });
+  const refuse = (error: DomainError) => {
+    clearTimeout(idle);
+    payload.unpipe(counter);
+    payload.resume();
+    counter.destroy(error);
+  };
+  const idle = setTimeout(() => {
+    headerIfUnsent(reply, 'connection', 'close');
+    refuse(new BodyTimeout(idleMs));
+  }, idleMs);
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (!open || counter.destroyed) {
+        callback();
+        return;
+      }
+      idle.refresh();
+      if (!budget.take(holder, chunk.length)) {
+        callback();
+        refuse(budgetFull(reply));
+        return;
+      }
+      held += chunk.length;
+      callback(null, chunk);
+    },
+    flush(callback) {
+      clearTimeout(idle);
+      callback();
+    },
+  });
+  counter.on('error', () => undefined);
+  reply.raw.once('close', () => {
+    open = false;
+    clearTimeout(idle);
+    budget.give(holder, held);
+    held = 0;
+  });
+  payload.once('error', (error) => counter.destroy(error));
+  return payload.pipe(counter);
+}
+
+/**
+ * Refuses a declared body over the route's limit before reading it, and bounds what bodies may hold
+ * in memory (REQUEST_BODY_BUDGET): all together, by user, and by address while the caller is unknown.
+ * Bytes are counted as they arrive (a declared length alone takes nothing, and is refused at once
+ * when it could not fit); what a call held comes back when its answer ends or its connection closes,
+ * whichever way. Runs after the caller is checked (onRequest), so anonymous callers of protected
+ * routes never take any of it; unknown routes are answered from the headers (see the not-found hook).
+ */
+export function installBodyBudget(app: FastifyInstance, limits: BodyLimits): { readonly held: number } {
+  const budget = new BodyBudget(limits);
+  app.decorateRequest('bodyOwner', undefined);
   app.addHook('preParsing', async (request, reply, payload) => {
     if (!hasBody(request)) return undefined;
-    let held = 0;
-    reply.raw.once('close', () => budget.give(held));
-    const full = () => {
-      reply.raw.setHeader('retry-after', '1');
-      return new BodyBudgetFull();
-    };
+    const holder = holderOf(request);
     if (request.headers['transfer-encoding'] === undefined) {
       const declared = Number(request.headers['content-length']);
       if (!Number.isSafeInteger(declared)) return undefined; // Fastify refuses it
@@ -62,21 +198,9 @@ export function installBodyBudget(app: FastifyInstance, capacity: number): void 
       // sending: this way it reads the answer (and what it sends is read and dropped).
       const limit = request.routeOptions.bodyLimit;
       if (declared > limit) throw bodyTooLarge(limit);
-      if (!budget.take(declared)) throw full();
-      held = declared;
-      return undefined;
+      if (!budget.fits(holder, declared)) throw budgetFull(reply);
     }
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        if (!budget.take(chunk.length)) {
-          callback(full());
-          return;
-        }
-        held += chunk.length;
-        callback(null, chunk);
-      },
-    });
-    payload.once('error', (error) => counter.destroy(error));
-    return payload.pipe(counter);
+    return meterBody(payload, request, reply, budget, holder, limits.bodyIdleTimeoutMs);
   });
+  return budget;
 }

@@ -171,9 +171,10 @@ describe('request bodies: read only for authenticated callers, within limits and
       }
     };
 
-    it('with Content-Length: reserved up front, refused at once when it does not fit, freed on abort', async () => {
+    it('with Content-Length: counted as it arrives, refused at once when it cannot fit, freed on abort', async () => {
+      // The uploader's share of the 16 MB budget is 12 MB (RELAY_BODY_LIMIT, the larger of it and a quarter).
       const first = audio(10 * MB);
-      const holding = await hold(audioUrl, first.headers, first.body.length, first.body.subarray(0, MB));
+      const holding = await hold(audioUrl, first.headers, first.body.length, first.body.subarray(0, 9 * MB));
       await sleep(200);
 
       const second = audio(10 * MB);
@@ -191,9 +192,11 @@ describe('request bodies: read only for authenticated callers, within limits and
         },
       });
 
-      // /api calls share the budget: in the envelope there.
-      const more = audio(4 * MB);
-      const alsoHolding = await hold(audioUrl, more.headers, more.body.length, more.body.subarray(0, MB));
+      // Another user holds 5 MB: 14 of 16 MB are in memory, and /api calls share the budget (in the envelope).
+      const other = await createCustomer(t, 'uploader2', { quota: 100_000_000 });
+      const more = audio(6 * MB);
+      const otherHeaders = { ...more.headers, authorization: `Bearer sk-${other.token.key}` };
+      const alsoHolding = await hold(audioUrl, otherHeaders, more.body.length, more.body.subarray(0, 5 * MB));
       await sleep(200);
       const option = Buffer.from(JSON.stringify({ key: 'Notice', value: 'n'.repeat(900_000) }));
       const apiCall = new Upload(

@@ -114,5 +114,6 @@ export function accessGuard(db: Sql, onAccessToken?: (user: Actor, ip: string) =
       return;
     }
     request.caller = { id: user.id, username: user.username, role: user.role };
+    request.bodyOwner = user.id;
   };
 }

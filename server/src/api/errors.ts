@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors';
+import { hasBody } from './body-limits';
 import { isConsolePage } from './console';
 import { languageOf, refusal } from './envelope';
 
@@ -69,7 +70,7 @@ export function installErrorHandlers(
     return refused(new DomainError('internal_error', {}, 500));
   });
 
-  app.setNotFoundHandler(async (request, reply) => {
+  const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0] ?? '';
     if (isApiPath(path)) {
       const notFound = new DomainError('api_route_not_found', { method: request.method, path });
@@ -92,5 +93,10 @@ export function installErrorHandlers(
         code: '',
       },
     });
+  };
+  app.setNotFoundHandler(notFound);
+  // An unknown route is answered from its headers: its body is never read (nor counted in the budget).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404 && hasBody(request)) return notFound(request, reply);
   });
 }

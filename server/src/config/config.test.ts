@@ -197,6 +197,29 @@ describe('loadConfig', () => {
     expect(loadConfig({ RELAY_BODY_LIMIT: '512' }).bodyBudget).toBe(512 * MB);
   });
 
+  it('shares the body budget: a quarter per user (at least one relay body), a quarter for unknown callers', () => {
+    const MB = 1024 * 1024;
+    expect(loadConfig({})).toMatchObject({
+      bodyUserShare: 64 * MB,
+      bodyAnonymousShare: 64 * MB,
+      bodyAddressShare: 4 * MB,
+      bodyIdleTimeoutMs: 30_000,
+      requestTimeoutMs: 300_000,
+    });
+    expect(loadConfig({ RELAY_BODY_LIMIT: '12', REQUEST_BODY_BUDGET: '16' })).toMatchObject({
+      bodyUserShare: 12 * MB,
+      bodyAnonymousShare: 4 * MB,
+    });
+    expect(loadConfig({ REQUEST_BODY_USER_SHARE: '100', REQUEST_BODY_IDLE_TIMEOUT: '5' })).toMatchObject({
+      bodyUserShare: 100 * MB,
+      bodyIdleTimeoutMs: 5_000,
+    });
+    expect(() => loadConfig({ REQUEST_BODY_USER_SHARE: '16' })).toThrow(
+      /^REQUEST_BODY_USER_SHARE: must be at least/,
+    );
+    expect(() => loadConfig({ REQUEST_BODY_USER_SHARE: '300' })).toThrow(/^REQUEST_BODY_USER_SHARE: /);
+  });
+
   it('trusts X-Forwarded-For from loopback only unless TRUSTED_PROXIES says otherwise', () => {
     expect(loadConfig({}).trustedProxies).toEqual(['127.0.0.0/8', '::1']);
     expect(loadConfig({ TRUSTED_PROXIES: ' 172.16.0.0/12, 10.0.0.7 ,fd00::/8' }).trustedProxies).toEqual([

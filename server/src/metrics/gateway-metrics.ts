@@ -12,6 +12,8 @@ export interface MetricSources {
   inFlight?: () => number;
   /** The database pool (PostgreSQL, MySQL). */
   poolUse?: () => { open: number; idle: number; waiting: number };
+  /** Bytes of request bodies counted against REQUEST_BODY_BUDGET. */
+  bodyBytesHeld?: () => number;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -153,6 +155,14 @@ export class GatewayMetrics implements RelayMetrics {
       collect() {
         for (const [queue, depth] of Object.entries(sources.queueDepths?.() ?? {}))
           this.set({ queue }, depth);
+      },
+    });
+    new Gauge({
+      name: 'switchyard_request_body_bytes',
+      help: 'Bytes of request bodies held in memory, counted against REQUEST_BODY_BUDGET',
+      registers,
+      collect() {
+        this.set(sources.bodyBytesHeld?.() ?? 0);
       },
     });
     new Gauge({

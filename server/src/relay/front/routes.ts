@@ -10,6 +10,7 @@ import { ANTHROPIC_PATHS, anthropicAuthorization, anthropicRoutes } from './anth
 import { bodyRefusal } from './body-refusal';
 import { geminiRoutes } from './gemini/routes';
 import { modelObject } from './models';
+import { keepRawBodies } from './raw-body';
 import { modelsForCaller } from './reachable-models';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
@@ -85,8 +86,7 @@ const queryOf = (url: string) => {
 /** The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through untouched. */
 export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<void> {
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    keepRawBodies(scope);
     scope.decorateRequest('relayCall', undefined as never);
     scope.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
       const format = ANTHROPIC_PATHS.has(request.routeOptions.url ?? '') ? 'anthropic' : 'openai';
@@ -106,6 +106,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
         try {
           const caller = await authenticate(deps.identities, keyOf(request), request.ip);
           request.relayCall = { requestId, caller };
+          request.bodyOwner = caller.user.id;
         } catch (error) {
           sendError(reply.hijack(), requestId, error, request.log, format);
         }

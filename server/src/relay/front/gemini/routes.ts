@@ -3,6 +3,7 @@ import type { DomainError } from '../../../domain/errors';
 import { authenticate, type RelayCaller } from '../../pipeline/authenticate';
 import type { IdentityCache } from '../../pipeline/identity-cache';
 import { bodyRefusal } from '../body-refusal';
+import { keepRawBodies } from '../raw-body';
 import { modelsForCaller } from '../reachable-models';
 import { CORS_HEADERS } from '../reply-sink';
 import { newRequestId } from '../request-id';
@@ -27,8 +28,7 @@ type GeminiRequest = FastifyRequest<{ Params: { '*': string } }>;
  */
 export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps): Promise<void> {
   await app.register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    keepRawBodies(scope);
     scope.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
@@ -43,6 +43,7 @@ export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps):
       try {
         const caller = await authenticate(deps.identities, googleApiKey(request), request.ip);
         callers.set(request, { requestId, caller });
+        request.bodyOwner = caller.user.id;
       } catch (error) {
         sendError(reply.hijack(), requestId, error, request.log, 'gemini');
       }

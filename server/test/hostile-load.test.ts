@@ -1,0 +1,208 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
+import { HttpFake } from './fakes/http-fake';
+import { openAiHandler } from './fakes/openai';
+import { clientsFor } from './harness';
+import { sleep } from './ledger-books';
+import { buildServer, freePort, ServerProcess } from './process/built-server';
+import { createChannel, createCustomer } from './relay-setup';
+import { Upload, upload } from './uploads';
+
+const MB = 1024 * 1024;
+const METRICS_TOKEN = 'hostile-load-metrics';
+const json = { 'content-type': 'application/json' };
+
+const residentBytes = (pid: number): number => {
+  const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kilobytes) * 1024;
+};
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+
+/** Runs `count` calls of `call`, at most `width` at a time. */
+async function inWaves(count: number, width: number, call: (i: number) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < count) await call(next++);
+    }),
+  );
+}
+
+describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, () => {
+  let build: Awaited<ReturnType<typeof buildServer>>;
+  let database: TestDatabase;
+  let fake: HttpFake;
+  let server: ServerProcess;
+  let attackerKey: string;
+  let userKey: string;
+
+  beforeAll(async () => {
+    [build, database, fake] = await Promise.all([
+      buildServer(),
+      createTestDatabase(),
+      new HttpFake(openAiHandler({ reply: 'served' })).start(),
+    ]);
+    server = new ServerProcess(build.entry, await freePort(), { ...database.env, METRICS_TOKEN });
+    await server.start();
+    const clients = clientsFor(server.baseUrl);
+    await createChannel(await clients.root(), { base_url: fake.url });
+    attackerKey = `sk-${(await createCustomer(clients, 'attacker', { quota: 1_000_000_000 })).token.key}`;
+    userKey = `sk-${(await createCustomer(clients, 'legit', { quota: 1_000_000_000 })).token.key}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await database?.drop();
+    await fake?.close();
+    build?.remove();
+  });
+
+  /** A gauge of the server's /metrics (reading them starts the event loop's delay histogram over). */
+  const gauge = async (name: string) => {
+    const answer = await fetch(`${server.baseUrl}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    }).catch(() => undefined);
+    const text = (await answer?.text()) ?? '';
+    return Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1]);
+  };
+  const bodyBytesHeld = () => gauge('switchyard_request_body_bytes');
+
+  it('crash, starvation and parse-bomb attacks at once: the process stays up, a legitimate client is served, memory bounded', async () => {
+    const pid = server.pid;
+    const legitCall = async (path: string, init: RequestInit = {}) => {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${server.baseUrl}${path}`, {
+          ...init,
+          signal: AbortSignal.timeout(10_000),
+        });
+        await response.text();
+        return { status: response.status, ms: performance.now() - started };
+      } catch {
+        return { status: 0, ms: performance.now() - started };
+      }
+    };
+    const chat = JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] });
+    // Warm: the routes have run once.
+    expect((await legitCall('/v1/chat/completions', chatInit(userKey, chat))).status).toBe(200);
+    await sleep(300);
+    const rssBefore = residentBytes(pid);
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => {
+      if (alive(pid)) rssPeak = Math.max(rssPeak, residentBytes(pid));
+    }, 20);
+
+    let attacking = true;
+    const legit: Array<{ status: number; ms: number }> = [];
+    const legitClient = (async () => {
+      while (attacking) {
+        legit.push(await legitCall('/v1/chat/completions', chatInit(userKey, chat)));
+        legit.push(await legitCall('/healthz'));
+      }
+    })();
+
+    const holders: Upload[] = [];
+    const hang = async (path: string, headers: Record<string, string>, length: number) => {
+      const call = new Upload(`${server.baseUrl}${path}`, headers, length);
+      holders.push(call);
+      await call.write(Buffer.from(' '));
+    };
+    const attacker = { ...json, authorization: `Bearer ${attackerKey}` };
+    const fourMb = Buffer.alloc(4 * MB, 0x78);
+    const empties = Buffer.from(
+      `{"model":"gpt-3.5-turbo","messages":[{"role":"user","content":"hi"}],"x":[${'{},'.repeat(10 * MB - 30)}{}]}`,
+    );
+    const statuses = new Map<string, number>();
+    const note = (what: string, status: number) =>
+      statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
+
+    await gauge('nodejs_eventloop_lag_max_seconds');
+    const started = Date.now();
+    const attacks = Promise.all([
+      // Item 1: chunked 4 MB bodies to an unknown path and to the sign-in route, 16 at a time.
+      inWaves(160, 16, async (i) => {
+        const path = i % 2 ? '/nope' : '/api/user/login';
+        const answer = await upload(`${server.baseUrl}${path}`, json, fourMb, { chunked: true }).catch(
+          () => ({
+            status: 0,
+          }),
+        );
+        note(`chunked ${path}`, answer.status);
+      }),
+      // Item 2: 256 anonymous connections declaring 1 MiB and sending a byte; one key declaring 32 MB eight times.
+      (async () => {
+        for (let i = 0; i < 256; i++) await hang(i % 2 ? '/nope' : '/api/user/login', json, MB);
+        for (let i = 0; i < 8; i++) await hang('/v1/chat/completions', attacker, 32 * MB);
+      })(),
+      // Item 3: eight 30 MB chat bodies of empty objects from one key, twice.
+      inWaves(16, 8, async () => {
+        const answer = await upload(`${server.baseUrl}/v1/chat/completions`, attacker, empties).catch(() => ({
+          status: 0,
+        }));
+        note('empty objects', answer.status);
+      }),
+    ]);
+    // Bounded whatever the server does (a frozen one never answers the uploads).
+    await Promise.race([attacks, sleep(45_000)]);
+    const attackMs = Date.now() - started;
+    // The legitimate client goes on a moment with every hanging connection still open.
+    const whileHeld = legit.length;
+    while (legit.length < whileHeld + 20 && Date.now() - started < 60_000) await sleep(20);
+    attacking = false;
+    await legitClient;
+    clearInterval(sampler);
+    const loopDelayMax = await gauge('nodejs_eventloop_lag_max_seconds');
+
+    for (const call of holders) call.abort();
+    const deadline = Date.now() + 10_000;
+    let held = await bodyBytesHeld();
+    while (held !== 0 && Date.now() < deadline) {
+      await sleep(50);
+      held = await bodyBytesHeld();
+    }
+
+    const times = legit.map((call) => call.ms).sort((a, b) => a - b);
+    const figures = {
+      attackSeconds: attackMs / 1000,
+      legitCalls: legit.length,
+      legitFailures: legit.filter((call) => call.status !== 200).length,
+      legitP50Ms: Math.round(percentile(times, 50)),
+      legitP99Ms: Math.round(percentile(times, 99)),
+      legitMaxMs: Math.round(times.at(-1) ?? 0),
+      serverEventLoopDelayMaxMs: Math.round(loopDelayMax * 1000),
+      rssBeforeMb: Math.round(rssBefore / MB),
+      rssPeakMb: Math.round(rssPeak / MB),
+      bodyBytesHeldAfter: held,
+      attackAnswers: Object.fromEntries(statuses),
+    };
+    console.log('hostile load figures', figures);
+
+    expect(alive(pid), `the server exited:\n${server.output.slice(-2000)}`).toBe(true);
+    expect(server.output).not.toMatch(/Emitted 'error' event|Uncaught|FATAL/);
+    expect(figures.legitFailures).toBe(0);
+    // The client shares two loaded cores with the attackers: the server's own event loop says more.
+    expect(figures.legitP99Ms).toBeLessThan(3_000);
+    expect(figures.serverEventLoopDelayMaxMs).toBeLessThan(1_000);
+    expect(rssPeak - rssBefore).toBeLessThan(400 * MB);
+    expect(held).toBe(0);
+    // Refused by their shape, or at once when the key's share is held by two of them being read.
+    expect(statuses.get('empty objects 413')).toBeGreaterThan(0);
+    for (const [what] of statuses) if (what.startsWith('empty')) expect(what).toMatch(/ (413|503)$/);
+  }, 120_000);
+});
+
+function chatInit(key: string, body: string): RequestInit {
+  return { method: 'POST', headers: { ...json, authorization: `Bearer ${key}` }, body };
+}
