@@ -145,6 +145,13 @@ export const upstreamBroke = (error: unknown) =>
     detail: `The upstream answer broke off: ${reasonOf(error)}`,
   });
 
+/** The provider's stream closed cleanly before its end event: as broken as a cut one. */
+export const endedBeforeItsEnd = () =>
+  RelayError.upstream(502, 'The upstream answer broke off', {
+    code: 'upstream_broken',
+    detail: 'The upstream stream closed before its end event',
+  });
+
 /**
  * The provider answered 200 with something that is not an answer of its format (not JSON, or JSON
  * without the fields its answers have): nothing to bill, worth another channel. The body is not

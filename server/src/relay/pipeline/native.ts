@@ -153,5 +153,6 @@ function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
     usage: () => reader.usage(),
     text: () => reader.text(),
     done: () => reader.done(),
+    endedInError: () => reader.failed(),
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { channelSecrets } from '../../domain/channel-secrets';
 import { redactSecrets } from '../../domain/redact-secrets';
 import type { RelayCall, StreamTranslator } from '../adaptors/types';
-import { badUpstreamAnswer, RelayError, upstreamBroke } from '../errors';
+import { badUpstreamAnswer, endedBeforeItsEnd, RelayError, upstreamBroke } from '../errors';
 import type { AttemptHooks, AttemptResult, Outcome } from './attempt';
 import type { ClientSink } from './client-sink';
 import { type SseEvent, SseParser } from './sse';
@@ -55,6 +55,8 @@ export interface StreamOutput extends Omit<StreamTranslator, 'push'> {
   forward(text: string, events: SseEvent[]): { out: string; failure?: unknown };
   /** The stream's last words: our error (a break, the quota), or the format's end marker. */
   close(error: RelayError | undefined): string;
+  /** True when the provider ended the stream with its own error event (it needs no other). */
+  endedInError(): boolean;
 }
 
 /** A provider's stream translated to OpenAI `data:` chunks, ended by `[DONE]` or an OpenAI error event. */
@@ -83,6 +85,7 @@ export function translatedOutput(translator: StreamTranslator, call: RelayCall):
     usage: () => translator.usage(),
     text: () => translator.text(),
     done: () => translator.done(),
+    endedInError: () => endedInError,
   };
 }
 
@@ -95,6 +98,8 @@ export function translatedOutput(translator: StreamTranslator, call: RelayCall):
  * events went out, a failure ends the stream with an error event in the client's format (the SDKs
  * raise it). Every stream that ends in an error (a break, a silence, garbage, the quota running out,
  * the provider's own error event) ends without OpenAI's `[DONE]`: `[DONE]` says the answer is whole.
+ * So does a stream whose connection closes cleanly before the provider said the answer is over (its
+ * end event): it is as broken as a cut one.
  */
 export async function pumpStream(
   deps: PumpDeps,
@@ -137,7 +142,10 @@ export async function pumpStream(
         break;
       }
     }
-    if (!cutShort) forward('', parser.end());
+    if (!cutShort) {
+      forward('', parser.end());
+      if (!output.done() && !output.endedInError()) throw endedBeforeItsEnd();
+    }
   } catch (error) {
     if (!signal.aborted) {
       failure = error instanceof RelayError ? error : upstreamBroke(error);
