@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+import { bodyTooDeep, jsonNestsDeeperThan } from '../../json-depth';
 import { RelayError } from '../errors';
 import type { Json } from '../json-value';
 
@@ -11,4 +13,18 @@ export function parseJsonObject(body: unknown): Json {
     // answered below
   }
   throw RelayError.invalid('The request body must be a JSON object', 'invalid_json');
+}
+
+/**
+ * The relay's body parser: bodies are kept as bytes (what is not ours passes through untouched); a
+ * JSON one nested deeper than MAX_JSON_DEPTH is refused (400) before any stage reads it.
+ */
+export function keepBodyBytes(
+  request: FastifyRequest,
+  body: Buffer,
+  done: (error: Error | null, body?: Buffer) => void,
+): void {
+  const multipart = String(request.headers['content-type'] ?? '').startsWith('multipart/');
+  if (!multipart && jsonNestsDeeperThan(body)) done(bodyTooDeep());
+  else done(null, body);
 }

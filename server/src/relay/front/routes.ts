@@ -9,6 +9,7 @@ import type { Relay } from '../pipeline/relay';
 import { ANTHROPIC_PATHS, anthropicAuthorization, anthropicRoutes } from './anthropic/routes';
 import { bodyRefusal } from './body-refusal';
 import { geminiRoutes } from './gemini/routes';
+import { keepBodyBytes } from './json-body';
 import { modelObject } from './models';
 import { modelsForCaller } from './reachable-models';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
@@ -86,7 +87,7 @@ const queryOf = (url: string) => {
 export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, keepBodyBytes);
     scope.decorateRequest('relayCall', undefined as never);
     scope.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
       const format = ANTHROPIC_PATHS.has(request.routeOptions.url ?? '') ? 'anthropic' : 'openai';

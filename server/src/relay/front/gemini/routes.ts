@@ -3,6 +3,7 @@ import type { DomainError } from '../../../domain/errors';
 import { authenticate, type RelayCaller } from '../../pipeline/authenticate';
 import type { IdentityCache } from '../../pipeline/identity-cache';
 import { bodyRefusal } from '../body-refusal';
+import { keepBodyBytes } from '../json-body';
 import { modelsForCaller } from '../reachable-models';
 import { CORS_HEADERS } from '../reply-sink';
 import { newRequestId } from '../request-id';
@@ -28,7 +29,7 @@ type GeminiRequest = FastifyRequest<{ Params: { '*': string } }>;
 export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps): Promise<void> {
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, keepBodyBytes);
     scope.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
