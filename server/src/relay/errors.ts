@@ -162,7 +162,14 @@ export const badUpstreamAnswer = (what: string) =>
     code: 'bad_upstream_answer',
   });
 
-/** An answer that had begun went silent for longer than RELAY_TIMEOUT. */
+/** An answer read whole grew beyond RELAY_ANSWER_LIMIT (`limit` bytes): it is not read further. */
+export const upstreamAnswerTooLarge = (limit: number) =>
+  RelayError.upstream(502, 'The upstream answer is too large to relay', {
+    code: 'upstream_answer_too_large',
+    detail: `The upstream answer grew beyond RELAY_ANSWER_LIMIT (${Math.round(limit / 1024)} KB)`,
+  });
+
+/** An answer that had begun went silent for longer than RELAY_TIMEOUT, or was not whole by the call's end. */
 export const upstreamWentSilent = () =>
   RelayError.upstream(504, 'The upstream answer stopped arriving before it was whole', {
     code: 'upstream_timeout',
