@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { floods, type Sending } from './fakes/hostile-upstream';
 import { type FakeHandler, HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { startTestApp, type TestApp } from './harness';
@@ -12,34 +13,6 @@ const RELAY_TIMEOUT_MS = 2_000;
 const HUGE_BYTES = 200 * 1024 * 1024;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** How much of an answer a fake managed to send before the gateway stopped reading. */
-interface Sending {
-  sent: number;
-  finished: boolean;
-}
-
-/** Sends `head` then `HUGE_BYTES` of `filler` (with backpressure), counting what the gateway took. */
-const floods =
-  (sending: Sending, status: number, contentType: string, head: string, filler = 'x'): FakeHandler =>
-  async (_request, res: http.ServerResponse) => {
-    sending.sent = 0;
-    sending.finished = false;
-    res.writeHead(status, { 'content-type': contentType });
-    res.write(head);
-    const piece = Buffer.alloc(64 * 1024, filler);
-    while (sending.sent < HUGE_BYTES && !res.destroyed) {
-      sending.sent += piece.length;
-      if (!res.write(piece)) {
-        await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
-        });
-      }
-    }
-    sending.finished = !res.destroyed;
-    res.end();
-  };
 
 /** A head, then one byte every 100 ms for `forMs`, then the rest of a valid answer. */
 const trickles =
@@ -114,7 +87,13 @@ describe('upstream answers are bounded in size and in time', () => {
       ],
     ])('%s beyond it is a 502 before the upstream is done sending, charged nothing', async (_case, send) => {
       fake.use(
-        floods(sending, 200, 'application/json', '{"id":"chatcmpl-big","choices":[{"message":{"content":"'),
+        floods(
+          sending,
+          HUGE_BYTES,
+          200,
+          'application/json',
+          '{"id":"chatcmpl-big","choices":[{"message":{"content":"',
+        ),
       );
       const response = await free(send);
       expect(response.status).toBe(502);
@@ -127,7 +106,7 @@ describe('upstream answers are bounded in size and in time', () => {
     });
 
     it('an error body beyond it is refused the same way', async () => {
-      fake.use(floods(sending, 500, 'text/html', '<html>'));
+      fake.use(floods(sending, HUGE_BYTES, 500, 'text/html', '<html>'));
       const response = await free(() => chat());
       expect(response.status).toBe(502);
       expect(await response.json()).toMatchObject({ error: { code: 'upstream_answer_too_large' } });
@@ -135,7 +114,15 @@ describe('upstream answers are bounded in size and in time', () => {
     });
 
     it('a stream event beyond it ends the stream as broken, billed for what was delivered', async () => {
-      fake.use(floods(sending, 200, 'text/event-stream', `data: ${chunk('Half an')}\n\ndata: {"choices":"`));
+      fake.use(
+        floods(
+          sending,
+          HUGE_BYTES,
+          200,
+          'text/event-stream',
+          `data: ${chunk('Half an')}\n\ndata: {"choices":"`,
+        ),
+      );
       await t.app.services.relay.settled();
       const logs = (await consumeLogs(t, customer.userId)).length;
       const response = await chat(true);
