@@ -7,10 +7,6 @@ export const ERROR_MESSAGES = {
   // Request shape (the API boundary and Fastify's own errors)
   body_not_object: { en: 'The request body must be a JSON object', zh: '请求体必须是 JSON 对象' },
   body_not_json: { en: 'The request body is not valid JSON', zh: '请求体不是合法的 JSON' },
-  body_too_deep: {
-    en: 'The request body nests arrays and objects too deeply: at most {limit} levels are accepted',
-    zh: '请求体中数组和对象嵌套过深：最多接受 {limit} 层',
-  },
   body_too_large: {
     en: 'The request body is too large: at most {limit} MB is accepted here',
     zh: '请求体过大：此处最多接受 {limit} MB',
@@ -18,6 +14,10 @@ export const ERROR_MESSAGES = {
   body_budget_full: {
     en: 'The server is receiving too much request data right now; please try again shortly',
     zh: '服务器当前正在接收的请求数据过多，请稍后重试',
+  },
+  json_too_deep: {
+    en: 'The JSON body is nested too deeply: at most {limit} levels are accepted',
+    zh: 'JSON 请求体嵌套过深：最多接受 {limit} 层',
   },
   unsupported_media_type: {
     en: 'Unsupported content type: send JSON with Content-Type: application/json',

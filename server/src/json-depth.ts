@@ -6,11 +6,11 @@ import { DomainError } from './domain/errors';
  * 400 as it is received, before it is parsed, so that no recursive walk of a parsed body (a check, a
  * copy, `JSON.stringify`) can run out of stack.
  */
-export const MAX_JSON_DEPTH = 128;
+const MAX_JSON_DEPTH = 128;
 
 /** The 400 for a body nested deeper than MAX_JSON_DEPTH. */
 export const bodyTooDeep = (): DomainError =>
-  new DomainError('body_too_deep', { limit: MAX_JSON_DEPTH }, 400);
+  new DomainError('json_too_deep', { limit: MAX_JSON_DEPTH }, 400);
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -1,7 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH } from '../src/json-depth';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { startTestApp, type TestApp } from './harness';
@@ -9,6 +8,8 @@ import { type Customer, createChannel, createCustomer } from './relay-setup';
 
 /** `{"a":{"a":…}}` nested `depth` levels, as text (JSON.stringify itself would run out of stack). */
 const nestedObject = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+/** The deepest nesting a body may have. */
+const MAX_JSON_DEPTH = 128;
 const nestedArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 /** Everything the app logs, as text. */
@@ -23,7 +24,7 @@ function logCapture() {
   return { logger: pino({ level: 'debug' }, stream), text: () => lines.join('') };
 }
 
-describe('JSON nested beyond MAX_JSON_DEPTH is refused before it is walked', () => {
+describe('JSON nested beyond 128 levels is refused before it is walked', () => {
   const logs = logCapture();
   let t: TestApp;
   let upstream: HttpFake;
@@ -59,7 +60,7 @@ describe('JSON nested beyond MAX_JSON_DEPTH is refused before it is walked', () 
     ]) {
       const response = await post('/api/user/login', body);
       expect(response.status).toBeLessThan(500);
-      expect(await response.json()).toMatchObject({ success: false, code: 'body_too_deep' });
+      expect(await response.json()).toMatchObject({ success: false, code: 'json_too_deep' });
     }
     expect(logs.text()).not.toContain('Maximum call stack');
     expect(logs.text()).not.toContain('unhandled error');
@@ -73,7 +74,7 @@ describe('JSON nested beyond MAX_JSON_DEPTH is refused before it is walked', () 
       '/api/user/login',
       `{"username":"root","password":"123456","extra":${nestedObject(MAX_JSON_DEPTH - 1)}}`,
     );
-    expect(await response.json()).not.toMatchObject({ code: 'body_too_deep' });
+    expect(await response.json()).not.toMatchObject({ code: 'json_too_deep' });
   });
 
   it.each([
@@ -91,7 +92,7 @@ describe('JSON nested beyond MAX_JSON_DEPTH is refused before it is walked', () 
       { [header]: key },
     );
     expect(response.status).toBe(400);
-    expect(await response.text()).toContain('too deeply');
+    expect(await response.text()).toContain('nested too deeply');
     expect(upstream.requests.length).toBe(calls);
     expect(logs.text()).not.toContain('Maximum call stack');
   });
