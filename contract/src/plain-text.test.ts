@@ -27,4 +27,9 @@ describe('plain text', () => {
     expect(forbiddenTextPath({ map: { 'k\u0000': 'v' } })).toBe('map.k?');
     expect(forbiddenTextPath({ quota: 5, note: 'two\nlines', on: true, none: null })).toBeUndefined();
   });
+
+  it('walks a value nested however deep without running out of stack', () => {
+    const deep = JSON.parse(`${'{"a":['.repeat(50_000)}"x\\u0000"${']}'.repeat(50_000)}`);
+    expect(forbiddenTextPath(deep)).toBe(Array(50_000).fill('a.0').join('.'));
+  });
 });

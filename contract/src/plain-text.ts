@@ -13,24 +13,49 @@ export const hasForbiddenCharacter = (text: string): boolean => FORBIDDEN.test(t
 /** The text with the forbidden characters dropped (for search keywords, where a refusal helps nobody). */
 export const withoutForbiddenCharacters = (text: string): string => text.replace(FORBIDDEN_ALL, '');
 
-/** The path of the first string (value or key) in a JSON value that holds a forbidden character. */
-export function forbiddenTextPath(
-  value: unknown,
-  path: readonly (string | number)[] = [],
-): string | undefined {
-  if (typeof value === 'string') return hasForbiddenCharacter(value) ? path.join('.') : undefined;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = forbiddenTextPath(item, [...path, index]);
-      if (found !== undefined) return found;
+/** A place in a JSON value: its parent's place and its key or index there. */
+interface Place {
+  parent: Place | undefined;
+  segment: string | number;
+}
+
+const pathOf = (place: Place | undefined): string => {
+  const segments: Array<string | number> = [];
+  for (let at = place; at; at = at.parent) segments.push(at.segment);
+  return segments.reverse().join('.');
+};
+
+/**
+ * The path of the first string (value or key) in a JSON value that holds a forbidden character. The
+ * walk keeps its own stack, so a value nested however deep cannot exhaust the call stack.
+ */
+export function forbiddenTextPath(value: unknown): string | undefined {
+  // Depth-first, in document order: what is pushed last is looked at first. A key that holds a
+  // forbidden character is an answer in its turn (`badKey`), after the values before it.
+  const pending: Array<{ value: unknown; place: Place | undefined; badKey?: true }> = [
+    { value, place: undefined },
+  ];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value: item, place } = next;
+    if (next.badKey) return pathOf(place);
+    if (typeof item === 'string') {
+      if (hasForbiddenCharacter(item)) return pathOf(place);
+    } else if (Array.isArray(item)) {
+      for (let index = item.length - 1; index >= 0; index--)
+        pending.push({ value: item[index], place: { parent: place, segment: index } });
+    } else if (typeof item === 'object' && item !== null) {
+      const entries = Object.entries(item);
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, child] = entries[index] as [string, unknown];
+        if (hasForbiddenCharacter(key))
+          pending.push({
+            value: undefined,
+            place: { parent: place, segment: key.replace(FORBIDDEN_ALL, '?') },
+            badKey: true,
+          });
+        else pending.push({ value: child, place: { parent: place, segment: key } });
+      }
     }
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (hasForbiddenCharacter(key)) return [...path, key.replace(FORBIDDEN_ALL, '?')].join('.');
-    const found = forbiddenTextPath(item, [...path, key]);
-    if (found !== undefined) return found;
   }
   return undefined;
 }

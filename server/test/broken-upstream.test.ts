@@ -24,6 +24,7 @@ const NATIVE = [
   { name: 'Zhipu (v4)', type: 16, model: 'glm-4', key: 'a1b2c3d4e5f6a7b8.Fak3SecretForZhipu' },
   { name: 'Ollama', type: 30, model: 'llama3:latest', key: 'ollama-key' },
 ];
+const GEMINI_MODEL = 'gemini-1.5-pro';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A 200 whose body is whatever is given, under the given content type. */
@@ -43,9 +44,9 @@ const chunk = (content: string) =>
     choices: [{ index: 0, delta: { content }, finish_reason: null }],
   });
 
-/** An OpenAI stream of `words`, one chunk each, that then breaks: cut, silent, or garbage. */
+/** An OpenAI stream of `words`, one chunk each, that then breaks: cut, silent, closed cleanly without its end, or garbage. */
 const streamThatBreaks =
-  (words: string[], end: 'cut' | 'silence' | { garbage: string }): FakeHandler =>
+  (words: string[], end: 'cut' | 'silence' | 'close' | { garbage: string }): FakeHandler =>
   async (_request, res: http.ServerResponse) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     for (const [index, word] of words.entries()) {
@@ -54,6 +55,7 @@ const streamThatBreaks =
     }
     await sleep(100);
     if (end === 'cut') res.socket?.destroy();
+    else if (end === 'close') res.end();
     else if (end !== 'silence') res.write(`data: ${end.garbage}\n\n`);
     // 'silence', and after garbage: the connection stays open and says nothing more.
   };
@@ -98,6 +100,13 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
     for (const { name, type, model, key, config } of NATIVE) {
       await createChannel(root, { name, type, key, config, base_url: native.url, models: model });
     }
+    await createChannel(root, {
+      name: 'Gemini',
+      type: 24,
+      key: 'gemini-fake-key',
+      base_url: native.url,
+      models: GEMINI_MODEL,
+    });
     customer = await createCustomer(t, 'brokenans', { quota: 100_000_000 });
   });
   afterAll(async () => {
@@ -278,6 +287,10 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
       await expectEndedInError('cut', 'upstream_broken');
     });
 
+    it('closed cleanly without finish_reason or [DONE]: ends the same way', async () => {
+      await expectEndedInError('close', 'upstream_broken');
+    });
+
     it('silent for RELAY_TIMEOUT: ends the same way within the timeout', async () => {
       const raw = await expectEndedInError('silence', 'upstream_timeout');
       expect(raw.ms).toBeGreaterThanOrEqual(RELAY_TIMEOUT_MS);
@@ -348,6 +361,173 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
       })().catch((failure: unknown) => failure);
       expect(text).toBe(WORDS.join(' '));
       expect(error).toBeInstanceOf(Anthropic.APIError);
+    });
+  });
+
+  describe('a stream that closes cleanly before its end event is broken, not whole', () => {
+    /** Server-sent events, then a clean close. */
+    const eventsThenClose = (events: Array<{ event?: string; data: unknown }>) =>
+      answerWith(
+        events
+          .map(({ event, data }) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`)
+          .join(''),
+        'text/event-stream',
+      );
+    const claudeWithoutStop = eventsThenClose([
+      {
+        event: 'message_start',
+        data: {
+          type: 'message_start',
+          message: {
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-3-5-sonnet-20241022',
+            content: [],
+            stop_reason: null,
+            usage: { input_tokens: 10, output_tokens: 1 },
+          },
+        },
+      },
+      {
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      },
+      {
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Half an' } },
+      },
+    ]);
+    const geminiWithoutFinish = eventsThenClose([
+      { data: { candidates: [{ content: { role: 'model', parts: [{ text: 'Half an' }] }, index: 0 }] } },
+    ]);
+    const responsesWithoutCompleted = eventsThenClose([
+      {
+        event: 'response.created',
+        data: {
+          type: 'response.created',
+          sequence_number: 0,
+          response: { id: 'resp_1', object: 'response', status: 'in_progress', output: [] },
+        },
+      },
+      {
+        event: 'response.output_text.delta',
+        data: {
+          type: 'response.output_text.delta',
+          sequence_number: 1,
+          item_id: 'msg_1',
+          output_index: 0,
+          content_index: 0,
+          delta: 'Half an',
+        },
+      },
+    ]);
+
+    /** The delivered part was billed: one more log, with completion tokens. */
+    async function billedOnce(call: () => Promise<RawStream>): Promise<RawStream> {
+      await t.app.services.relay.settled();
+      const logs = (await consumeLogs(t, customer.userId)).length;
+      const raw = await call();
+      await t.app.services.relay.settled();
+      const after = await consumeLogs(t, customer.userId);
+      expect(after).toHaveLength(logs + 1);
+      expect(after.at(-1)!.completion_tokens).toBeGreaterThan(0);
+      return raw;
+    }
+
+    /** An OpenAI chat stream that ended in an error event, without [DONE]. */
+    function expectChatBroken(raw: RawStream) {
+      expect(raw.status).toBe(200);
+      expect(raw.text).toContain('Half an');
+      expect(raw.text).not.toContain('[DONE]');
+      expect(JSON.parse(raw.data.at(-1)!)).toMatchObject({ error: { code: 'upstream_broken' } });
+    }
+
+    /** An Anthropic stream that ended in an error event, without message_stop. */
+    function expectMessagesBroken(raw: RawStream) {
+      expect(raw.status).toBe(200);
+      const events = [...raw.text.matchAll(/^event: (.+)$/gm)].map((match) => match[1]);
+      expect(events.at(-1)).toBe('error');
+      expect(events).not.toContain('message_stop');
+      expect(raw.text).not.toContain('end_turn');
+    }
+
+    const messages = (model: string) =>
+      rawCall('/v1/messages', {
+        model,
+        max_tokens: 100,
+        stream: true,
+        messages: [{ role: 'user', content: PROMPT }],
+      });
+
+    it('an OpenAI stream on /v1/messages gets an error event, no invented end_turn', async () => {
+      broken.use(streamThatBreaks(['Half', 'an'], 'close'));
+      expectMessagesBroken(await billedOnce(() => messages('gpt-4')));
+    });
+
+    it('an OpenAI chunk that says why it finished makes the answer whole without [DONE]', async () => {
+      broken.use(
+        answerWith(
+          `data: ${JSON.stringify({
+            id: 'chatcmpl-whole',
+            object: 'chat.completion.chunk',
+            created: 1,
+            model: 'gpt-4',
+            choices: [{ index: 0, delta: { content: 'Whole' }, finish_reason: 'stop' }],
+          })}\n\n`,
+          'text/event-stream',
+        ),
+      );
+      const raw = await streamChat('gpt-4');
+      expect(raw.data).toEqual([expect.stringContaining('Whole'), '[DONE]']);
+    });
+
+    it('an Anthropic stream without message_stop, translated for chat', async () => {
+      native.use(claudeWithoutStop);
+      expectChatBroken(await billedOnce(() => streamChat('claude-3-5-sonnet-20241022')));
+    });
+
+    it('an Anthropic stream without message_stop, passed through to /v1/messages', async () => {
+      native.use(claudeWithoutStop);
+      const raw = await billedOnce(() => messages('claude-3-5-sonnet-20241022'));
+      expectMessagesBroken(raw);
+      expect(raw.text).toContain('Half an');
+    });
+
+    it('a Gemini stream without a finishReason, translated for chat and passed through', async () => {
+      native.use(geminiWithoutFinish);
+      expectChatBroken(await billedOnce(() => streamChat(GEMINI_MODEL)));
+
+      native.use(geminiWithoutFinish);
+      const raw = await billedOnce(async () => {
+        const started = performance.now();
+        const response = await fetch(
+          `${t.baseUrl}/v1beta/models/${GEMINI_MODEL}:streamGenerateContent?alt=sse`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${customer.token.key}` },
+            body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }] }),
+          },
+        );
+        const text = await response.text();
+        return { status: response.status, text, data: [], ms: performance.now() - started };
+      });
+      expect(raw.status).toBe(200);
+      expect(raw.text).toContain('Half an');
+      const frames = raw.text.split('\n\n').filter((frame) => frame.startsWith('data: '));
+      expect(JSON.parse(frames.at(-1)!.slice(6))).toMatchObject({ error: expect.any(Object) });
+    });
+
+    it('a Responses stream without response.completed, passed through', async () => {
+      broken.use(responsesWithoutCompleted);
+      const raw = await billedOnce(() =>
+        rawCall('/v1/responses', { model: 'gpt-4', stream: true, input: PROMPT }),
+      );
+      expect(raw.status).toBe(200);
+      expect(raw.text).toContain('Half an');
+      const events = [...raw.text.matchAll(/^event: (.+)$/gm)].map((match) => match[1]);
+      expect(events).not.toContain('response.completed');
+      expect(events.at(-1)).toMatch(/^(error|response\.failed)$/);
     });
   });
 

@@ -1,5 +1,6 @@
 import type { Channel } from '@switchyard/contract/channels';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { floods, type Sending } from './fakes/hostile-upstream';
 import { type FakeHandler, HttpFake, sendJson } from './fakes/http-fake';
 import { openAiError, openAiHandler } from './fakes/openai';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
@@ -372,6 +373,22 @@ describe('channels', () => {
         const refused = await root.get(`/api/channel/update_balance/${azure}`);
         expect(refused.body).toMatchObject({ success: false });
         expect(refused.body.message).toMatch(/not supported for Azure/);
+      } finally {
+        await billing.close();
+      }
+    });
+
+    it('reads no more than OUTBOUND_ANSWER_LIMIT_BYTES of a balance answer', async () => {
+      const sending: Sending = { sent: 0, finished: false };
+      const billing = await new HttpFake(
+        floods(sending, 200 * 1024 * 1024, 200, 'application/json', '{"hard_limit_usd": 1, "x": "'),
+      ).start();
+      try {
+        const [id] = await create({ name: 'bal-huge', base_url: billing.url, key: 'sk-bal' });
+        const refused = await root.get(`/api/channel/update_balance/${id}`);
+        expect(refused.body).toMatchObject({ success: false, code: 'balance_not_json' });
+        expect(sending.finished).toBe(false);
+        expect(sending.sent).toBeLessThan(50 * 1024 * 1024);
       } finally {
         await billing.close();
       }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { HttpFake } from './fakes/http-fake';
@@ -6,32 +5,11 @@ import { openAiHandler } from './fakes/openai';
 import { clientsFor } from './harness';
 import { sleep } from './ledger-books';
 import { buildServer, freePort, ServerProcess } from './process/built-server';
+import { residentBytes, watchPeak } from './process/memory';
 import { createChannel, createCustomer } from './relay-setup';
 import { audioForm, upload } from './uploads';
 
 const MB = 1024 * 1024;
-
-/** The resident memory of a process, in bytes, as the kernel counts it. */
-function residentBytes(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
-  if (!kilobytes) throw new Error(`no VmRSS for ${pid}`);
-  return Number(kilobytes) * 1024;
-}
-
-/** Samples a process's resident memory until stopped; answers the highest seen. */
-function watchPeak(pid: number): { stop(): number } {
-  let peak = residentBytes(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, residentBytes(pid));
-  }, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, residentBytes(pid));
-    },
-  };
-}
 
 describe('memory under a flood of big anonymous bodies (the built server, default limits)', () => {
   let build: Awaited<ReturnType<typeof buildServer>>;

@@ -203,7 +203,11 @@ describe('relay: less travelled endpoints and behaviours', () => {
         options: services.options,
         health: new ChannelHealth({ options: services.options, channels: services.channels }),
         counter: createTokenCounter(() => false),
-        upstream: new UpstreamClient({ relayTimeoutMs: 30_000, relayConnectTimeoutMs: 5_000 }),
+        upstream: new UpstreamClient({
+          relayTimeoutMs: 30_000,
+          relayConnectTimeoutMs: 5_000,
+          relayAnswerLimit: 64 * 1024 * 1024,
+        }),
         keepAliveMs: KEEP_ALIVE_MS,
       });
       server = Fastify();

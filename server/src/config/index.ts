@@ -43,6 +43,11 @@ export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig 
   relayTimeoutMs: number;
   /** What one attempt may take to connect to its channel (RELAY_CONNECT_TIMEOUT seconds). */
   relayConnectTimeoutMs: number;
+  /**
+   * The largest upstream answer read whole, in bytes (RELAY_ANSWER_LIMIT megabytes): non-stream
+   * answers, error bodies, one event of a stream.
+   */
+  relayAnswerLimit: number;
   /** How long a dead process's quota holds outlive it (QUOTA_HOLD_LEASE seconds). */
   quotaLeaseMs: number;
   /** Pause between channels in a test-all run (POLLING_INTERVAL seconds). */
@@ -129,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedProxies: readTrustedProxies(env),
     relayTimeoutMs: (readInteger(env, 'RELAY_TIMEOUT', 0, 0, 86400) || 600) * 1000,
     relayConnectTimeoutMs: readInteger(env, 'RELAY_CONNECT_TIMEOUT', 5, 1, 3600) * 1000,
+    relayAnswerLimit: readInteger(env, 'RELAY_ANSWER_LIMIT', 64, 1, 1024) * 1024 * 1024,
     quotaLeaseMs: readInteger(env, 'QUOTA_HOLD_LEASE', 15, 1, 3600) * 1000,
     channelTestPauseMs: readInteger(env, 'POLLING_INTERVAL', 1, 0, 3600) * 1000,
     providerUrls: readProviderUrls(env),

@@ -147,6 +147,13 @@ export const upstreamBroke = (error: unknown) =>
     detail: `The upstream answer broke off: ${reasonOf(error)}`,
   });
 
+/** The provider's stream closed cleanly before its end event: as broken as a cut one. */
+export const endedBeforeItsEnd = () =>
+  RelayError.upstream(502, 'The upstream answer broke off', {
+    code: 'upstream_broken',
+    detail: 'The upstream stream closed before its end event',
+  });
+
 /**
  * The provider answered 200 with something that is not an answer of its format (not JSON, or JSON
  * without the fields its answers have): nothing to bill, worth another channel. The body is not
@@ -157,7 +164,14 @@ export const badUpstreamAnswer = (what: string) =>
     code: 'bad_upstream_answer',
   });
 
-/** An answer that had begun went silent for longer than RELAY_TIMEOUT. */
+/** An answer read whole grew beyond RELAY_ANSWER_LIMIT (`limit` bytes): it is not read further. */
+export const upstreamAnswerTooLarge = (limit: number) =>
+  RelayError.upstream(502, 'The upstream answer is too large to relay', {
+    code: 'upstream_answer_too_large',
+    detail: `The upstream answer grew beyond RELAY_ANSWER_LIMIT (${Math.round(limit / 1024)} KB)`,
+  });
+
+/** An answer that had begun went silent for longer than RELAY_TIMEOUT, or was not whole by the call's end. */
 export const upstreamWentSilent = () =>
   RelayError.upstream(504, 'The upstream answer stopped arriving before it was whole', {
     code: 'upstream_timeout',

@@ -1,19 +1,18 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './adaptors/types';
-import { clientClosed, RelayError, upstreamUnreachable, upstreamWentSilent } from './errors';
+import {
+  clientClosed,
+  RelayError,
+  upstreamAnswerTooLarge,
+  upstreamUnreachable,
+  upstreamWentSilent,
+} from './errors';
 import type { ClientSignal } from './pipeline/client-sink';
 
 export interface UpstreamResponse {
   status: number;
   contentType: string;
   body: AsyncIterable<Uint8Array>;
-}
-
-/** Reads a whole upstream body (error answers, non-stream answers). */
-export async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks);
 }
 
 /** The call's budget (RELAY_TIMEOUT) ran out before the channel's answer began. */
@@ -148,17 +147,20 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   }
 }
 
-/** RELAY_TIMEOUT and RELAY_CONNECT_TIMEOUT, in milliseconds. */
+/** RELAY_TIMEOUT and RELAY_CONNECT_TIMEOUT, in milliseconds; RELAY_ANSWER_LIMIT, in bytes. */
 export interface UpstreamLimits {
   relayTimeoutMs: number;
   relayConnectTimeoutMs: number;
+  relayAnswerLimit: number;
 }
 
 /**
  * One keep-alive connection pool for every upstream call. A relay call's budget (RELAY_TIMEOUT)
  * covers every attempt until an answer begins: each attempt gets what is left of it (`forCall`).
  * Connecting has its own, shorter limit so that an unreachable channel leaves time for the next.
- * Once an answer has begun, only a silence of RELAY_TIMEOUT ends it: a long stream runs its course.
+ * Once a stream has begun, only a silence of RELAY_TIMEOUT ends it: a long stream runs its course.
+ * An answer read whole (`readWhole`) must arrive whole within the call's budget, and be no larger
+ * than RELAY_ANSWER_LIMIT.
  */
 export class UpstreamClient {
   readonly #agent: Agent;
@@ -191,6 +193,43 @@ export class UpstreamClient {
   /** The longest silence within an answer that has begun (RELAY_TIMEOUT), for transports of their own. */
   silenceLimitMs(): number {
     return this.#limits.relayTimeoutMs;
+  }
+
+  /** The most bytes of an answer (or of one stream event) held in memory (RELAY_ANSWER_LIMIT). */
+  answerLimitBytes(): number {
+    return this.#limits.relayAnswerLimit;
+  }
+
+  /**
+   * Reads a whole answer body (a non-stream answer, an error): refused as soon as it grows beyond
+   * RELAY_ANSWER_LIMIT (502), or when it is not whole by the end of the call's budget, RELAY_TIMEOUT
+   * (504), however it trickles. Either way the rest is not read: the upstream call is aborted.
+   */
+  async readWhole(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+    const limit = this.#limits.relayAnswerLimit;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const iterator = body[Symbol.asyncIterator]();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(upstreamWentSilent()), Math.max(0, this.remainingMs()));
+    });
+    try {
+      for (;;) {
+        const next = await Promise.race([iterator.next(), late]);
+        if (next.done) break;
+        size += next.value.length;
+        if (size > limit) throw upstreamAnswerTooLarge(limit);
+        chunks.push(Buffer.from(next.value));
+      }
+    } catch (error) {
+      // The pending read, if any, ends with the aborted call: its failure is no longer anyone's.
+      iterator.return?.()?.catch(() => {});
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+    return Buffer.concat(chunks, size);
   }
 
   /** Milliseconds left of the call's budget (a whole budget when this client is not a call's). */

@@ -30,12 +30,14 @@ export function providerRig<F extends Upstream>(setup: {
   fake: () => Promise<F>;
   channels?: Array<Omit<ChannelSpec, 'base_url'> & { base_url?: string }>;
   customer: string;
+  /** The gateway's environment beyond the harness's (small limits, for instance). */
+  env?: Record<string, string>;
 }): ProviderRig<F> {
   const rig = { channels: [] as number[] } as unknown as ProviderRig<F>;
   Object.defineProperty(rig, 'channelId', { get: () => rig.channels[0] });
   beforeAll(async () => {
     rig.fake = await setup.fake();
-    rig.t = await startTestApp();
+    rig.t = await startTestApp({ env: setup.env });
     rig.root = await rig.t.root();
     for (const spec of setup.channels ?? []) {
       rig.channels.push(await createChannel(rig.root, { base_url: rig.fake.url, ...spec }));

@@ -193,3 +193,41 @@ describe('iFlytek Spark channels (signed WebSocket)', () => {
     expect(rig.fake.refusals.length).toBe(refusals + 1);
   });
 });
+
+describe('iFlytek Spark answers are bounded by RELAY_ANSWER_LIMIT', () => {
+  const rig = providerRig({
+    fake: () => new SparkFake(CREDENTIALS).start(),
+    channels: [{ type: SPARK, key: KEY, models: 'Spark-Max' }],
+    customer: 'spark-big',
+    env: { RELAY_ANSWER_LIMIT: '1' },
+  });
+  const ask = () =>
+    rig.customer.openai.chat.completions.create({
+      model: 'Spark-Max',
+      messages: [{ role: 'user', content: 'x' }],
+    });
+
+  it('frames whose texts add up beyond it: a 502, the socket closed before the last, refunded', async () => {
+    // 64 frames of 64 KB: 4 MB in all, each frame within the limit.
+    rig.fake.script = { reply: Array.from({ length: 64 }, () => 'w'.repeat(64 * 1024)).join(' ') };
+    const abandoned = rig.fake.abandoned;
+    const { error, refunded, logged } = await expectRefunded(rig.t, rig.customer, ask);
+    expect(error).toMatchObject({ status: 502, code: 'upstream_answer_too_large' });
+    expect(refunded).toBe(true);
+    expect(logged).toBe(false);
+    await expect.poll(() => rig.fake.abandoned).toBe(abandoned + 1);
+  });
+
+  it('one frame beyond it (the socket takes none larger): a 502, refunded', async () => {
+    rig.fake.script = { reply: 'w'.repeat(2 * 1024 * 1024) };
+    const { error, refunded } = await expectRefunded(rig.t, rig.customer, ask);
+    expect(error).toMatchObject({ status: 502 });
+    expect(refunded).toBe(true);
+  });
+
+  it('an answer within it is joined whole', async () => {
+    rig.fake.script = { reply: Array.from({ length: 8 }, () => 'w'.repeat(64 * 1024)).join(' ') };
+    const answer = await ask();
+    expect(answer.choices[0]?.message.content).toHaveLength(8 * 64 * 1024 + 7);
+  });
+});

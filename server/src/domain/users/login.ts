@@ -4,7 +4,7 @@ import { endSessionsAt, findUserByLogin, type SignedInSession } from '../../db/r
 import type { UserRow } from '../../db/schema';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
-import { passwordMatches } from './passwords';
+import { NO_ACCOUNT_HASH, passwordMatches } from './passwords';
 
 /** Checks a password login; the same message for every failure so accounts cannot be probed. */
 export async function verifyLogin(
@@ -17,8 +17,9 @@ export async function verifyLogin(
     throw new DomainError('password_login_off');
   }
   const row = await findUserByLogin(db, login.trim());
-  const matches = row?.password ? await passwordMatches(password, row.password) : false;
-  if (!row || !matches || row.status !== UserStatus.enabled) {
+  // The same hashing work whether or not the account exists (see NO_ACCOUNT_HASH).
+  const matches = await passwordMatches(password, row?.password || NO_ACCOUNT_HASH);
+  if (!row?.password || !matches || row.status !== UserStatus.enabled) {
     throw new DomainError('login_failed');
   }
   return row;

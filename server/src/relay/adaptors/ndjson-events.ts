@@ -1,15 +1,26 @@
+import { upstreamAnswerTooLarge } from '../errors';
 import type { ClientSignal } from '../pipeline/client-sink';
 import type { UpstreamClient, UpstreamResponse } from '../upstream';
 import type { UpstreamRequest } from './types';
 
 /** Each newline-delimited JSON line becomes one SSE event, so the relay's SSE pipeline reads NDJSON streams. */
-async function* ndjsonAsServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+async function* ndjsonAsServerSentEvents(
+  body: AsyncIterable<Uint8Array>,
+  limitChars: number,
+): AsyncIterable<Uint8Array> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
+    const text = decoder.decode(chunk, { stream: true });
+    buffer += text;
+    // No line ends here: the pending line grows, and is not split again (a long line stays linear).
+    if (text.indexOf('\n') === -1) {
+      if (buffer.length > limitChars) throw upstreamAnswerTooLarge(limitChars);
+      continue;
+    }
     const lines = buffer.split('\n');
     buffer = lines.pop() ?? '';
+    if (buffer.length > limitChars) throw upstreamAnswerTooLarge(limitChars);
     const events = lines.filter((line) => line.trim() !== '').map((line) => `data: ${line.trim()}\n\n`);
     if (events.length > 0) yield Buffer.from(events.join(''));
   }
@@ -28,5 +39,9 @@ export async function sendNdjsonStream(
   if (!isStream || response.status !== 200 || response.contentType.startsWith('application/json')) {
     return response;
   }
-  return { status: 200, contentType: 'text/event-stream', body: ndjsonAsServerSentEvents(response.body) };
+  return {
+    status: 200,
+    contentType: 'text/event-stream',
+    body: ndjsonAsServerSentEvents(response.body, http.answerLimitBytes()),
+  };
 }

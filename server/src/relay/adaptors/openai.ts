@@ -119,6 +119,9 @@ function looksLikeObject(data: string): boolean {
   return ends(data) || ends(data.trim());
 }
 
+/** A chunk with a choice's `finish_reason` set (not null). */
+const FINISHED = /"finish_reason"\s*:\s*"/;
+
 /** Unread chunks kept at most before their text is read, so a long stream holds little memory. */
 const UNREAD_LIMIT_CHARS = 64 * 1024;
 
@@ -140,6 +143,8 @@ class OpenAiStream implements StreamTranslator {
       return [];
     }
     if (!looksLikeObject(data)) throw badStreamEvent();
+    // A choice that says why it ended makes the answer whole, should `[DONE]` not follow.
+    if (!this.#done && FINISHED.test(data)) this.#done = true;
     if (!USAGE_OBJECT.test(data) && !NO_CHOICES.test(data)) {
       this.#keepUnread(data);
       return [data];

@@ -4,7 +4,7 @@ import type { RelayMetrics } from '../../metrics/relay-metrics';
 import { adaptorFor } from '../adaptors/registry';
 import type { Adaptor, RelayCall, Usage } from '../adaptors/types';
 import { clientClosed, RelayError, upstreamBroke } from '../errors';
-import { readAll, type UpstreamClient } from '../upstream';
+import type { UpstreamClient } from '../upstream';
 import type { ClientSink } from './client-sink';
 import { withEmbeddingEncoding } from './embedding-encoding';
 import { passThroughWire, type Wire } from './native';
@@ -86,10 +86,10 @@ async function attemptOnChannel(
       : await deps.upstream.send(upstreamRequest, signal);
     deps.metrics?.upstreamAnswered(call.mode, call.channel.id, sentAt, hooks.callStartedAt);
     if (upstream.status !== 200 && upstream.status !== 201) {
-      return fail(wire.parseError(upstream.status, await readAll(upstream.body)));
+      return fail(wire.parseError(upstream.status, await deps.upstream.readWhole(upstream.body)));
     }
     if (!call.isStream) {
-      const body = await readAll(upstream.body);
+      const body = await deps.upstream.readWhole(upstream.body);
       const converted = wire.convertResponse(call, body, upstream.contentType);
       if (converted instanceof RelayError) return fail(converted);
       const outcome: Outcome = { usage: converted.usage, text: () => converted.text, complete: true };
@@ -98,7 +98,7 @@ async function attemptOnChannel(
       return { ok: true, ...outcome };
     }
     if (upstream.contentType.startsWith('application/json')) {
-      return fail(wire.parseError(502, await readAll(upstream.body)));
+      return fail(wire.parseError(502, await deps.upstream.readWhole(upstream.body)));
     }
     return await pumpStream(deps, call, upstream.body, wire.streamOutput(call), target, hooks);
   } catch (error) {

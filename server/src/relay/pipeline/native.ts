@@ -164,6 +164,7 @@ function nativeOutput(format: NativeFormat, call: RelayCall): StreamOutput {
     usage: () => reader.usage(),
     text: () => reader.text(),
     done: () => reader.done(),
+    endedInError: () => reader.failed(),
   };
 }
 

@@ -1,15 +1,23 @@
+import { upstreamAnswerTooLarge } from '../errors';
+
 export interface SseEvent {
   event?: string;
   data: string;
 }
 
-/** Splits a byte stream into server-sent events (`event:` and `data:` lines, blank-line separated). */
+/**
+ * Splits a byte stream into server-sent events (`event:` and `data:` lines, blank-line separated).
+ * An event that grows beyond `limitChars` before it is complete is refused (upstream_answer_too_large).
+ */
 export class SseParser {
   readonly #decoder = new TextDecoder();
   /** The start of a line whose end has not arrived yet. */
   #partial = '';
   #event: string | undefined;
   #data: string[] = [];
+  #dataChars = 0;
+
+  constructor(private readonly limitChars = Number.POSITIVE_INFINITY) {}
 
   /** Feeds bytes; answers the complete events they finish. */
   push(chunk: Uint8Array): SseEvent[] {
@@ -26,6 +34,12 @@ export class SseParser {
 
   /** Feeds text from `decode`; answers the complete events it finishes. */
   pushText(decoded: string): SseEvent[] {
+    // No line ends here: the pending line grows, and is not scanned again (a long line stays linear).
+    if (decoded.indexOf('\n') === -1) {
+      this.#partial += decoded;
+      this.#checkSize();
+      return [];
+    }
     const text = this.#partial + decoded;
     const events: SseEvent[] = [];
     let start = 0;
@@ -35,7 +49,14 @@ export class SseParser {
       start = newline + 1;
     }
     this.#partial = start === 0 ? text : text.slice(start);
+    if (this.#partial.length + this.#dataChars > this.limitChars)
+      throw upstreamAnswerTooLarge(this.limitChars);
     return events;
+  }
+
+  #checkSize(): void {
+    if (this.#partial.length + this.#dataChars > this.limitChars)
+      throw upstreamAnswerTooLarge(this.limitChars);
   }
 
   /** True between events: nothing of a line or an event is pending (a comment may go out here). */
@@ -60,6 +81,7 @@ export class SseParser {
         events.push({ event: this.#event, data });
       }
       this.#data = [];
+      this.#dataChars = 0;
       this.#event = undefined;
       return;
     }
@@ -68,7 +90,9 @@ export class SseParser {
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? '' : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
-    if (field === 'data') this.#data.push(value);
-    else if (field === 'event') this.#event = value;
+    if (field === 'data') {
+      this.#data.push(value);
+      this.#dataChars += value.length;
+    } else if (field === 'event') this.#event = value;
   }
 }

@@ -2,18 +2,29 @@ import type { FastifyBaseLogger } from 'fastify';
 import { channelSecrets } from '../../domain/channel-secrets';
 import { redactSecretsInJsonText } from '../../domain/redact-secrets';
 import type { RelayCall, StreamTranslator } from '../adaptors/types';
-import { badUpstreamAnswer, RelayError, upstreamBroke } from '../errors';
+import {
+  badUpstreamAnswer,
+  endedBeforeItsEnd,
+  RelayError,
+  upstreamBroke,
+  upstreamWentSilent,
+} from '../errors';
+import type { UpstreamClient } from '../upstream';
 import type { AttemptHooks, AttemptResult, Outcome } from './attempt';
 import type { ClientSink } from './client-sink';
 import { type SseEvent, SseParser } from './sse';
 
 export interface PumpDeps {
   logger?: FastifyBaseLogger;
+  /** Its RELAY_ANSWER_LIMIT bounds one event of a stream, its RELAY_TIMEOUT the silence between events. */
+  upstream?: Pick<UpstreamClient, 'answerLimitBytes' | 'silenceLimitMs'>;
   /** Silence (ms) after which a stream gets a `: keep-alive` comment; default KEEP_ALIVE_MS. */
   keepAliveMs?: number;
 }
 
 const KEEP_ALIVE_MS = 15_000;
+/** The longest delay a Node timer takes (a longer one fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Sent as a stream's last event when the account cannot pay for more of it. */
 const quotaRanOut = () =>
@@ -43,6 +54,8 @@ export interface StreamOutput extends Omit<StreamTranslator, 'push'> {
   forward(text: string, events: SseEvent[]): { out: string; failure?: unknown };
   /** The stream's last words: our error (a break, the quota), or the format's end marker. */
   close(error: RelayError | undefined): string;
+  /** True when the provider ended the stream with its own error event (it needs no other). */
+  endedInError(): boolean;
 }
 
 /** A provider's stream translated to OpenAI `data:` chunks, ended by `[DONE]` or an OpenAI error event. */
@@ -71,18 +84,72 @@ export function translatedOutput(translator: StreamTranslator, call: RelayCall):
     usage: () => translator.usage(),
     text: () => translator.text(),
     done: () => translator.done(),
+    endedInError: () => endedInError,
+  };
+}
+
+/**
+ * A stream's chunks, read while events keep coming: without one for `limitMs` (bytes that never
+ * complete an event, comments alone, or nothing at all) the pending read fails with upstream_timeout
+ * and the upstream call is aborted. `heard()` says an event arrived.
+ */
+class EventSilenceBound implements AsyncIterableIterator<Uint8Array> {
+  readonly #iterator: AsyncIterator<Uint8Array>;
+  readonly #timer: NodeJS.Timeout;
+  #fail: ((error: unknown) => void) | undefined;
+  #expired = false;
+
+  constructor(body: AsyncIterable<Uint8Array>, limitMs: number) {
+    this.#iterator = body[Symbol.asyncIterator]();
+    this.#timer = setTimeout(this.#expire, limitMs);
+  }
+
+  heard(): void {
+    this.#timer.refresh();
+  }
+
+  /** The stream is over (its end, a failure): the bound no longer runs. */
+  stop(): void {
+    clearTimeout(this.#timer);
+  }
+
+  next(): Promise<IteratorResult<Uint8Array>> {
+    if (this.#expired) return Promise.reject(upstreamWentSilent());
+    return new Promise((resolve, reject) => {
+      this.#fail = reject;
+      this.#iterator.next().then(resolve, reject);
+    });
+  }
+
+  return(): Promise<IteratorResult<Uint8Array>> {
+    this.stop();
+    return this.#iterator.return?.() ?? Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<Uint8Array> {
+    return this;
+  }
+
+  readonly #expire = () => {
+    this.#expired = true;
+    this.#fail?.(upstreamWentSilent());
+    // The read still pending ends with the aborted call: its outcome is no longer anyone's.
+    this.#iterator.return?.()?.catch(() => {});
   };
 }
 
 /**
  * Pumps an upstream event stream to the client through the output (translated or passed through),
  * with keep-alive comments in long silences (between events only), and bills what was delivered.
+ * A stream in which no event arrives for RELAY_TIMEOUT is broken off (`upstream_timeout`).
  *
  * The head (200) leaves with the first event, so a stream that fails before it (garbage, a cut, a
  * silence, nothing at all) is a failed attempt: not billed, and tried on the next channel. Once
  * events went out, a failure ends the stream with an error event in the client's format (the SDKs
  * raise it). Every stream that ends in an error (a break, a silence, garbage, the quota running out,
  * the provider's own error event) ends without OpenAI's `[DONE]`: `[DONE]` says the answer is whole.
+ * So does a stream whose connection closes cleanly before the provider said the answer is over (its
+ * end event): it is as broken as a cut one.
  */
 export async function pumpStream(
   deps: PumpDeps,
@@ -93,7 +160,7 @@ export async function pumpStream(
   hooks: AttemptHooks,
 ): Promise<AttemptResult> {
   const { signal } = sink;
-  const parser = new SseParser();
+  const parser = new SseParser(deps.upstream?.answerLimitBytes());
   let started = false;
   let cutShort = false;
   let failure: RelayError | undefined;
@@ -116,16 +183,22 @@ export async function pumpStream(
     }
     if (failure !== undefined) throw failure;
   };
+  const chunks = new EventSilenceBound(body, deps.upstream?.silenceLimitMs() ?? MAX_TIMER_MS);
   try {
-    for await (const chunk of body) {
+    for await (const chunk of chunks) {
       const text = parser.decode(chunk);
-      forward(text, parser.pushText(text));
+      const events = parser.pushText(text);
+      if (events.length > 0) chunks.heard();
+      forward(text, events);
       if (hooks.watch && !(await hooks.watch.afford(output.text()))) {
         cutShort = true;
         break;
       }
     }
-    if (!cutShort) forward('', parser.end());
+    if (!cutShort) {
+      forward('', parser.end());
+      if (!output.done() && !output.endedInError()) throw endedBeforeItsEnd();
+    }
   } catch (error) {
     if (!signal.aborted) {
       failure = error instanceof RelayError ? error : upstreamBroke(error);
@@ -133,6 +206,7 @@ export async function pumpStream(
     }
   } finally {
     clearInterval(keepAlive);
+    chunks.stop();
   }
   if (!started && !signal.aborted && !output.done() && !cutShort) {
     // Nothing reached the client: nothing to bill, and another channel may answer.

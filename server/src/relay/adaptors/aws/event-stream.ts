@@ -61,9 +61,15 @@ function toSse(frame: Uint8Array): string {
  * A frame that fails its checksum or does not parse ends the stream as a bad answer.
  */
 export async function* eventStreamAsSse(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
-  let buffered = Buffer.alloc(0);
+  // Chunks are joined only once the frame they belong to is whole: a large frame stays linear.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let needed = LENGTH_BYTES;
   for await (const chunk of body) {
-    buffered = Buffer.concat([buffered, Buffer.from(chunk)]);
+    pending.push(Buffer.from(chunk));
+    pendingBytes += chunk.length;
+    if (pendingBytes < needed) continue;
+    let buffered = Buffer.concat(pending, pendingBytes);
     let out = '';
     while (buffered.length >= LENGTH_BYTES) {
       const length = buffered.readUInt32BE(0);
@@ -77,7 +83,10 @@ export async function* eventStreamAsSse(body: AsyncIterable<Uint8Array>): AsyncI
       }
       buffered = buffered.subarray(length);
     }
+    pending = buffered.length > 0 ? [buffered] : [];
+    pendingBytes = buffered.length;
+    needed = buffered.length >= LENGTH_BYTES ? buffered.readUInt32BE(0) : LENGTH_BYTES;
     if (out) yield Buffer.from(out);
   }
-  if (buffered.length > 0) throw badUpstreamAnswer('an event stream cut inside a frame');
+  if (pendingBytes > 0) throw badUpstreamAnswer('an event stream cut inside a frame');
 }

@@ -1,7 +1,7 @@
 import { RelayError } from '../../errors';
 import type { Json } from '../../json-value';
 import type { ClientSignal } from '../../pipeline/client-sink';
-import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
+import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import { answerObject, missing } from '../answer-check';
 import { chatAnswer, JsonStreamTranslator, messageText } from '../openai-format';
 import type { Adaptor, RelayCall, UpstreamRequest, Usage } from '../types';
@@ -72,7 +72,7 @@ async function sendToDeepl(
 ): Promise<UpstreamResponse> {
   const response = await http.send(request, signal);
   if (!call.isStream || response.status !== 200) return response;
-  const body = await readAll(response.body);
+  const body = await http.readWhole(response.body);
   return asOneEventStream(body);
 }
 

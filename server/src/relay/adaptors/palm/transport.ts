@@ -1,6 +1,6 @@
 import { RelayError } from '../../errors';
 import type { ClientSignal } from '../../pipeline/client-sink';
-import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
+import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import type { UpstreamRequest } from '../types';
 import { asOneEventStream, wholeBody } from '../whole-body';
 import { palmAnswer } from './response';
@@ -18,7 +18,7 @@ export async function sendToPalm(
 ): Promise<UpstreamResponse> {
   const response = await http.send(request, signal);
   if (!isStream || response.status !== 200) return response;
-  const body = await readAll(response.body);
+  const body = await http.readWhole(response.body);
   const answer = palmAnswer(body);
   if (answer instanceof RelayError) {
     const error = { code: answer.status, message: answer.message, status: answer.code };

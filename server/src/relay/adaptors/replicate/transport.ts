@@ -1,6 +1,6 @@
 import { clientClosed, RelayError } from '../../errors';
 import type { ClientSignal } from '../../pipeline/client-sink';
-import { readAll, type UpstreamClient, type UpstreamResponse } from '../../upstream';
+import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import { answerObject } from '../answer-check';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { wholeBody } from '../whole-body';
@@ -100,7 +100,7 @@ async function awaitPrediction(
       signal,
     );
     if (response.status !== 200) return { response };
-    prediction = parsedPrediction(await readAll(response.body));
+    prediction = parsedPrediction(await http.readWhole(response.body));
   }
 }
 
@@ -120,7 +120,7 @@ async function withImagesInline(
       { url: followable(call, url, FILE_DOMAINS, 'picture URL'), method: 'GET', headers: {} },
       signal,
     );
-    const bytes = await readAll(response.body);
+    const bytes = await http.readWhole(response.body);
     if (response.status !== 200) {
       throw RelayError.upstream(
         502,
@@ -153,7 +153,7 @@ export async function sendToReplicate(
 ): Promise<UpstreamResponse> {
   const created = await http.send(call.isStream ? request : waitingFor(request, http), signal);
   if (created.status !== 200 && created.status !== 201) return created;
-  const prediction = parsedPrediction(await readAll(created.body));
+  const prediction = parsedPrediction(await http.readWhole(created.body));
   if (call.isStream) {
     if (!prediction.urls?.stream) {
       throw RelayError.invalid(

@@ -8,8 +8,7 @@ import { sparkTransport } from './transport';
 /** iFlytek Spark over its signed WebSocket API; the transport turns frames into SSE events or one JSON body. */
 export const adaptor: Adaptor = {
   buildRequest,
-  transport: (request, call, signal, http) =>
-    sparkTransport(request, call.isStream, signal, http.silenceLimitMs()),
+  transport: (request, call, signal, http) => sparkTransport(request, call.isStream, signal, http),
   convertResponse,
   streamTranslator: (call) => new SparkStream(call),
   parseError,

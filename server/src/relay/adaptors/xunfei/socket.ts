@@ -13,9 +13,15 @@ export type Handshake =
   | { ok: true; socket: WebSocket }
   | { ok: false; status: number; contentType: string; body: Buffer };
 
-async function refusal(response: IncomingMessage): Promise<Handshake> {
+async function refusal(response: IncomingMessage, limit: number): Promise<Handshake> {
   const chunks: Buffer[] = [];
-  for await (const chunk of response) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of response) {
+    size += (chunk as Buffer).length;
+    // A refusal's words are short: what goes beyond the limit is not read.
+    if (size > limit) break;
+    chunks.push(chunk as Buffer);
+  }
   return {
     ok: false,
     status: response.statusCode ?? 502,
@@ -24,11 +30,17 @@ async function refusal(response: IncomingMessage): Promise<Handshake> {
   };
 }
 
-/** Opens the socket; a refused handshake answers its HTTP status and body, like any upstream error. */
-export function openSocket(url: string, signal: ClientSignal): Promise<Handshake> {
+/**
+ * Opens the socket; a refused handshake answers its HTTP status and body, like any upstream error.
+ * No frame (nor refusal body) larger than `maxBytes` is taken: the socket fails instead.
+ */
+export function openSocket(url: string, signal: ClientSignal, maxBytes: number): Promise<Handshake> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(clientClosed());
-    const socket = new (loadWebSocket())(url, { handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
+    const socket = new (loadWebSocket())(url, {
+      handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+      maxPayload: maxBytes,
+    });
     const abort = () => {
       socket.terminate();
       reject(clientClosed());
@@ -42,7 +54,7 @@ export function openSocket(url: string, signal: ClientSignal): Promise<Handshake
     socket.once('unexpected-response', (_request, response) => {
       settle();
       // Terminating a socket that never opened also emits 'error'; the promise is settled by then.
-      refusal(response)
+      refusal(response, maxBytes)
         .then(resolve, reject)
         .finally(() => socket.terminate());
     });

@@ -1,6 +1,6 @@
-import { RelayError, upstreamBroke } from '../../errors';
+import { RelayError, upstreamAnswerTooLarge, upstreamBroke } from '../../errors';
 import type { ClientSignal } from '../../pipeline/client-sink';
-import type { UpstreamResponse } from '../../upstream';
+import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import { answerObject } from '../answer-check';
 import type { UpstreamRequest } from '../types';
 import { statusOfCode } from './errors';
@@ -54,8 +54,11 @@ async function* asServerSentEvents(first: string, frames: FrameReader): AsyncIte
   }
 }
 
-/** The whole answer as one frame: the texts joined, function calls and usage from the frames that had them. */
-async function collect(first: string, frames: FrameReader): Promise<UpstreamResponse> {
+/**
+ * The whole answer as one frame: the texts joined, function calls and usage from the frames that had
+ * them; refused once the texts grow beyond `limit` (RELAY_ANSWER_LIMIT).
+ */
+async function collect(first: string, frames: FrameReader, limit: number): Promise<UpstreamResponse> {
   let content = '';
   let functionCall: SparkTextItem['function_call'];
   let last: SparkFrame = {};
@@ -69,6 +72,7 @@ async function collect(first: string, frames: FrameReader): Promise<UpstreamResp
         content += item.content ?? '';
         functionCall = item.function_call ?? functionCall;
       }
+      if (content.length > limit) throw upstreamAnswerTooLarge(limit);
       last = frame;
       if (isLast(frame)) break;
     }
@@ -90,11 +94,12 @@ export async function sparkTransport(
   request: UpstreamRequest,
   isStream: boolean,
   signal: ClientSignal,
-  silenceMs: number,
+  http: Pick<UpstreamClient, 'silenceLimitMs' | 'answerLimitBytes'>,
 ): Promise<UpstreamResponse> {
-  const handshake = await openSocket(request.url, signal);
+  const limit = http.answerLimitBytes();
+  const handshake = await openSocket(request.url, signal, limit);
   if (!handshake.ok) return { ...handshake, body: asBody(handshake.body) };
-  const frames = new FrameReader(handshake.socket, signal, silenceMs);
+  const frames = new FrameReader(handshake.socket, signal, http.silenceLimitMs());
   handshake.socket.send(String(request.body ?? ''));
   const first = await frames.next();
   if (first === undefined) return closedEarly();
@@ -103,6 +108,6 @@ export async function sparkTransport(
     frames.close();
     return errorResponse(firstFrame, first);
   }
-  if (!isStream) return collect(first, frames);
+  if (!isStream) return collect(first, frames, limit);
   return { status: 200, contentType: 'text/event-stream', body: asServerSentEvents(first, frames) };
 }

@@ -1,3 +1,4 @@
+import { upstreamAnswerTooLarge } from '../../errors';
 import type { ClientSignal } from '../../pipeline/client-sink';
 import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import type { RelayCall, UpstreamRequest } from '../types';
@@ -36,11 +37,20 @@ function reframe(block: string): string {
   return `event: ${name}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-async function* asServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+async function* asServerSentEvents(
+  body: AsyncIterable<Uint8Array>,
+  limitChars: number,
+): AsyncIterable<Uint8Array> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of body) {
+    const from = Math.max(0, buffer.length - 1);
     buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n');
+    // No block ends here: the pending one grows, and is not split again (a long block stays linear).
+    if (buffer.indexOf('\n\n', from) === -1) {
+      if (buffer.length > limitChars) throw upstreamAnswerTooLarge(limitChars);
+      continue;
+    }
     const blocks = buffer.split('\n\n');
     buffer = blocks.pop() ?? '';
     const events = blocks.map(reframe).join('');
@@ -70,5 +80,9 @@ export async function sendToZhipu(
   ) {
     return response;
   }
-  return { status: 200, contentType: 'text/event-stream', body: asServerSentEvents(response.body) };
+  return {
+    status: 200,
+    contentType: 'text/event-stream',
+    body: asServerSentEvents(response.body, http.answerLimitBytes()),
+  };
 }

@@ -7,7 +7,6 @@ import type { ClientSignal } from '../../pipeline/client-sink';
 import { speaks } from '../../pipeline/native';
 import { withTopLevelFields } from '../../pipeline/native-body';
 import type { Relay, SideCall } from '../../pipeline/relay';
-import { readAll } from '../../upstream';
 import { anthropicNative, forwardedHeaders } from './native';
 import { anthropicToOpenAi } from './request';
 
@@ -60,7 +59,7 @@ async function upstreamCount(side: SideCall, request: CountTokensRequest, model:
     },
     request.signal,
   );
-  const answer = await readAll(upstream.body);
+  const answer = await side.upstream.readWhole(upstream.body);
   if (upstream.status === 200) return { status: 200, body: answer };
   // An error the client reads in Anthropic's shape; a body that is not one is worded by us.
   const secrets = channelSecrets(side.channel);

@@ -8,7 +8,6 @@ import type { ClientSignal } from '../../pipeline/client-sink';
 import { speaks } from '../../pipeline/native';
 import { withFieldAt } from '../../pipeline/native-body';
 import type { Relay, SideCall } from '../../pipeline/relay';
-import { readAll } from '../../upstream';
 import { toOpenAiMessages } from './contents';
 import { geminiNative } from './native';
 import { countTokensRequest, type GeminiCall } from './request';
@@ -57,7 +56,7 @@ async function upstreamCount(side: SideCall, call: GeminiCall, signal: ClientSig
     },
     signal,
   );
-  const answer = await readAll(upstream.body);
+  const answer = await side.upstream.readWhole(upstream.body);
   if (upstream.status === 200) return { status: 200, body: answer };
   // An error the client reads in Google's shape; a body that is not one is worded by us.
   const secrets = channelSecrets(side.channel);

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { SseParser } from './sse';
+
+const MB = 1024 * 1024;
+
+describe('SseParser', () => {
+  it('reads a long event sent in small chunks in linear time', () => {
+    const parser = new SseParser(64 * MB);
+    const piece = Buffer.alloc(16 * 1024, 'x');
+    const started = performance.now();
+    expect(parser.push(Buffer.from('data: '))).toEqual([]);
+    for (let sent = 0; sent < 40 * MB; sent += piece.length) expect(parser.push(piece)).toEqual([]);
+    const [event] = parser.push(Buffer.from('\n\n'));
+    // Rescanning the pending line at every chunk took tens of seconds here.
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(event?.data.length).toBe(40 * MB);
+  });
+
+  it('refuses an event that grows beyond its limit, in one line or in many', () => {
+    const line = new SseParser(1024);
+    expect(() => line.push(Buffer.alloc(2048, 'x'))).toThrow(
+      expect.objectContaining({ code: 'upstream_answer_too_large' }),
+    );
+    const lines = new SseParser(1024);
+    expect(() => {
+      for (let i = 0; i < 100; i++) lines.push(Buffer.from(`data: ${'y'.repeat(100)}\n`));
+    }).toThrow(expect.objectContaining({ code: 'upstream_answer_too_large' }));
+    const events = new SseParser(1024);
+    for (let i = 0; i < 100; i++)
+      expect(events.push(Buffer.from(`data: ${'z'.repeat(100)}\n\n`))).toHaveLength(1);
+  });
+});
