@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpFake } from './fakes/http-fake';
 import { openAiError, openAiHandler } from './fakes/openai';
@@ -195,6 +196,23 @@ describe('routing', () => {
     // Unknown to every channel, and listed only by a channel an administrator switched off.
     expect(await refusalsFor(t, customer, 'gpt-nobody-serves')).toEqual(notFound);
     expect(await refusalsFor(t, customer, 'gpt-switched-off')).toEqual(notFound);
+    // With their default retries the SDKs (and Claude Code on top of Anthropic's) ask once and give up.
+    let asked = 0;
+    const counting = (url: string | URL | Request, init?: RequestInit) => {
+      asked += 1;
+      return fetch(url, init);
+    };
+    const apiKey = `sk-${customer.token.key}`;
+    const claude = new Anthropic({ apiKey, baseURL: t.baseUrl, fetch: counting });
+    const openai = new OpenAI({ apiKey, baseURL: `${t.baseUrl}/v1`, fetch: counting });
+    const hi = [{ role: 'user' as const, content: 'hi' }];
+    await expect(
+      claude.messages.create({ model: 'gpt-nobody-serves', max_tokens: 16, messages: hi }),
+    ).rejects.toBeInstanceOf(Anthropic.NotFoundError);
+    await expect(
+      openai.chat.completions.create({ model: 'gpt-nobody-serves', messages: hi }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    expect(asked).toBe(2);
 
     // The only channel of gpt-4 is switched off by the gateway after its key was refused: down, for now.
     await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
