@@ -96,8 +96,8 @@ describe('relay: less travelled endpoints and behaviours', () => {
       headers: { authorization: `Bearer sk-${customer.token.key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ input: 'x' }),
     });
-    expect(missing.status).toBe(503);
-    expect(await missing.json()).toMatchObject({ error: { code: 'model_not_available' } });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: 'model_not_found' } });
   });
 
   it('a key its owner disabled (status 2) is refused at the relay, and works again once enabled', async () => {

@@ -323,8 +323,9 @@ describe('relay: OpenAI-compatible endpoints', () => {
       const missing = await alice.openai.chat.completions
         .create({ model: 'gpt-unknown', messages: [{ role: 'user', content: 'x' }] })
         .catch((e: unknown) => e);
-      expect(missing).toMatchObject({ status: 503 });
-      expect(String((missing as Error).message)).toMatch(/No channel is available for model gpt-unknown/);
+      expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+      expect(missing).toMatchObject({ status: 404, code: 'model_not_found' });
+      expect(String((missing as Error).message)).toMatch(/The model 'gpt-unknown' does not exist/);
     });
 
     it('a key used from outside its subnet', async () => {

@@ -1,8 +1,41 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { HttpFake } from './fakes/http-fake';
 import { openAiError, openAiHandler } from './fakes/openai';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
 import { type Customer, consumeLogs, createChannel, createCustomer, openAiFor } from './relay-setup';
+
+/** What a caller of each client format is answered for `model`: its status, and its error body's names. */
+async function refusalsFor(t: TestApp, customer: Customer, model: string) {
+  const failure = (error: unknown) => error as { status?: number; error?: Record<string, unknown> };
+  const claude = new Anthropic({ apiKey: `sk-${customer.token.key}`, baseURL: t.baseUrl, maxRetries: 0 });
+  const chat = failure(
+    await customer.openai.chat.completions
+      .create({ model, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e),
+  );
+  const responses = failure(
+    await customer.openai.responses.create({ model, input: 'hi' }).catch((e: unknown) => e),
+  );
+  const messages = failure(
+    await claude.messages
+      .create({ model, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e),
+  );
+  const gemini = await fetch(`${t.baseUrl}/v1beta/models/${model}:generateContent`, {
+    method: 'POST',
+    headers: { 'x-goog-api-key': `sk-${customer.token.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+  });
+  const geminiError = ((await gemini.json()) as { error: { status: string } }).error;
+  return {
+    chat: [chat.status, chat.error?.code],
+    responses: [responses.status, responses.error?.code],
+    messages: [messages.status, (messages.error?.error as { type?: string } | undefined)?.type],
+    gemini: [gemini.status, geminiError.status],
+  };
+}
 
 const ask = (customer: Customer, model = 'gpt-4') =>
   customer.openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] });
@@ -148,5 +181,53 @@ describe('routing', () => {
     await ask(customer);
     expect(fakes[0]!.requests).toHaveLength(1);
     await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
+  });
+
+  it('answers a model no channel serves 404 in every client format, and one whose channels are all down 503', async () => {
+    const served = await createChannel(root, { base_url: fakes[0]!.url, models: 'gpt-4' });
+    const switchedOff = await createChannel(root, { base_url: fakes[1]!.url, models: 'gpt-switched-off' });
+    await root.put('/api/channel/', { id: switchedOff, status: 2 });
+    const notFound = {
+      chat: [404, 'model_not_found'],
+      responses: [404, 'model_not_found'],
+      messages: [404, 'not_found_error'],
+      gemini: [404, 'NOT_FOUND'],
+    };
+    // Unknown to every channel, and listed only by a channel an administrator switched off.
+    expect(await refusalsFor(t, customer, 'gpt-nobody-serves')).toEqual(notFound);
+    expect(await refusalsFor(t, customer, 'gpt-switched-off')).toEqual(notFound);
+    // With their default retries the SDKs (and Claude Code on top of Anthropic's) ask once and give up.
+    let asked = 0;
+    const counting = (url: string | URL | Request, init?: RequestInit) => {
+      asked += 1;
+      return fetch(url, init);
+    };
+    const apiKey = `sk-${customer.token.key}`;
+    const claude = new Anthropic({ apiKey, baseURL: t.baseUrl, fetch: counting });
+    const openai = new OpenAI({ apiKey, baseURL: `${t.baseUrl}/v1`, fetch: counting });
+    const hi = [{ role: 'user' as const, content: 'hi' }];
+    await expect(
+      claude.messages.create({ model: 'gpt-nobody-serves', max_tokens: 16, messages: hi }),
+    ).rejects.toBeInstanceOf(Anthropic.NotFoundError);
+    await expect(
+      openai.chat.completions.create({ model: 'gpt-nobody-serves', messages: hi }),
+    ).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    expect(asked).toBe(2);
+
+    // The only channel of gpt-4 is switched off by the gateway after its key was refused: down, for now.
+    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    fakes[0]!.use(openAiError(401, 'Incorrect API key provided', 'invalid_request_error', 'invalid_api_key'));
+    await expect(ask(customer)).rejects.toMatchObject({ status: 401 });
+    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
+    const channel = await root.get<EnvelopeBody<{ status: number }>>(`/api/channel/${served}`);
+    expect(channel.body.data?.status).toBe(3);
+    expect(await refusalsFor(t, customer, 'gpt-4')).toEqual({
+      chat: [503, 'model_not_available'],
+      responses: [503, 'model_not_available'],
+      messages: [503, 'api_error'],
+      gemini: [503, 'UNAVAILABLE'],
+    });
+    expect(fakes[0]!.requests).toHaveLength(1);
+    expect(fakes[1]!.requests).toHaveLength(0);
   });
 });

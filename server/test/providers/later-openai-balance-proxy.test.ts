@@ -147,8 +147,8 @@ describe('Proxy channels (type 43)', () => {
         () => undefined,
         (error: { status?: number; error?: { code?: string } }) => error,
       );
-    expect(failure?.status).toBe(503);
-    expect(failure?.error?.code).toBe('model_not_available');
+    expect(failure?.status).toBe(404);
+    expect(failure?.error?.code).toBe('model_not_found');
     expect(rig.fake.requests.length).toBe(received);
   });
 

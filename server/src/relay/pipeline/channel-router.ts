@@ -47,6 +47,8 @@ export function pickWeighted(channels: ChannelRow[], random = Math.random): Chan
 export class ChannelRouter {
   #table: RoutingTable = new Map();
   #models = new Map<string, string[]>();
+  /** (group, model) pairs that only automatically disabled channels serve: down for now, not unknown. */
+  #down = new Set<string>();
   #channels = new Map<number, ChannelRow>();
   #loading: Promise<void> | undefined;
   #stale = true;
@@ -75,12 +77,14 @@ export class ChannelRouter {
     const byId = new Map(channels.map((channel) => [channel.id, channel]));
     const routes = new Map<string, Map<number, Tier>>();
     const models = new Map<string, Set<string>>();
+    const down = new Set<string>();
     for (const ability of abilities) {
       const channel = byId.get(ability.channel_id);
-      if (!ability.enabled || !channel || channel.status !== ChannelStatus.enabled) continue;
       // A type that relays nothing (one-api's Proxy) is never picked, whatever models it lists.
-      if (channelTypeById(channel.type)?.noModels) continue;
+      if (!channel || channelTypeById(channel.type)?.noModels) continue;
       const key = routeKey(ability.group, ability.model);
+      if (channel.status === ChannelStatus.autoDisabled) down.add(key);
+      if (!ability.enabled || channel.status !== ChannelStatus.enabled) continue;
       const tiers = getOrCreate(routes, key, () => new Map<number, Tier>());
       getOrCreate(tiers, ability.priority, () => ({
         priority: ability.priority,
@@ -97,6 +101,7 @@ export class ChannelRouter {
       );
     }
     this.#table = table;
+    this.#down = down;
     this.#channels = byId;
     this.#models = new Map([...models].map(([group, names]) => [group, [...names].sort()]));
   }
@@ -115,6 +120,16 @@ export class ChannelRouter {
       if (candidates.length > 0) return pickWeighted(candidates);
     }
     return undefined;
+  }
+
+  /**
+   * Why `select` found nothing for a group and model: `down` when channels serve it but the gateway
+   * switched them all off after failures (they come back when a test passes), `unknown` when no
+   * enabled or automatically disabled channel of the group lists it.
+   */
+  async whyNoChannel(group: string, model: string): Promise<'down' | 'unknown'> {
+    if (this.#stale || this.#loading) await this.#ready();
+    return this.#down.has(routeKey(group, model)) ? 'down' : 'unknown';
   }
 
   async channel(id: number): Promise<ChannelRow | undefined> {

@@ -19,12 +19,22 @@ export async function firstChannel(
     return pinned;
   }
   const channel = await router.select(group, model);
-  if (!channel) {
+  if (channel) return channel;
+  // A model nobody serves is the caller's mistake, answered as each provider answers it (404, no retry);
+  // one whose channels are all down for now is worth trying again later (503).
+  if ((await router.whyNoChannel(group, model)) === 'down') {
     throw RelayError.gateway(
       503,
-      `No channel is available for model ${model} in group ${group}`,
+      `Every channel serving model ${model} in group ${group} is down right now; please try again later`,
       'model_not_available',
     );
   }
-  return channel;
+  throw RelayError.invalid(
+    `The model '${model}' does not exist or is not served to your group`,
+    'model_not_found',
+    {
+      status: 404,
+      param: 'model',
+    },
+  );
 }

@@ -72,6 +72,13 @@ export function anthropicToOpenAi(body: Json): Json {
     if (text) messages.push({ role: 'system', content: text });
   }
   for (const message of body.messages as Json[]) {
+    // A system turn among the messages (Claude Code sends its instructions so) stays a system turn, in place.
+    if (message?.role === 'system') {
+      const { parts } = convertContent('system', message.content);
+      const text = parts.map((part) => (part.type === 'text' ? String(part.text) : '')).join('');
+      if (text) messages.push({ role: 'system', content: text });
+      continue;
+    }
     const role = message?.role === 'assistant' ? 'assistant' : 'user';
     const { parts, toolCalls, toolResults, reasoning } = convertContent(role, message?.content);
     messages.push(...toolResults);

@@ -93,9 +93,11 @@ function anthropicError(status: number, message: string, type?: string): Json {
 
 /**
  * Any relay error in Anthropic's shape: an Anthropic channel's error type is kept, others are named
- * by their status; the message carries the request id.
+ * by their status (the gateway's own 404 is a not_found_error, as Anthropic's is); the message
+ * carries the request id.
  */
 export function anthropicErrorOf(error: RelayError, requestId: string): Json {
+  const byStatus = error.origin === 'gateway' ? ERROR_TYPES[error.status] : undefined;
   const ownType = ANTHROPIC_ERROR_TYPES.has(error.type) ? error.type : undefined;
-  return anthropicError(error.status, `${error.message} (request id: ${requestId})`, ownType);
+  return anthropicError(error.status, `${error.message} (request id: ${requestId})`, byStatus ?? ownType);
 }

@@ -22,11 +22,16 @@ export const modelNotFound = (model: string) =>
     status: 404,
   });
 
-/** The key may call the model, and its group is routed to it (a pinned channel is taken at its word). */
+/**
+ * The key may call the model, and its group is routed to it (a pinned channel is taken at its word);
+ * a model whose channels are all down for now goes on, to be answered 503 where the channel is chosen.
+ */
 async function checkModelServed(deps: GeminiHandlerDeps, caller: RelayCaller, model: string): Promise<void> {
   checkModelAllowed(caller, model);
   if (caller.pinnedChannelId !== undefined) return;
-  if (!(await modelsForCaller(deps.router, caller)).includes(model)) throw modelNotFound(model);
+  if ((await modelsForCaller(deps.router, caller)).includes(model)) return;
+  if ((await deps.router.whyNoChannel(caller.user.group || 'default', model)) !== 'down')
+    throw modelNotFound(model);
 }
 
 /** POST models/{model}:{action}: generateContent, streamGenerateContent or countTokens. */
