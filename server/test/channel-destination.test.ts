@@ -1,9 +1,8 @@
-import { generateKeyPairSync } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeBedrock } from './fakes/bedrock';
 import { HttpFake } from './fakes/http-fake';
-import { FakeVertex } from './fakes/vertex';
+import { FakeVertex, TestServiceAccount } from './fakes/vertex';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
 import { createChannel } from './relay-setup';
 
@@ -18,13 +17,7 @@ const REGION = 'us-west-2';
 const BEDROCK_MODEL = 'claude-3-haiku-20240307';
 const PROJECT = 'roots-project';
 const VERTEX_REGION = 'us-east5';
-const EMAIL = 'relay@roots-project.iam.gserviceaccount.com';
-
-const keys = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
+const account = new TestServiceAccount(PROJECT);
 
 interface Answer {
   success: boolean;
@@ -59,7 +52,7 @@ describe('who may change where a channel sends its credentials', () => {
   let listener: HttpFake;
   let counter: Awaited<ReturnType<typeof connectionCounter>>;
   const bedrock = new FakeBedrock({ region: REGION, accessKeyId: ROOT_AK, secretAccessKey: ROOT_SK });
-  const vertex = new FakeVertex({ clientEmail: EMAIL, publicKey: keys.publicKey }, PROJECT, VERTEX_REGION);
+  const vertex = new FakeVertex(account, PROJECT, VERTEX_REGION);
   let bedrockFake: HttpFake;
   let vertexFake: HttpFake;
 
@@ -92,37 +85,47 @@ describe('who may change where a channel sends its credentials', () => {
     client.get<Answer>(`/api/channel/test/${id}`).then((answer) => answer.body);
   const storedRow = (id: number) =>
     t.db.kysely.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  /** Each change of an administrator's is refused, naming the field that would steer root's credentials. */
+  const expectRefusedFor = async (
+    id: number,
+    attempts: Array<[field: string, change: Record<string, unknown>]>,
+  ) => {
+    for (const [field, change] of attempts) {
+      const answer = await put(admin, { id, ...change });
+      expect(answer, JSON.stringify(change)).toMatchObject({
+        success: false,
+        code: 'channel_destination_needs_key',
+        params: { field },
+      });
+    }
+  };
   /** Everything the listener received, headers and bodies. */
   const heard = () => JSON.stringify(listener.requests);
 
   const bedrockConfig = (overrides: Record<string, string> = {}) =>
     JSON.stringify({ region: REGION, ak: ROOT_AK, sk: ROOT_SK, ...overrides });
-  const adc = JSON.stringify({
-    type: 'service_account',
-    project_id: PROJECT,
-    private_key: keys.privateKey,
-    client_email: EMAIL,
-    token_uri: '',
-  });
-  const vertexConfig = (overrides: Record<string, string> = {}) =>
-    JSON.stringify({
-      region: VERTEX_REGION,
-      vertex_ai_project_id: PROJECT,
-      vertex_ai_adc: adc.replace('"token_uri":""', `"token_uri":"${vertexFake.url}/token"`),
-      ...overrides,
-    });
-
-  it("refuses an administrator who points root's AWS Bedrock channel elsewhere with a key the type never reads", async () => {
-    const id = await createChannel(root, {
-      name: 'roots-bedrock',
+  /** Root's AWS Bedrock channel, signing with root's access key pair. */
+  const rootsBedrockChannel = (name: string) =>
+    createChannel(root, {
+      name,
       type: 33,
       key: '',
       base_url: bedrockFake.url,
       models: BEDROCK_MODEL,
       config: bedrockConfig(),
     });
+  const vertexConfig = (overrides: Record<string, string> = {}) =>
+    JSON.stringify({
+      region: VERTEX_REGION,
+      vertex_ai_project_id: PROJECT,
+      vertex_ai_adc: account.adc(`${vertexFake.url}/token`),
+      ...overrides,
+    });
+
+  it("refuses an administrator who points root's AWS Bedrock channel elsewhere with a key the type never reads", async () => {
+    const id = await rootsBedrockChannel('roots-bedrock');
     const stored = await storedRow(id);
-    const attempts: Array<[string, Record<string, unknown>]> = [
+    const attempts: Array<[field: string, change: Record<string, unknown>]> = [
       ['base_url', { key: 'not-a-credential', base_url: listener.url }],
       [
         'base_url',
@@ -135,14 +138,7 @@ describe('who may change where a channel sends its credentials', () => {
         { key: 'not-a-credential', config: bedrockConfig({ region: 'eu-west-1', ak: '', sk: '' }) },
       ],
     ];
-    for (const [field, change] of attempts) {
-      const answer = await put(admin, { id, ...change });
-      expect(answer, JSON.stringify(change)).toMatchObject({
-        success: false,
-        code: 'channel_destination_needs_key',
-        params: { field },
-      });
-    }
+    await expectRefusedFor(id, attempts);
     // A region that would put another host in the URL is no region, for root too.
     for (const client of [admin, root]) {
       const answer = await put(client, {
@@ -184,7 +180,7 @@ describe('who may change where a channel sends its credentials', () => {
       config: vertexConfig(),
     });
     const stored = await storedRow(id);
-    const attempts: Array<[string, Record<string, unknown>]> = [
+    const attempts: Array<[field: string, change: Record<string, unknown>]> = [
       ['base_url', { key: 'not-a-credential', base_url: listener.url }],
       ['config.region', { key: 'x', config: vertexConfig({ region: 'europe-west4', vertex_ai_adc: '' }) }],
       [
@@ -192,14 +188,7 @@ describe('who may change where a channel sends its credentials', () => {
         { config: vertexConfig({ vertex_ai_project_id: 'other', vertex_ai_adc: '' }) },
       ],
     ];
-    for (const [field, change] of attempts) {
-      const answer = await put(admin, { id, ...change });
-      expect(answer, JSON.stringify(change)).toMatchObject({
-        success: false,
-        code: 'channel_destination_needs_key',
-        params: { field },
-      });
-    }
+    await expectRefusedFor(id, attempts);
     const injected = await put(admin, {
       id,
       key: 'not-a-credential',
@@ -239,14 +228,7 @@ describe('who may change where a channel sends its credentials', () => {
   });
 
   it('keeps credentials of the type a channel had hidden after its type changes', async () => {
-    const id = await createChannel(root, {
-      name: 'retyped',
-      type: 33,
-      key: '',
-      base_url: bedrockFake.url,
-      models: BEDROCK_MODEL,
-      config: bedrockConfig(),
-    });
+    const id = await rootsBedrockChannel('retyped');
     // The key it brings is all an OpenAI channel uses: allowed.
     expect(
       await put(admin, { id, type: 1, key: 'sk-admins-own-openai', base_url: listener.url }),
@@ -259,29 +241,27 @@ describe('who may change where a channel sends its credentials', () => {
   });
 
   it('lets an administrator change a setting that steers nowhere (Coze user id), not one that does (Cloudflare account)', async () => {
-    const coze = await createChannel(root, {
-      name: 'coze',
-      type: 34,
-      key: 'coze-roots-token',
-      base_url: listener.url,
-      models: 'bot-1',
-      config: JSON.stringify({ user_id: 'u1' }),
-    });
-    expect(await put(admin, { id: coze, config: JSON.stringify({ user_id: 'u2' }) })).toMatchObject({
-      success: true,
-    });
-    const cloudflare = await createChannel(root, {
-      name: 'cloudflare',
-      type: 37,
-      key: 'cf-roots-token',
-      base_url: listener.url,
-      models: '@cf/meta/llama-3-8b-instruct',
-      config: JSON.stringify({ user_id: 'acct1' }),
-    });
-    expect(await put(admin, { id: cloudflare, config: JSON.stringify({ user_id: 'acct2' }) })).toMatchObject({
-      success: false,
-      code: 'channel_destination_needs_key',
-      params: { field: 'config.user_id' },
-    });
+    const channels: Array<[name: string, type: number, models: string, answer: Record<string, unknown>]> = [
+      ['coze', 34, 'bot-1', { success: true }],
+      [
+        'cloudflare',
+        37,
+        '@cf/meta/llama-3-8b-instruct',
+        { success: false, code: 'channel_destination_needs_key', params: { field: 'config.user_id' } },
+      ],
+    ];
+    for (const [name, type, models, answer] of channels) {
+      const config = (userId: string) => JSON.stringify({ user_id: userId });
+      const key = `${name}-roots-token`;
+      const id = await createChannel(root, {
+        name,
+        type,
+        key,
+        base_url: listener.url,
+        models,
+        config: config('u1'),
+      });
+      expect(await put(admin, { id, config: config('u2') }), name).toMatchObject(answer);
+    }
   });
 });

@@ -1,11 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHandler, HttpFake, sendJson } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
-import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { type Client, type EnvelopeBody, logCapture, startTestApp, type TestApp } from './harness';
 import { type ChannelSpec, type Customer, createChannel, createCustomer } from './relay-setup';
 
 const ROOT_KEY = 'sk-root-only-9f8e7d6c5b4a';
@@ -13,18 +11,6 @@ const ROOT_KEY = 'sk-root-only-9f8e7d6c5b4a';
 interface TestAnswer {
   success: boolean;
   message: string;
-}
-
-/** Everything the app logs, as text. */
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), text: () => lines.join('') };
 }
 
 /** A port nothing listens on. */

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { CONSOLE_CALL_HEADER, CONSOLE_CALL_VALUE } from '@switchyard/contract/console-call';
 import pino from 'pino';
 import { type App, buildApp } from '../src/app';
@@ -102,6 +103,18 @@ export interface StartOptions {
   clock?: () => number;
   /** The app's logger (a test reads what the app logs); else TEST_LOG's, else none. */
   logger?: pino.Logger;
+}
+
+/** A debug-level logger for `StartOptions.logger`, and everything it was given, as text. */
+export function logCapture(): { logger: pino.Logger; text(): string } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, stream), text: () => lines.join('') };
 }
 
 /** HTTP clients of a running server: anonymous, root, and new users created through the API. */

@@ -1,31 +1,14 @@
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
-import { HttpFake } from './fakes/http-fake';
+import { describe, expect, it } from 'vitest';
+import { TEST_DIALECT } from './databases';
 import { openAiHandler } from './fakes/openai';
-import { clientsFor } from './harness';
 import { sleep } from './ledger-books';
-import { buildServer, freePort, ServerProcess } from './process/built-server';
-import { createChannel, createCustomer } from './relay-setup';
+import { builtServerRig } from './process/built-server-rig';
+import { residentBytes, watchPeak } from './process/memory';
 import { Upload, upload } from './uploads';
 
 const MB = 1024 * 1024;
 const METRICS_TOKEN = 'hostile-load-metrics';
 const json = { 'content-type': 'application/json' };
-
-const residentBytes = (pid: number): number => {
-  const kilobytes = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  return Number(kilobytes) * 1024;
-};
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
@@ -41,37 +24,15 @@ async function inWaves(count: number, width: number, call: (i: number) => Promis
 }
 
 describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, () => {
-  let build: Awaited<ReturnType<typeof buildServer>>;
-  let database: TestDatabase;
-  let fake: HttpFake;
-  let server: ServerProcess;
-  let attackerKey: string;
-  let userKey: string;
-
-  beforeAll(async () => {
-    [build, database, fake] = await Promise.all([
-      buildServer(),
-      createTestDatabase(),
-      new HttpFake(openAiHandler({ reply: 'served' })).start(),
-    ]);
-    server = new ServerProcess(build.entry, await freePort(), { ...database.env, METRICS_TOKEN });
-    await server.start();
-    const clients = clientsFor(server.baseUrl);
-    await createChannel(await clients.root(), { base_url: fake.url });
-    attackerKey = `sk-${(await createCustomer(clients, 'attacker', { quota: 1_000_000_000 })).token.key}`;
-    userKey = `sk-${(await createCustomer(clients, 'legit', { quota: 1_000_000_000 })).token.key}`;
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop('SIGKILL');
-    await database?.drop();
-    await fake?.close();
-    build?.remove();
+  const rig = builtServerRig({
+    upstream: openAiHandler({ reply: 'served' }),
+    env: { METRICS_TOKEN },
+    customers: { attacker: 1_000_000_000, legit: 1_000_000_000 },
   });
 
   /** A gauge of the server's /metrics (reading them starts the event loop's delay histogram over). */
   const gauge = async (name: string) => {
-    const answer = await fetch(`${server.baseUrl}/metrics`, {
+    const answer = await fetch(`${rig.server.baseUrl}/metrics`, {
       headers: { authorization: `Bearer ${METRICS_TOKEN}` },
     }).catch(() => undefined);
     const text = (await answer?.text()) ?? '';
@@ -80,7 +41,9 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
   const bodyBytesHeld = () => gauge('switchyard_request_body_bytes');
 
   it('crash, starvation and parse-bomb attacks at once: the process stays up, a legitimate client is served, memory bounded', async () => {
-    const pid = server.pid;
+    const { server } = rig;
+    const attackerKey = rig.key('attacker');
+    const userKey = rig.key('legit');
     const legitCall = async (path: string, init: RequestInit = {}) => {
       const started = performance.now();
       try {
@@ -98,11 +61,8 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     // Warm: the routes have run once.
     expect((await legitCall('/v1/chat/completions', chatInit(userKey, chat))).status).toBe(200);
     await sleep(300);
-    const rssBefore = residentBytes(pid);
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => {
-      if (alive(pid)) rssPeak = Math.max(rssPeak, residentBytes(pid));
-    }, 20);
+    const rssBefore = residentBytes(server.pid);
+    const sampler = watchPeak(server.pid);
 
     let attacking = true;
     const legit: Array<{ status: number; ms: number }> = [];
@@ -162,7 +122,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     while (legit.length < whileHeld + 20 && Date.now() - started < 60_000) await sleep(20);
     attacking = false;
     await legitClient;
-    clearInterval(sampler);
+    const rssPeak = sampler.stop();
     const loopDelayMax = await gauge('nodejs_eventloop_lag_max_seconds');
 
     for (const call of holders) call.abort();
@@ -189,7 +149,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     };
     console.log('hostile load figures', figures);
 
-    expect(alive(pid), `the server exited:\n${server.output.slice(-2000)}`).toBe(true);
+    expect(server.running, `the server exited:\n${server.output.slice(-2000)}`).toBe(true);
     expect(server.output).not.toMatch(/Emitted 'error' event|Uncaught|FATAL/);
     expect(figures.legitFailures).toBe(0);
     // The client shares two loaded cores with the attackers: the server's own event loop says more.

@@ -1,9 +1,7 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
-import { startTestApp, type TestApp } from './harness';
+import { logCapture, startTestApp, type TestApp } from './harness';
 import { type Customer, createChannel, createCustomer } from './relay-setup';
 
 /** `{"a":{"a":…}}` nested `depth` levels, as text (JSON.stringify itself would run out of stack). */
@@ -11,18 +9,6 @@ const nestedObject = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${'}'.rep
 /** The deepest nesting a body may have. */
 const MAX_JSON_DEPTH = 128;
 const nestedArray = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
-
-/** Everything the app logs, as text. */
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), text: () => lines.join('') };
-}
 
 describe('JSON nested beyond 128 levels is refused before it is walked', () => {
   const logs = logCapture();

@@ -1,44 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from './databases';
-import { HttpFake } from './fakes/http-fake';
+import { describe, expect, it } from 'vitest';
 import { openAiHandler } from './fakes/openai';
-import { clientsFor } from './harness';
 import { sleep } from './ledger-books';
-import { buildServer, freePort, ServerProcess } from './process/built-server';
+import { builtServerRig } from './process/built-server-rig';
 import { residentBytes, watchPeak } from './process/memory';
-import { createChannel, createCustomer } from './relay-setup';
 import { audioForm, upload } from './uploads';
 
 const MB = 1024 * 1024;
 
 describe('memory under a flood of big anonymous bodies (the built server, default limits)', () => {
-  let build: Awaited<ReturnType<typeof buildServer>>;
-  let database: TestDatabase;
-  let fake: HttpFake;
-  let server: ServerProcess;
-  let key: string;
-
-  beforeAll(async () => {
-    [build, database, fake] = await Promise.all([
-      buildServer(),
-      createTestDatabase(),
-      new HttpFake(openAiHandler({ reply: 'heard you' })).start(),
-    ]);
-    server = new ServerProcess(build.entry, await freePort(), database.env);
-    await server.start();
-    const clients = clientsFor(server.baseUrl);
-    await createChannel(await clients.root(), { base_url: fake.url });
-    key = `sk-${(await createCustomer(clients, 'listener', { quota: 100_000_000 })).token.key}`;
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop('SIGKILL');
-    await database?.drop();
-    await fake?.close();
-    build?.remove();
+  const rig = builtServerRig({
+    upstream: openAiHandler({ reply: 'heard you' }),
+    customers: { listener: 100_000_000 },
   });
 
   it('24 concurrent 60 MB posts without credentials: all refused, and the memory stays flat', async () => {
+    const { server } = rig;
     const body = Buffer.alloc(60 * MB, 0x78);
     const json = { 'content-type': 'application/json' };
     const targets: Array<[path: string, headers: Record<string, string>]> = [
@@ -82,10 +58,11 @@ describe('memory under a flood of big anonymous bodies (the built server, defaul
   }, 120_000);
 
   it('an authenticated upload within RELAY_BODY_LIMIT (32 MB by default) is still relayed whole', async () => {
+    const { server, fake } = rig;
     const form = audioForm(20 * MB);
     const answer = await upload(
       `${server.baseUrl}/v1/audio/transcriptions`,
-      { authorization: `Bearer ${key}`, 'content-type': form.contentType },
+      { authorization: `Bearer ${rig.key('listener')}`, 'content-type': form.contentType },
       form.body,
     );
     expect(answer.status).toBe(200);

@@ -1,49 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
-import { HttpFake } from './fakes/http-fake';
+import { describe, expect, it } from 'vitest';
+import { TEST_DIALECT } from './databases';
 import { openAiHandler } from './fakes/openai';
-import { clientsFor } from './harness';
-import { buildServer, freePort, ServerProcess } from './process/built-server';
+import { builtServerRig } from './process/built-server-rig';
 import { freshRequest } from './process/fresh-connection';
-import { createChannel, createCustomer } from './relay-setup';
 
 const METRICS_TOKEN = 'cluster-metrics-token-42';
 
 describe(`/metrics with WORKERS=2 (${TEST_DIALECT})`, () => {
-  let database: TestDatabase;
-  let fake: HttpFake;
-  let build: Awaited<ReturnType<typeof buildServer>>;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    [build, database, fake] = await Promise.all([
-      buildServer(),
-      createTestDatabase(),
-      new HttpFake(openAiHandler({ reply: 'hello there' })).start(),
-    ]);
-    server = new ServerProcess(build.entry, await freePort(), {
-      ...database.env,
-      WORKERS: '2',
-      METRICS_TOKEN,
-    });
-    await server.start();
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop('SIGKILL');
-    await database?.drop();
-    await fake?.close();
-    build?.remove();
+  const rig = builtServerRig({
+    upstream: openAiHandler({ reply: 'hello there' }),
+    env: { WORKERS: '2', METRICS_TOKEN },
+    customers: { clmetrics: 10_000_000 },
   });
 
   it("adds up both workers' counts, whichever worker answers the scrape", async () => {
-    const clients = clientsFor(server.baseUrl);
-    const channel = await createChannel(await clients.root(), { base_url: fake.url });
-    const customer = await createCustomer(clients, 'clmetrics', { quota: 10_000_000 });
+    const { server, channelId: channel } = rig;
     // Each call on a connection of its own: the workers take them in turn.
     for (let i = 0; i < 6; i++) {
       const answer = await freshRequest(server.baseUrl, 'POST', '/v1/chat/completions', {
-        headers: { authorization: `Bearer sk-${customer.token.key}` },
+        headers: { authorization: `Bearer ${rig.key('clmetrics')}` },
         body: { model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] },
       });
       expect(answer.status).toBe(200);

@@ -1,8 +1,6 @@
-import { Writable } from 'node:stream';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHandler, HttpFake } from './fakes/http-fake';
-import { type Client, startTestApp, type TestApp } from './harness';
+import { type Client, logCapture, startTestApp, type TestApp } from './harness';
 import { type Customer, createChannel, createCustomer } from './relay-setup';
 
 /**
@@ -124,18 +122,6 @@ const decoded = (text: string) =>
   text.replace(/\\u([0-9a-fA-F]{4})/g, (_match, hex: string) =>
     String.fromCharCode(Number.parseInt(hex, 16)),
   );
-
-/** Everything the app logs, as text. */
-function logCapture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), text: () => lines.join('') };
-}
 
 describe('provider errors reach key holders without the channel key', () => {
   const logs = logCapture();

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import type http from 'node:http';
 import { importSPKI, jwtVerify } from 'jose';
 import { type FakeHandler, type RecordedRequest, sendJson } from './http-fake';
@@ -6,6 +7,38 @@ export interface VertexServiceAccount {
   clientEmail: string;
   /** PEM (SPKI) of the account's public key: the token endpoint verifies assertions with it. */
   publicKey: string;
+}
+
+/** A service account of the test's own in `project`, with a fresh RSA key pair. */
+export class TestServiceAccount implements VertexServiceAccount {
+  readonly clientEmail: string;
+  readonly publicKey: string;
+  readonly privateKey: string;
+
+  constructor(readonly project: string) {
+    this.clientEmail = `relay@${project}.iam.gserviceaccount.com`;
+    ({ publicKey: this.publicKey, privateKey: this.privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    }));
+  }
+
+  /** Its key file (the channel's vertex_ai_adc) as Google writes it, exchanging tokens at `tokenUri`. */
+  adc(tokenUri: string): string {
+    return JSON.stringify(
+      {
+        type: 'service_account',
+        project_id: this.project,
+        private_key_id: 'kid-1',
+        private_key: this.privateKey,
+        client_email: this.clientEmail,
+        token_uri: tokenUri,
+      },
+      null,
+      2,
+    );
+  }
 }
 
 export interface FakeVertexOptions {

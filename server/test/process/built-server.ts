@@ -67,6 +67,11 @@ export class ServerProcess {
     return pid;
   }
 
+  /** Whether the process it started is still running (false once it exited or was killed). */
+  get running(): boolean {
+    return this.#child !== undefined && this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
   /** Starts it and resolves once it listens. */
   async start(timeoutMs = 30_000): Promise<void> {
     this.output = '';

@@ -8,16 +8,25 @@ export function residentBytes(pid: number): number {
   return Number(kilobytes) * 1024;
 }
 
-/** Samples a process's resident memory until stopped; answers the highest seen. */
+/**
+ * Samples a process's resident memory until stopped; answers the highest seen. A process that dies
+ * meanwhile is no longer sampled (the test says so with what it checks of the process).
+ */
 export function watchPeak(pid: number): { stop(): number } {
   let peak = residentBytes(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, residentBytes(pid));
-  }, 20);
+  const sample = () => {
+    try {
+      peak = Math.max(peak, residentBytes(pid));
+    } catch {
+      // gone, or a zombie without memory: its peak is what was seen before
+    }
+  };
+  const timer = setInterval(sample, 20);
   return {
     stop() {
       clearInterval(timer);
-      return Math.max(peak, residentBytes(pid));
+      sample();
+      return peak;
     },
   };
 }

@@ -1,40 +1,22 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { HttpFake } from '../fakes/http-fake';
-import { FakeVertex } from '../fakes/vertex';
+import { FakeVertex, TestServiceAccount } from '../fakes/vertex';
 import { providerRig } from './provider-rig';
 import { expectedQuota, spentBy } from './quota-check';
 
 const VERTEX = 42;
 const PROJECT = 'switchyard-test';
 const REGION = 'us-east5';
-const EMAIL = 'relay@switchyard-test.iam.gserviceaccount.com';
 const GEMINI = 'gemini-1.5-pro-002';
 const CLAUDE = 'claude-3-5-sonnet-v2@20241022';
 
-const keys = generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
+const account = new TestServiceAccount(PROJECT);
 /** A PEM line of the private key, to look for in what clients and admins see. */
-const PRIVATE_KEY_LINE = keys.privateKey.split('\n')[3] ?? '';
+const PRIVATE_KEY_LINE = account.privateKey.split('\n')[3] ?? '';
 
 describe('Vertex AI channels (service-account token exchange, Gemini and Claude)', () => {
-  const vertex = new FakeVertex({ clientEmail: EMAIL, publicKey: keys.publicKey }, PROJECT, REGION);
-  const adcFor = (url: string) =>
-    JSON.stringify(
-      {
-        type: 'service_account',
-        project_id: PROJECT,
-        private_key_id: 'kid-1',
-        private_key: keys.privateKey,
-        client_email: EMAIL,
-        token_uri: `${url}/token`,
-      },
-      null,
-      2,
-    );
+  const vertex = new FakeVertex(account, PROJECT, REGION);
+  const adcFor = (url: string) => account.adc(`${url}/token`);
   const rig = providerRig({
     fake: async () => {
       const fake = await new HttpFake(vertex.handler).start();
@@ -189,7 +171,11 @@ describe('Vertex AI channels (service-account token exchange, Gemini and Claude)
 
   it('maps a Vertex 4xx to an OpenAI error and never shows the key file', async () => {
     vertex.configure({
-      error: { status: 400, message: `Invalid argument for ${EMAIL}`, status_text: 'INVALID_ARGUMENT' },
+      error: {
+        status: 400,
+        message: `Invalid argument for ${account.clientEmail}`,
+        status_text: 'INVALID_ARGUMENT',
+      },
     });
     const response = await fetch(`${rig.t.baseUrl}/v1/chat/completions`, {
       method: 'POST',
@@ -206,11 +192,7 @@ describe('Vertex AI channels (service-account token exchange, Gemini and Claude)
   });
 
   it('refuses a key file Google does not accept, without quoting it', async () => {
-    const other = generateKeyPairSync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'pem' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
+    const other = new TestServiceAccount(PROJECT);
     const response = await rig.root.post<{ success: boolean; data: { ids: number[] } }>('/api/channel/', {
       name: 'vertex-foreign-key',
       type: VERTEX,
@@ -221,7 +203,7 @@ describe('Vertex AI channels (service-account token exchange, Gemini and Claude)
         region: REGION,
         vertex_ai_project_id: PROJECT,
         vertex_ai_adc: adcFor(rig.fake.url).replace(
-          JSON.stringify(keys.privateKey),
+          JSON.stringify(account.privateKey),
           JSON.stringify(other.privateKey),
         ),
       }),
