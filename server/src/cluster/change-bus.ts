@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisTarget } from '../config/redis-target';
-import { connectRedis, type RedisClient } from './redis-connection';
+import { channelName, connectRedis, type RedisClient } from './redis-connection';
 
 /** Something one process changed that other processes hold in memory. */
 export type Change =
@@ -45,8 +45,6 @@ export class LocalChangeBus implements ChangeBus {
   }
 }
 
-const CHANNEL = 'switchyard:changes';
-
 /**
  * Changes travel over Redis pub/sub; each process applies its own at once and skips its echo. On a
  * Cluster this is classic (not sharded) pub/sub, which every node relays to the whole Cluster.
@@ -55,11 +53,14 @@ export class RedisChangeBus extends LocalChangeBus {
   readonly #origin = randomUUID();
   readonly #publisher: RedisClient;
   readonly #subscriber: RedisClient;
+  /** `switchyard:changes:db<N>` after the key prefix: one deployment's changes only. */
+  readonly channel: string;
 
   constructor(target: RedisTarget, onError: (error: unknown) => void) {
     super();
     this.#publisher = connectRedis(target, { onError });
     this.#subscriber = connectRedis(target, { onError });
+    this.channel = channelName(target, this.#publisher, 'switchyard:changes');
     this.#subscriber.on('message', (_channel: string, message: string) => {
       try {
         const { origin, change } = JSON.parse(message) as { origin: string; change: Change };
@@ -71,12 +72,12 @@ export class RedisChangeBus extends LocalChangeBus {
   }
 
   async ready(): Promise<void> {
-    await this.#subscriber.subscribe(CHANNEL);
+    await this.#subscriber.subscribe(this.channel);
   }
 
   override publish(change: Change): void {
     this.deliver(change);
-    this.#publisher.publish(CHANNEL, JSON.stringify({ origin: this.#origin, change })).catch(() => {
+    this.#publisher.publish(this.channel, JSON.stringify({ origin: this.#origin, change })).catch(() => {
       // other processes catch up at the next sync period
     });
   }
