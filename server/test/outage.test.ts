@@ -100,6 +100,25 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
     }
   });
 
+  it("the console's API answers 503 database_unavailable while the database is cut", async () => {
+    const root = await clientsFor(server.baseUrl).root();
+    await proxy.cut();
+    try {
+      const answers = await Promise.all([
+        root.get('/api/user/self'),
+        root.get('/api/user/?p=0'),
+        clientsFor(server.baseUrl).client().post('/api/user/login', { username: 'root', password: '123456' }),
+      ]);
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBe(503);
+        expect(answer.body).toMatchObject({ success: false, code: 'database_unavailable' });
+      }
+    } finally {
+      await proxy.restore();
+    }
+    expect((await root.get('/api/user/self')).status).toBe(200);
+  }, 30_000);
+
   it('calls that cannot reserve fail at once and clearly; completed calls are billed once, after', async () => {
     const keys = customers.map(({ customer }) => `sk-${customer.token.key}`);
     const load = runLoad({ targets: () => [server.baseUrl], keys, workers: 16, durationMs: 7_000 });
