@@ -14,6 +14,7 @@ import type { LimitRule } from './cluster/workers/messages';
 import type { PrimaryLink } from './cluster/workers/primary-link';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import { relayDatabaseWaitMs } from './db/deadline';
 import { prepareLogDatabase } from './db/log-database-schema';
 import { findUserById } from './db/repos/users';
 import { AuditLog } from './domain/audit/audit-log';
@@ -72,8 +73,9 @@ export function createServices(
   worker?: WorkerRole,
   metrics?: GatewayMetrics,
 ): Services {
-  const identities = new IdentityCache(db);
-  const router = new ChannelRouter(db);
+  const databaseWaitMs = relayDatabaseWaitMs(config.relayTimeoutMs);
+  const identities = new IdentityCache(db, databaseWaitMs);
+  const router = new ChannelRouter(db, databaseWaitMs);
   bus.subscribe(async (change) => {
     if (change.kind === 'options') await options.reload();
     else if (change.kind === 'channels') router.invalidate();
@@ -118,6 +120,7 @@ export function createServices(
     ledger: db.ledger,
     options,
     leaseMs: config.quotaLeaseMs,
+    databaseWaitMs,
     onQuotaSpent: (id, amount) => reminder.spent(id, amount),
     onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),
     onSettled: metrics

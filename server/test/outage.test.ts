@@ -41,13 +41,29 @@ const targetPort = (database: TestDatabase) =>
       ? (database.target.port ?? 3306)
       : 0;
 
+const RELAY_TIMEOUT_S = 3;
+/** What a call refused for want of the database may take beyond RELAY_TIMEOUT on a loaded machine. */
+const MARGIN_MS = 1_500;
+
+const chat = async (key: string) => {
+  const started = Date.now();
+  const response = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  return { status: response.status, text, ms: Date.now() - started };
+};
+let server: ServerProcess;
+
 // An embedded database has no connection that can drop.
 describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out under load', () => {
   let database: TestDatabase;
   let db: Db;
   let proxy: TcpProxy;
   let fake: HttpFake;
-  let server: ServerProcess;
   let build: Awaited<ReturnType<typeof buildServer>>;
   const customers: Array<{ customer: Customer; funds: number }> = [];
   let fresh: Customer;
@@ -59,7 +75,11 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
       new HttpFake(openAiHandler({ delayMs: 20, chunkDelayMs: 10 })).start(),
     ]);
     proxy = await new TcpProxy('127.0.0.1', targetPort(database)).start();
-    server = new ServerProcess(build.entry, await freePort(), throughProxy(database, proxy.port));
+    server = new ServerProcess(build.entry, await freePort(), {
+      ...throughProxy(database, proxy.port),
+      // A call waits for the database this long at most (RELAY_TIMEOUT, at most 5 s).
+      RELAY_TIMEOUT: String(RELAY_TIMEOUT_S),
+    });
     await server.start();
     db = openDatabase(database.target);
     const clients = clientsFor(server.baseUrl);
@@ -185,6 +205,88 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
       expect(now.remain + now.tokenUsed).toBe(1_000_000);
     }
   }, 90_000);
+
+  it('credit whose give-back fails while the database is cut is given back once it is back', async () => {
+    const funds = 5_000_000;
+    const idle = await createCustomer(clientsFor(server.baseUrl), 'outageidle', { quota: funds });
+    const answer = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${idle.token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(answer.status).toBe(200);
+    await answer.text();
+    // A rich account: the call held credit ahead for the next ones.
+    expect((await books({ db }, idle.userId, idle.token.id)).held).toBeGreaterThan(0);
+    await proxy.cut();
+    // Idle credit goes back after 2 s: that give-back fails now.
+    await sleep(3_500);
+    await proxy.restore();
+    const restoredAt = Date.now();
+    // Bound: the retries back off to 1 s; a new connection and the write take well under 2 s more.
+    const deadline = restoredAt + 3_000;
+    let now = await books({ db }, idle.userId, idle.token.id);
+    while ((now.held !== 0 || now.tokenHeld !== 0) && Date.now() < deadline) {
+      await sleep(100);
+      now = await books({ db }, idle.userId, idle.token.id);
+    }
+    expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+    expect(now.quota + now.usedQuota).toBe(funds);
+    expect(now.logs).toBe(1);
+    expect(now.logged).toBe(now.usedQuota);
+  }, 30_000);
+
+  it('a database that stops answering: calls that need it are refused within RELAY_TIMEOUT, late holds go back', async () => {
+    const clients = clientsFor(server.baseUrl);
+    const funds = { rich: 5_000_000, poor: 3_000, fresh: 1_000_000 };
+    const rich = await createCustomer(clients, 'bhrich', { quota: funds.rich });
+    const poor = await createCustomer(clients, 'bhpoor', { quota: funds.poor });
+    const fresh = await createCustomer(clients, 'bhfresh', { quota: funds.fresh });
+    // The rich key holds credit ahead; both keys are now known to the process (its cache).
+    expect((await chat(rich.token.key)).status).toBe(200);
+    expect((await chat(poor.token.key)).status).toBe(200);
+    proxy.blackHole();
+    let answers: Array<Awaited<ReturnType<typeof chat>>>;
+    try {
+      answers = await Promise.all([chat(rich.token.key), chat(poor.token.key), chat(fresh.token.key)]);
+      await sleep(2_000);
+    } finally {
+      await proxy.restore();
+    }
+    const [fromCredit, needsHold, needsKey] = answers;
+    // Served from credit held in memory; its settlement is written once the database answers.
+    expect(fromCredit?.status, fromCredit?.text).toBe(200);
+    for (const refused of [needsHold, needsKey]) {
+      expect(refused?.status, refused?.text).toBe(503);
+      expect(refused?.text).toMatch(/"code":"database_unavailable"/);
+    }
+    for (const answer of answers) expect(answer.ms).toBeLessThan(RELAY_TIMEOUT_S * 1000 + MARGIN_MS);
+
+    // Holds that landed after their calls gave up go back, with idle credit (2 s) and a retry (1 s).
+    const accounts = [
+      { customer: rich, funds: funds.rich, served: 2 },
+      { customer: poor, funds: funds.poor, served: 1 },
+      { customer: fresh, funds: funds.fresh, served: 0 },
+    ];
+    const deadline = Date.now() + 8_000;
+    const held = async () => {
+      let sum = 0;
+      for (const { customer } of accounts) {
+        const now = await books({ db }, customer.userId, customer.token.id);
+        sum += now.held + now.tokenHeld;
+      }
+      return sum;
+    };
+    while ((await held()) !== 0 && Date.now() < deadline) await sleep(100);
+    for (const { customer, funds: start, served } of accounts) {
+      const now = await books({ db }, customer.userId, customer.token.id);
+      expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+      expect(now.quota).toBeGreaterThanOrEqual(0);
+      expect(now.quota + now.usedQuota).toBe(start);
+      expect(now.logs).toBe(served);
+      expect(now.logged).toBe(now.usedQuota);
+    }
+  }, 40_000);
 
   it('a process stopped while the database is out says what it could not write', async () => {
     const { customer } = customers[0]!;

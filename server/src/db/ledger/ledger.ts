@@ -42,6 +42,11 @@ export interface Hold extends PayerRef {
 }
 
 export interface Settlement extends Hold {
+  /**
+   * Only gives the hold back (credit not spent, a failed call): nothing is charged, counted or
+   * logged. Written in the settlements' batches, so that it is retried until it lands, once.
+   */
+  giveBack?: true;
   channelId: number;
   /** What the call cost. It is charged whole when the account can pay it, else what is left. */
   cost: number;

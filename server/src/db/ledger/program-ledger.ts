@@ -46,7 +46,7 @@ export abstract class ProgramLedger implements QuotaLedger {
     retry = false,
   ): Promise<number[]> {
     if (retry && (await this.execute(() => settledAlreadyProgram(holder, seq)))) {
-      return batch.map((call) => call.cost);
+      return batch.map((call) => (call.giveBack ? 0 : call.cost));
     }
     try {
       return await this.execute(() => settleFastProgram(holder, seq, batch, now));

@@ -28,6 +28,8 @@ export class Billing {
     private readonly deps: {
       ledger: QuotaLedger;
       options: OptionsStore;
+      /** How long a call waits for the database to hold its quota (see relayDatabaseWaitMs). */
+      databaseWaitMs: number;
       /** How long a process's holds outlive it when it dies without giving them back. */
       leaseMs: number;
       /** Told after quota was charged to a user. */
@@ -52,20 +54,23 @@ export class Billing {
       onError: onWriteFailed,
     });
     const lease = this.#lease;
-    this.#reservations = new Reservations({
-      ledger,
-      lease,
-      credit,
-      onWriteFailed,
-      askForCredit: deps.askForCredit,
-    });
-    this.#settlements = new Settlements({
+    const settlements = new Settlements({
       ledger,
       lease,
       options,
       onQuotaSpent: deps.onQuotaSpent,
       onSettled: deps.onSettled,
       onWriteFailed,
+    });
+    this.#settlements = settlements;
+    this.#reservations = new Reservations({
+      ledger,
+      lease,
+      credit,
+      onWriteFailed,
+      waitMs: deps.databaseWaitMs,
+      giveBack: (holds) => settlements.giveBack(holds),
+      askForCredit: deps.askForCredit,
     });
   }
 

@@ -5,9 +5,11 @@ import { databaseUnavailable, RelayError } from '../errors';
 import type { RelayCaller } from './authenticate';
 import { budgetPeriodOf, budgetRefused } from './key-budget';
 import type { RelayRequest } from './relay-request';
+import { SETTLEMENT_WAIT_MS } from './settle';
 import { completionBudget, limitCompletion, StreamSpendWatch } from './spending-limit';
 import type { TokenCounter } from './tokenizer';
 import { unitQuota } from './unit-pricing';
+import { waitAtMost } from './wait-at-most';
 
 export interface ReserveDeps {
   billing: Billing;
@@ -112,9 +114,13 @@ function limitSpending(
     });
 }
 
-/** Gives a reservation back; a failure is logged, never thrown over the caller's answer. */
+/**
+ * Gives a reservation back, waiting a bounded time for it to be written (it is retried until it
+ * lands); a failure is logged, never thrown over the caller's answer.
+ */
 export async function refund(deps: ReserveDeps, reservation: Reservation): Promise<void> {
-  await deps.billing
+  const written = deps.billing
     .refund(reservation)
     .catch((error: unknown) => deps.logger?.error({ err: error, reservation }, 'refund failed'));
+  await waitAtMost(written, SETTLEMENT_WAIT_MS);
 }
