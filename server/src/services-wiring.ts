@@ -84,7 +84,11 @@ export function createServices(
       // An edited key's balance is what the administrator set: credit held for it goes back.
       if (change.id !== undefined) await billing.returnCredit({ tokenId: change.id });
     } else if (change.kind === 'credit') await billing.returnCredit({ userId: change.userId });
-    else {
+    else if (change.kind === 'resync') {
+      identities.clear();
+      router.invalidate();
+      await Promise.all([options.reload(), billing.returnAllCredit()]);
+    } else {
       identities.userChanged(change.id);
       await billing.returnCredit({ userId: change.id });
     }
@@ -127,6 +131,8 @@ export function createServices(
       ? (call, quota) =>
           metrics.settled(call.model, call.usage.prompt_tokens, call.usage.completion_tokens, quota)
       : undefined,
+    // Credit in memory is spent only while edits of other processes can be heard.
+    mayUseCredit: () => bus.connected,
     // Without Redis or other workers there is no other process to ask.
     askForCredit: config.redis || worker ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
   });

@@ -1,12 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { CONSOLE_CALL_HEADER, CONSOLE_CALL_VALUE } from '@switchyard/contract/console-call';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEARTBEAT_MS } from '../src/cluster/change-bus';
 import { REDIS_COMMAND_TIMEOUT_MS } from '../src/cluster/redis-connection';
-import { createTestDatabase, type TestDatabase } from './databases';
+import { type Db, openDatabase } from '../src/db/database';
+import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
+import { HttpFake } from './fakes/http-fake';
+import { openAiHandler } from './fakes/openai';
 import { MailCatcher } from './fakes/smtp';
 import { clientsFor } from './harness';
+import { books, setUserQuota, sleep } from './ledger-books';
 import { buildServer, freePort, ServerProcess } from './process/built-server';
 import { TcpProxy } from './process/tcp-proxy';
+import { createChannel, createCustomer } from './relay-setup';
 
 const REDIS = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 /** What a refusal may take beyond the command timeout: the request's own work, on a loaded machine. */
@@ -99,4 +105,116 @@ describe('Redis that cannot be reached: features fail open or closed, and never 
       expect(after).toMatchObject({ status: 200, success: true });
     }, 30_000);
   }
+});
+
+/** How long a process takes to find its change bus down: a heartbeat, and its PING's timeout. */
+const BUS_DOWN_WITHIN_MS = HEARTBEAT_MS + REDIS_COMMAND_TIMEOUT_MS;
+
+// Two processes share a database server: SQLite is one process's.
+describe.skipIf(TEST_DIALECT === 'sqlite')('two processes while Redis is away', () => {
+  let build: Awaited<ReturnType<typeof buildServer>>;
+  let database: TestDatabase;
+  let db: Db;
+  let fake: HttpFake;
+  const proxies: TcpProxy[] = [];
+  const servers: ServerProcess[] = [];
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  const chat = async (server: ServerProcess, key: string) => {
+    const response = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: response.status, text: await response.text() };
+  };
+  const blackHole = () => {
+    for (const proxy of proxies) proxy.blackHole();
+  };
+  const restore = () => Promise.all(proxies.map((proxy) => proxy.restore()));
+
+  beforeAll(async () => {
+    [build, database, fake] = await Promise.all([
+      buildServer(),
+      createTestDatabase(),
+      new HttpFake(openAiHandler()).start(),
+    ]);
+    db = openDatabase(database.target);
+    for (let index = 0; index < 2; index++) {
+      const proxy = await new TcpProxy(REDIS.hostname, Number(REDIS.port || 6379)).start();
+      proxies.push(proxy);
+      const server = new ServerProcess(build.entry, await freePort(), {
+        ...database.env,
+        REDIS_CONN_STRING: `redis://127.0.0.1:${proxy.port}/9`,
+        REDIS_KEY_PREFIX: `bus-${RUN}:`,
+      });
+      // One at a time: the first migrates the database.
+      await server.start();
+      servers.push(server);
+    }
+    [a, b] = servers as [ServerProcess, ServerProcess];
+    await createChannel(await clientsFor(a.baseUrl).root(), { base_url: fake.url });
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop('SIGKILL')));
+    await Promise.all(proxies.map((proxy) => proxy.close()));
+    await db?.close();
+    await Promise.all([database?.drop(), fake?.close()]);
+    build?.remove();
+  });
+
+  it('an edit made while Redis is black-holed holds on every process; no call is charged 0', async () => {
+    const root = await clientsFor(a.baseUrl).root();
+    const customer = await createCustomer(clientsFor(a.baseUrl), 'busedit', { quota: 5_000_000 });
+    // B holds credit ahead for the account.
+    expect((await chat(b, customer.token.key)).status).toBe(200);
+    blackHole();
+    const refusedAfterEdit: number[] = [];
+    try {
+      // B keeps serving the account (its credit never goes idle) past the time to find the bus down.
+      const until = Date.now() + BUS_DOWN_WITHIN_MS + 500;
+      while (Date.now() < until) expect((await chat(b, customer.token.key)).status).toBe(200);
+      // A cannot announce it; B must not spend the credit it held from before.
+      await setUserQuota(root, customer.userId, 0);
+      for (let call = 0; call < 5; call++) refusedAfterEdit.push((await chat(b, customer.token.key)).status);
+    } finally {
+      await restore();
+    }
+    expect(refusedAfterEdit).toEqual([403, 403, 403, 403, 403]);
+    // And after Redis is back.
+    await sleep(BUS_DOWN_WITHIN_MS);
+    for (let call = 0; call < 3; call++) expect((await chat(b, customer.token.key)).status).toBe(403);
+
+    const deadline = Date.now() + 5_000;
+    let now = await books({ db }, customer.userId, customer.token.id);
+    while (now.held + now.tokenHeld !== 0 && Date.now() < deadline) {
+      await sleep(100);
+      now = await books({ db }, customer.userId, customer.token.id);
+    }
+    expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+    expect(now.quota).toBe(0);
+    expect(now.logged).toBe(now.usedQuota);
+    // Every call served was charged its price: none for nothing.
+    expect(now.usedQuota).toBe(now.logs * Math.ceil((11 + 7 * 3) * 0.25));
+    expect(now.usedQuota).toBeGreaterThan(0);
+  }, 40_000);
+
+  it('a process whose bus is down gives its credit back and holds call by call: nothing stranded', async () => {
+    const customer = await createCustomer(clientsFor(a.baseUrl), 'busstrand', { quota: 5_000_000 });
+    expect((await chat(b, customer.token.key)).status).toBe(200);
+    blackHole();
+    try {
+      // B stays busy (its credit would never go idle) past the time it takes to find the bus down.
+      const until = Date.now() + BUS_DOWN_WITHIN_MS + 1_000;
+      while (Date.now() < until) expect((await chat(b, customer.token.key)).status).toBe(200);
+      // Nothing in flight now: nothing may be held for the account, though Redis is still away.
+      const now = await books({ db }, customer.userId, customer.token.id);
+      expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+    } finally {
+      await restore();
+    }
+  }, 40_000);
 });

@@ -87,13 +87,16 @@ local oldest = tonumber(redis.call('LINDEX', KEYS[1], -1)) or now
 return {allowed, redis.call('LLEN', KEYS[1]), oldest + window - now}
 `;
 
+/** The longest a call waits for a limit's count before it is let through. */
+const LIMIT_ANSWER_WITHIN_MS = 1000;
+
 /** Redis's answer, or undefined (told to `onError`) when it fails or does not come in time: the call goes through. */
 export async function redisAnswer<T>(
   answer: Promise<T>,
   onError: (error: unknown) => void,
 ): Promise<T | undefined> {
   try {
-    return await answerWithin(answer);
+    return await answerWithin(answer, LIMIT_ANSWER_WITHIN_MS);
   } catch (error) {
     onError(error);
     return undefined;

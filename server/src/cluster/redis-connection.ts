@@ -18,9 +18,10 @@ export interface RedisClientOptions {
 
 /**
  * The longest any command waits for Redis's answer, queued while Redis is away included: then it
- * fails (ioredis rejects it), and each feature fails open or closed as the README says.
+ * fails (ioredis rejects it), and each feature fails open or closed as the README says. Generous
+ * enough for a loaded machine (a stalled event loop fires the timer before reading the answer).
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 1000;
+export const REDIS_COMMAND_TIMEOUT_MS = 2000;
 /** The longest a new connection may take to open before it is retried. */
 const REDIS_CONNECT_TIMEOUT_MS = 2000;
 
@@ -82,16 +83,13 @@ export function channelName(target: RedisTarget, client: RedisClient, name: stri
 }
 
 /**
- * Redis's answer, or an error once REDIS_COMMAND_TIMEOUT_MS have passed: a Cluster that cannot be
- * reached queues commands in a queue of its own, which the command timeout does not cover.
+ * Redis's answer, or an error once `ms` have passed: a Cluster that cannot be reached queues
+ * commands in a queue of its own, which the command timeout does not cover.
  */
-export async function answerWithin<T>(answer: Promise<T>): Promise<T> {
+export async function answerWithin<T>(answer: Promise<T>, ms = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Redis did not answer within ${REDIS_COMMAND_TIMEOUT_MS} ms`)),
-      REDIS_COMMAND_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
   });
   try {
     return await Promise.race([answer, late]);

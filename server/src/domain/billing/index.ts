@@ -40,6 +40,8 @@ export class Billing {
       onWriteFailed?: (error: unknown) => void;
       /** Asks other processes to give back the credit they hold for a user (needs Redis). */
       askForCredit?: (userId: number) => void;
+      /** Whether credit may be held ahead and spent from memory now (the change bus is up). */
+      mayUseCredit?: () => boolean;
     },
   ) {
     const { ledger, options } = deps;
@@ -71,6 +73,7 @@ export class Billing {
       waitMs: deps.databaseWaitMs,
       giveBack: (holds) => settlements.giveBack(holds),
       askForCredit: deps.askForCredit,
+      mayUseCredit: deps.mayUseCredit ?? (() => true),
     });
   }
 
@@ -110,6 +113,11 @@ export class Billing {
   /** Another process (or an administrator's edit) asks for the credit held for a user or a key. */
   returnCredit(of: { userId: number } | { tokenId: number }): Promise<void> {
     return this.#reservations.returnCredit(of);
+  }
+
+  /** Gives back all credit held ahead (changes may have been missed). */
+  returnAllCredit(): Promise<void> {
+    return this.#reservations.returnIdleCredit(0);
   }
 
   /** Gives a reservation back whole: the call failed. */

@@ -95,6 +95,11 @@ export class Reservations {
       giveBack: (holds: Hold[]) => Promise<void>;
       /** Asks other processes to give back the credit they hold for a user (needs Redis). */
       askForCredit?: (userId: number) => void;
+      /**
+       * Whether credit may be held ahead and spent from memory now: not while edits of other
+       * processes cannot be heard (the change bus is down); each call then holds its own.
+       */
+      mayUseCredit: () => boolean;
     },
   ) {
     this.#holds = new GroupCommit((batch) => this.#hold(batch.map((ask) => ask.request)));
@@ -112,9 +117,10 @@ export class Reservations {
     // At least one unit, so that an account with nothing left is refused even for a call estimated
     // at zero (one-api refuses those too); settlement charges the exact price either way.
     const amount = Math.max(1, estimate);
-    const holder = credit.take(payer, amount);
+    const useCredit = this.deps.mayUseCredit();
+    const holder = useCredit ? credit.take(payer, amount) : undefined;
     if (holder) return { payer, amount, holder };
-    const ahead = amount * (RESERVE_AHEAD_CALLS - 1);
+    const ahead = useCredit ? amount * (RESERVE_AHEAD_CALLS - 1) : 0;
     const request = {
       ...payerRef(payer),
       amount,

@@ -55,6 +55,12 @@ export class IdentityCache {
   userChanged(id: number): void {
     this.#users.delete(id);
   }
+
+  /** Changes may have been missed: everything is read again. */
+  clear(): void {
+    this.#tokens.clear();
+    this.#users.clear();
+  }
 }
 
 function toCachedToken(row: TokenRow): CachedToken {
