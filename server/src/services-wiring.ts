@@ -124,6 +124,7 @@ export function createServices(
     ledger: db.ledger,
     options,
     leaseMs: config.quotaLeaseMs,
+    settlementBacklog: config.settlementBacklog,
     databaseWaitMs,
     onQuotaSpent: (id, amount) => reminder.spent(id, amount),
     onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseTarget } from '../src/config/database-target';
 import { type Db, openDatabase } from '../src/db/database';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
 import { HttpFake } from './fakes/http-fake';
@@ -8,40 +7,14 @@ import { openAiHandler } from './fakes/openai';
 import { clientsFor } from './harness';
 import { books, sleep } from './ledger-books';
 import { buildServer, freePort, ServerProcess } from './process/built-server';
+import { targetPort, targetThroughProxy, throughProxy } from './process/database-proxy';
 import { runLoad } from './process/load';
 import { TcpProxy } from './process/tcp-proxy';
 import { type Customer, createChannel, createCustomer } from './relay-setup';
 
-/** The same database, reached through a port of the proxy's. */
-function throughProxy(database: TestDatabase, port: number): Record<string, string> {
-  if (database.target.dialect === 'postgres') {
-    const url = new URL(database.target.connectionString);
-    url.host = `127.0.0.1:${port}`;
-    return { SQL_DSN: url.toString(), SQLITE_PATH: '' };
-  }
-  if (database.target.dialect === 'mysql') {
-    return { SQL_DSN: `root:@tcp(127.0.0.1:${port})/${database.target.database}`, SQLITE_PATH: '' };
-  }
-  throw new Error('SQLite has no connection to cut');
-}
-
-function targetThroughProxy(database: TestDatabase, port: number): DatabaseTarget {
-  const { target } = database;
-  if (target.dialect === 'mysql') return { ...target, host: '127.0.0.1', port };
-  if (target.dialect !== 'postgres') throw new Error('SQLite has no connection to cut');
-  const url = new URL(target.connectionString);
-  url.host = `127.0.0.1:${port}`;
-  return { ...target, connectionString: url.toString() };
-}
-
-const targetPort = (database: TestDatabase) =>
-  database.target.dialect === 'postgres'
-    ? Number(new URL(database.target.connectionString).port || 5432)
-    : database.target.dialect === 'mysql'
-      ? (database.target.port ?? 3306)
-      : 0;
-
 const RELAY_TIMEOUT_S = 3;
+/** Settled calls a process may keep unwritten before it refuses new ones: what a kill can lose. */
+const BACKLOG = 40;
 /** What a call refused for want of the database may take beyond RELAY_TIMEOUT on a loaded machine. */
 const MARGIN_MS = 1_500;
 
@@ -79,6 +52,9 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
       ...throughProxy(database, proxy.port),
       // A call waits for the database this long at most (RELAY_TIMEOUT, at most 5 s).
       RELAY_TIMEOUT: String(RELAY_TIMEOUT_S),
+      SETTLEMENT_BACKLOG: String(BACKLOG),
+      // A killed process's holds come back this soon.
+      QUOTA_HOLD_LEASE: '3',
     });
     await server.start();
     db = openDatabase(database.target);
@@ -310,5 +286,42 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
     expect(logged.calls).toBe(3);
     // gpt-3.5-turbo with the fake's 11 + 7 tokens: ceil((11 + 7 × 3) × 0.25) each.
     expect(logged.quota).toBe(3 * Math.ceil((11 + 7 * 3) * 0.25));
+  }, 60_000);
+
+  it('a kill during an outage loses at most SETTLEMENT_BACKLOG settlements: calls past it are refused', async () => {
+    if (!(await fetch(`${server.baseUrl}/healthz`).catch(() => undefined))) await server.start();
+    const funds = 5_000_000;
+    const victim = await createCustomer(clientsFor(server.baseUrl), 'killedaway', { quota: funds });
+    expect((await chat(victim.token.key)).status).toBe(200);
+    await proxy.cut();
+    let served: number[] = [];
+    const refused: number[] = [];
+    try {
+      // Served from credit held in memory; each answer waits 2 s at most for its settlement.
+      served = await Promise.all(
+        Array.from({ length: BACKLOG }, async () => (await chat(victim.token.key)).status),
+      );
+      // BACKLOG settlements wait to be written now: the next calls are refused.
+      for (let call = 0; call < 3; call++) refused.push((await chat(victim.token.key)).status);
+      await server.stop('SIGKILL');
+    } finally {
+      await proxy.restore();
+    }
+    expect(served).toEqual(Array(BACKLOG).fill(200));
+    expect(refused).toEqual([503, 503, 503]);
+
+    // The killed process's holds come back after its lease (3 s) and a sweep of the restarted one.
+    await server.start();
+    const deadline = Date.now() + 10_000;
+    let now = await books({ db }, victim.userId, victim.token.id);
+    while ((now.held !== 0 || now.tokenHeld !== 0) && Date.now() < deadline) {
+      await sleep(200);
+      now = await books({ db }, victim.userId, victim.token.id);
+    }
+    expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+    expect(now.quota + now.usedQuota).toBe(funds);
+    expect(now.logged).toBe(now.usedQuota);
+    // What the kill lost: calls answered whole and never written, within the stated bound.
+    expect(1 + served.length - now.logs).toBeLessThanOrEqual(BACKLOG);
   }, 60_000);
 });

@@ -45,6 +45,11 @@ export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig 
   relayConnectTimeoutMs: number;
   /** How long a dead process's quota holds outlive it (QUOTA_HOLD_LEASE seconds). */
   quotaLeaseMs: number;
+  /**
+   * Settled calls that may wait to be written (a database outage) before new calls are refused
+   * (SETTLEMENT_BACKLOG): what a kill at that moment can lose.
+   */
+  settlementBacklog: number;
   /** Pause between channels in a test-all run (POLLING_INTERVAL seconds). */
   channelTestPauseMs: number;
   /** Where sign-in providers and the bot check live (overridable so tests can point at fakes). */
@@ -130,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     relayTimeoutMs: (readInteger(env, 'RELAY_TIMEOUT', 0, 0, 86400) || 600) * 1000,
     relayConnectTimeoutMs: readInteger(env, 'RELAY_CONNECT_TIMEOUT', 5, 1, 3600) * 1000,
     quotaLeaseMs: readInteger(env, 'QUOTA_HOLD_LEASE', 15, 1, 3600) * 1000,
+    settlementBacklog: readInteger(env, 'SETTLEMENT_BACKLOG', 100, 1, 100_000),
     channelTestPauseMs: readInteger(env, 'POLLING_INTERVAL', 1, 0, 3600) * 1000,
     providerUrls: readProviderUrls(env),
     criticalRateLimit: {

@@ -33,6 +33,8 @@ export class Settlements {
   readonly #settlements: GroupCommit<Settlement, number>;
   #batchSeq = 0;
   #batchHolder = '';
+  /** Settled calls whose settlement is not written yet. */
+  #unwritten = 0;
 
   constructor(
     private readonly deps: {
@@ -87,13 +89,24 @@ export class Settlements {
           system_prompt_reset: false,
         }
       : undefined;
-    return this.#settlements.add({
+    this.#unwritten += 1;
+    const written = this.#settlements.add({
       ...holdOf(call.reservation),
       channelId: call.channelId,
       cost: quota,
       elapsedMs: call.elapsedMs,
       log,
     });
+    // Retried until it lands: it never rejects.
+    void written.then(() => {
+      this.#unwritten -= 1;
+    });
+    return written;
+  }
+
+  /** Settled calls not written yet (cheap: checked before each call). */
+  get unwritten(): number {
+    return this.#unwritten;
   }
 
   /**

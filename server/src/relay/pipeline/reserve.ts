@@ -1,6 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelRow } from '../../db/schema';
-import type { Billing, Payer, Price, Reservation, ReserveRefusal } from '../../domain/billing';
+import {
+  type Billing,
+  type Payer,
+  type Price,
+  type Reservation,
+  type ReserveRefusal,
+  SettlementBacklogFull,
+} from '../../domain/billing';
 import { databaseUnavailable, RelayError } from '../errors';
 import type { RelayCaller } from './authenticate';
 import { budgetPeriodOf, budgetRefused } from './key-budget';
@@ -77,7 +84,8 @@ async function reserve(
   try {
     reservation = await deps.billing.reserve(payer, estimate, ceiling);
   } catch (error) {
-    deps.logger?.error({ err: error }, 'quota reservation failed');
+    if (error instanceof SettlementBacklogFull) deps.logger?.warn({ reason: error.message }, 'call refused');
+    else deps.logger?.error({ err: error }, 'quota reservation failed');
     throw databaseUnavailable();
   }
   if (typeof reservation === 'string') throw quotaRefused(reservation, caller);
