@@ -278,7 +278,14 @@ export async function openChangeBus(
   worker?: WorkerRole,
 ): Promise<ChangeBus> {
   if (!config.redis) return worker ? new IpcChangeBus(worker.primary) : new LocalChangeBus();
-  const bus = new RedisChangeBus(config.redis, (error) => logger?.warn({ err: error }, 'redis change bus'));
+  const bus = new RedisChangeBus(
+    config.redis,
+    (error) => logger?.warn({ err: error }, 'redis change bus'),
+    (connected) =>
+      connected
+        ? logger?.info('redis change bus back: caches reloaded, credit given back')
+        : logger?.warn('redis change bus down: no credit is held ahead until it is back'),
+  );
   await bus.ready();
   return bus;
 }

@@ -86,7 +86,12 @@ export class RedisChangeBus extends LocalChangeBus {
   #missed = false;
   readonly #heartbeat: NodeJS.Timeout;
 
-  constructor(target: RedisTarget, onError: (error: unknown) => void) {
+  constructor(
+    target: RedisTarget,
+    onError: (error: unknown) => void,
+    /** Told when the bus goes down (false) and comes back (true). */
+    private readonly onConnected: (connected: boolean) => void = () => {},
+  ) {
     super();
     this.#publisher = connectRedis(target, { onError });
     this.#subscriber = connectRedis(target, { onError });
@@ -143,6 +148,7 @@ export class RedisChangeBus extends LocalChangeBus {
   #down(): void {
     if (!this.#up) return;
     this.#up = false;
+    this.onConnected(false);
     this.deliver({ kind: 'resync' });
   }
 
@@ -151,6 +157,7 @@ export class RedisChangeBus extends LocalChangeBus {
     if (!this.#subscribed) return;
     if (!this.#up) {
       this.#up = true;
+      this.onConnected(true);
       this.deliver({ kind: 'resync' });
     }
     if (this.#missed) {

@@ -75,10 +75,9 @@ export interface QuotaLedger {
   renew(holder: string, expiresAtMs: number): Promise<boolean>;
   /** Guarded holds, one answer each. Throws LeaseLostError when the holder's lease is gone. */
   hold(holder: string, leaseUntilMs: number, batch: HoldRequest[], now: number): Promise<HoldResult[]>;
-  /** Gives holds back (unused credit, failed calls); a hold already given back by a sweep is skipped. */
-  release(batch: Hold[]): Promise<void>;
   /**
-   * Charges settled calls and writes their logs. `seq` numbers the holder's batches: a batch retried
+   * Charges settled calls and writes their logs, and gives back the holds marked `giveBack` (a hold
+   * a sweep already gave back is skipped). `seq` numbers the holder's batches: a batch retried
    * after an error whose commit is unknown (`retry`) is applied only if it was not. Answers what each
    * call was charged (its cost, or less when the account could not pay it all).
    */

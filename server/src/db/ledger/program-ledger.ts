@@ -1,11 +1,10 @@
-import type { Hold, HoldRequest, HoldResult, QuotaLedger, Settlement } from './ledger';
+import type { HoldRequest, HoldResult, QuotaLedger, Settlement } from './ledger';
 import {
   heldByOthersProgram,
   holdProgram,
   NeedsCarefulSettlement,
   type Program,
   registerProgram,
-  releaseProgram,
   renewProgram,
   settleCarefulProgram,
   settledAlreadyProgram,
@@ -31,11 +30,6 @@ export abstract class ProgramLedger implements QuotaLedger {
 
   hold(holder: string, leaseUntilMs: number, batch: HoldRequest[], now: number): Promise<HoldResult[]> {
     return this.execute(() => holdProgram(holder, leaseUntilMs, batch, now));
-  }
-
-  release(batch: Hold[]): Promise<void> {
-    if (batch.length === 0) return Promise.resolve();
-    return this.execute(() => releaseProgram(batch));
   }
 
   async settle(

@@ -123,10 +123,6 @@ function* releaseOne(hold: Hold): Program<boolean> {
   return true;
 }
 
-export function* releaseProgram(batch: Hold[]): Program<void> {
-  for (const hold of mergeHolds(batch)) yield* releaseOne(hold);
-}
-
 /** Holds of the same holder, payer and kind of key added up: one statement each. */
 function mergeHolds(batch: Hold[]): Hold[] {
   const merged = new Map<string, Hold>();
