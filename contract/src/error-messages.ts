@@ -42,6 +42,14 @@ export const ERROR_MESSAGES = {
     en: 'Internal server error; the administrator can find details in the server log',
     zh: '服务器内部错误，管理员可在服务器日志中查看详情',
   },
+  database_unavailable: {
+    en: 'The gateway cannot reach its database right now; please try again shortly',
+    zh: '网关暂时无法连接数据库，请稍后重试',
+  },
+  codes_unavailable: {
+    en: 'Verification codes and reset links cannot be issued or checked right now (the shared store does not answer); please try again shortly',
+    zh: '暂时无法发放或核对验证码和重置链接（共享存储无响应），请稍后重试',
+  },
   cross_site_call: {
     en: 'Refused: this call changes something and did not come from this site; use the console, or send an access token in the Authorization header',
     zh: '已拒绝：此调用会更改数据，但并非来自本站；请在控制台中操作，或在 Authorization 请求头中携带访问令牌',

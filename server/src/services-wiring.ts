@@ -14,6 +14,7 @@ import type { LimitRule } from './cluster/workers/messages';
 import type { PrimaryLink } from './cluster/workers/primary-link';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import { relayDatabaseWaitMs } from './db/deadline';
 import { prepareLogDatabase } from './db/log-database-schema';
 import { findUserById } from './db/repos/users';
 import { AuditLog } from './domain/audit/audit-log';
@@ -72,8 +73,9 @@ export function createServices(
   worker?: WorkerRole,
   metrics?: GatewayMetrics,
 ): Services {
-  const identities = new IdentityCache(db);
-  const router = new ChannelRouter(db);
+  const databaseWaitMs = relayDatabaseWaitMs(config.relayTimeoutMs);
+  const identities = new IdentityCache(db, databaseWaitMs);
+  const router = new ChannelRouter(db, databaseWaitMs);
   bus.subscribe(async (change) => {
     if (change.kind === 'options') await options.reload();
     else if (change.kind === 'channels') router.invalidate();
@@ -82,7 +84,11 @@ export function createServices(
       // An edited key's balance is what the administrator set: credit held for it goes back.
       if (change.id !== undefined) await billing.returnCredit({ tokenId: change.id });
     } else if (change.kind === 'credit') await billing.returnCredit({ userId: change.userId });
-    else {
+    else if (change.kind === 'resync') {
+      identities.clear();
+      router.invalidate();
+      await Promise.all([options.reload(), billing.returnAllCredit()]);
+    } else {
       identities.userChanged(change.id);
       await billing.returnCredit({ userId: change.id });
     }
@@ -118,12 +124,16 @@ export function createServices(
     ledger: db.ledger,
     options,
     leaseMs: config.quotaLeaseMs,
+    settlementBacklog: config.settlementBacklog,
+    databaseWaitMs,
     onQuotaSpent: (id, amount) => reminder.spent(id, amount),
     onWriteFailed: (error) => logger?.error({ err: error }, 'billing write failed'),
     onSettled: metrics
       ? (call, quota) =>
           metrics.settled(call.model, call.usage.prompt_tokens, call.usage.completion_tokens, quota)
       : undefined,
+    // Credit in memory is spent only while edits of other processes can be heard.
+    mayUseCredit: () => bus.connected,
     // Without Redis or other workers there is no other process to ask.
     askForCredit: config.redis || worker ? (userId) => bus.publish({ kind: 'credit', userId }) : undefined,
   });
@@ -268,7 +278,14 @@ export async function openChangeBus(
   worker?: WorkerRole,
 ): Promise<ChangeBus> {
   if (!config.redis) return worker ? new IpcChangeBus(worker.primary) : new LocalChangeBus();
-  const bus = new RedisChangeBus(config.redis, (error) => logger?.warn({ err: error }, 'redis change bus'));
+  const bus = new RedisChangeBus(
+    config.redis,
+    (error) => logger?.warn({ err: error }, 'redis change bus'),
+    (connected) =>
+      connected
+        ? logger?.info('redis change bus back: caches reloaded, credit given back')
+        : logger?.warn('redis change bus down: no credit is held ahead until it is back'),
+  );
   await bus.ready();
   return bus;
 }

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseTarget } from '../src/config/database-target';
 import { type Db, openDatabase } from '../src/db/database';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
 import { HttpFake } from './fakes/http-fake';
@@ -8,38 +7,29 @@ import { openAiHandler } from './fakes/openai';
 import { clientsFor } from './harness';
 import { books, sleep } from './ledger-books';
 import { buildServer, freePort, ServerProcess } from './process/built-server';
+import { targetPort, targetThroughProxy, throughProxy } from './process/database-proxy';
 import { runLoad } from './process/load';
 import { TcpProxy } from './process/tcp-proxy';
 import { type Customer, createChannel, createCustomer } from './relay-setup';
 
-/** The same database, reached through a port of the proxy's. */
-function throughProxy(database: TestDatabase, port: number): Record<string, string> {
-  if (database.target.dialect === 'postgres') {
-    const url = new URL(database.target.connectionString);
-    url.host = `127.0.0.1:${port}`;
-    return { SQL_DSN: url.toString(), SQLITE_PATH: '' };
-  }
-  if (database.target.dialect === 'mysql') {
-    return { SQL_DSN: `root:@tcp(127.0.0.1:${port})/${database.target.database}`, SQLITE_PATH: '' };
-  }
-  throw new Error('SQLite has no connection to cut');
-}
+const RELAY_TIMEOUT_S = 3;
+/** Settled calls a process may keep unwritten before it refuses new ones: what a kill can lose. */
+const BACKLOG = 40;
+/** What a call refused for want of the database may take beyond RELAY_TIMEOUT on a loaded machine. */
+const MARGIN_MS = 1_500;
 
-function targetThroughProxy(database: TestDatabase, port: number): DatabaseTarget {
-  const { target } = database;
-  if (target.dialect === 'mysql') return { ...target, host: '127.0.0.1', port };
-  if (target.dialect !== 'postgres') throw new Error('SQLite has no connection to cut');
-  const url = new URL(target.connectionString);
-  url.host = `127.0.0.1:${port}`;
-  return { ...target, connectionString: url.toString() };
-}
-
-const targetPort = (database: TestDatabase) =>
-  database.target.dialect === 'postgres'
-    ? Number(new URL(database.target.connectionString).port || 5432)
-    : database.target.dialect === 'mysql'
-      ? (database.target.port ?? 3306)
-      : 0;
+const chat = async (key: string) => {
+  const started = Date.now();
+  const response = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer sk-${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  return { status: response.status, text, ms: Date.now() - started };
+};
+let server: ServerProcess;
 
 // An embedded database has no connection that can drop.
 describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out under load', () => {
@@ -47,7 +37,6 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
   let db: Db;
   let proxy: TcpProxy;
   let fake: HttpFake;
-  let server: ServerProcess;
   let build: Awaited<ReturnType<typeof buildServer>>;
   const customers: Array<{ customer: Customer; funds: number }> = [];
   let fresh: Customer;
@@ -59,7 +48,14 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
       new HttpFake(openAiHandler({ delayMs: 20, chunkDelayMs: 10 })).start(),
     ]);
     proxy = await new TcpProxy('127.0.0.1', targetPort(database)).start();
-    server = new ServerProcess(build.entry, await freePort(), throughProxy(database, proxy.port));
+    server = new ServerProcess(build.entry, await freePort(), {
+      ...throughProxy(database, proxy.port),
+      // A call waits for the database this long at most (RELAY_TIMEOUT, at most 5 s).
+      RELAY_TIMEOUT: String(RELAY_TIMEOUT_S),
+      SETTLEMENT_BACKLOG: String(BACKLOG),
+      // A killed process's holds come back this soon.
+      QUOTA_HOLD_LEASE: '3',
+    });
     await server.start();
     db = openDatabase(database.target);
     const clients = clientsFor(server.baseUrl);
@@ -99,6 +95,25 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
       await cutProxy.close();
     }
   });
+
+  it("the console's API answers 503 database_unavailable while the database is cut", async () => {
+    const root = await clientsFor(server.baseUrl).root();
+    await proxy.cut();
+    try {
+      const answers = await Promise.all([
+        root.get('/api/user/self'),
+        root.get('/api/user/?p=0'),
+        clientsFor(server.baseUrl).client().post('/api/user/login', { username: 'root', password: '123456' }),
+      ]);
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBe(503);
+        expect(answer.body).toMatchObject({ success: false, code: 'database_unavailable' });
+      }
+    } finally {
+      await proxy.restore();
+    }
+    expect((await root.get('/api/user/self')).status).toBe(200);
+  }, 30_000);
 
   it('calls that cannot reserve fail at once and clearly; completed calls are billed once, after', async () => {
     const keys = customers.map(({ customer }) => `sk-${customer.token.key}`);
@@ -167,6 +182,88 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
     }
   }, 90_000);
 
+  it('credit whose give-back fails while the database is cut is given back once it is back', async () => {
+    const funds = 5_000_000;
+    const idle = await createCustomer(clientsFor(server.baseUrl), 'outageidle', { quota: funds });
+    const answer = await fetch(`${server.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${idle.token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(answer.status).toBe(200);
+    await answer.text();
+    // A rich account: the call held credit ahead for the next ones.
+    expect((await books({ db }, idle.userId, idle.token.id)).held).toBeGreaterThan(0);
+    await proxy.cut();
+    // Idle credit goes back after 2 s: that give-back fails now.
+    await sleep(3_500);
+    await proxy.restore();
+    const restoredAt = Date.now();
+    // Bound: the retries back off to 1 s; a new connection and the write take well under 2 s more.
+    const deadline = restoredAt + 3_000;
+    let now = await books({ db }, idle.userId, idle.token.id);
+    while ((now.held !== 0 || now.tokenHeld !== 0) && Date.now() < deadline) {
+      await sleep(100);
+      now = await books({ db }, idle.userId, idle.token.id);
+    }
+    expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+    expect(now.quota + now.usedQuota).toBe(funds);
+    expect(now.logs).toBe(1);
+    expect(now.logged).toBe(now.usedQuota);
+  }, 30_000);
+
+  it('a database that stops answering: calls that need it are refused within RELAY_TIMEOUT, late holds go back', async () => {
+    const clients = clientsFor(server.baseUrl);
+    const funds = { rich: 5_000_000, poor: 3_000, fresh: 1_000_000 };
+    const rich = await createCustomer(clients, 'bhrich', { quota: funds.rich });
+    const poor = await createCustomer(clients, 'bhpoor', { quota: funds.poor });
+    const fresh = await createCustomer(clients, 'bhfresh', { quota: funds.fresh });
+    // The rich key holds credit ahead; both keys are now known to the process (its cache).
+    expect((await chat(rich.token.key)).status).toBe(200);
+    expect((await chat(poor.token.key)).status).toBe(200);
+    proxy.blackHole();
+    let answers: Array<Awaited<ReturnType<typeof chat>>>;
+    try {
+      answers = await Promise.all([chat(rich.token.key), chat(poor.token.key), chat(fresh.token.key)]);
+      await sleep(2_000);
+    } finally {
+      await proxy.restore();
+    }
+    const [fromCredit, needsHold, needsKey] = answers;
+    // Served from credit held in memory; its settlement is written once the database answers.
+    expect(fromCredit?.status, fromCredit?.text).toBe(200);
+    for (const refused of [needsHold, needsKey]) {
+      expect(refused?.status, refused?.text).toBe(503);
+      expect(refused?.text).toMatch(/"code":"database_unavailable"/);
+    }
+    for (const answer of answers) expect(answer.ms).toBeLessThan(RELAY_TIMEOUT_S * 1000 + MARGIN_MS);
+
+    // Holds that landed after their calls gave up go back, with idle credit (2 s) and a retry (1 s).
+    const accounts = [
+      { customer: rich, funds: funds.rich, served: 2 },
+      { customer: poor, funds: funds.poor, served: 1 },
+      { customer: fresh, funds: funds.fresh, served: 0 },
+    ];
+    const deadline = Date.now() + 8_000;
+    const held = async () => {
+      let sum = 0;
+      for (const { customer } of accounts) {
+        const now = await books({ db }, customer.userId, customer.token.id);
+        sum += now.held + now.tokenHeld;
+      }
+      return sum;
+    };
+    while ((await held()) !== 0 && Date.now() < deadline) await sleep(100);
+    for (const { customer, funds: start, served } of accounts) {
+      const now = await books({ db }, customer.userId, customer.token.id);
+      expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+      expect(now.quota).toBeGreaterThanOrEqual(0);
+      expect(now.quota + now.usedQuota).toBe(start);
+      expect(now.logs).toBe(served);
+      expect(now.logged).toBe(now.usedQuota);
+    }
+  }, 40_000);
+
   it('a process stopped while the database is out says what it could not write', async () => {
     const { customer } = customers[0]!;
     const key = `sk-${customer.token.key}`;
@@ -189,5 +286,42 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
     expect(logged.calls).toBe(3);
     // gpt-3.5-turbo with the fake's 11 + 7 tokens: ceil((11 + 7 × 3) × 0.25) each.
     expect(logged.quota).toBe(3 * Math.ceil((11 + 7 * 3) * 0.25));
+  }, 60_000);
+
+  it('a kill during an outage loses at most SETTLEMENT_BACKLOG settlements: calls past it are refused', async () => {
+    if (!(await fetch(`${server.baseUrl}/healthz`).catch(() => undefined))) await server.start();
+    const funds = 5_000_000;
+    const victim = await createCustomer(clientsFor(server.baseUrl), 'killedaway', { quota: funds });
+    expect((await chat(victim.token.key)).status).toBe(200);
+    await proxy.cut();
+    let served: number[] = [];
+    const refused: number[] = [];
+    try {
+      // Served from credit held in memory; each answer waits 2 s at most for its settlement.
+      served = await Promise.all(
+        Array.from({ length: BACKLOG }, async () => (await chat(victim.token.key)).status),
+      );
+      // BACKLOG settlements wait to be written now: the next calls are refused.
+      for (let call = 0; call < 3; call++) refused.push((await chat(victim.token.key)).status);
+      await server.stop('SIGKILL');
+    } finally {
+      await proxy.restore();
+    }
+    expect(served).toEqual(Array(BACKLOG).fill(200));
+    expect(refused).toEqual([503, 503, 503]);
+
+    // The killed process's holds come back after its lease (3 s) and a sweep of the restarted one.
+    await server.start();
+    const deadline = Date.now() + 10_000;
+    let now = await books({ db }, victim.userId, victim.token.id);
+    while ((now.held !== 0 || now.tokenHeld !== 0) && Date.now() < deadline) {
+      await sleep(200);
+      now = await books({ db }, victim.userId, victim.token.id);
+    }
+    expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+    expect(now.quota + now.usedQuota).toBe(funds);
+    expect(now.logged).toBe(now.usedQuota);
+    // What the kill lost: calls answered whole and never written, within the stated bound.
+    expect(1 + served.length - now.logs).toBeLessThanOrEqual(BACKLOG);
   }, 60_000);
 });

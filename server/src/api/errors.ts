@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnreachable } from '../db/connect';
 import { DomainError } from '../domain/errors';
 import { hasBody } from './body-limits';
 import { isConsolePage } from './console';
@@ -66,6 +67,11 @@ export function installErrorHandlers(
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500)
       return refused(describeFrameworkError(error, status, request.routeOptions.bodyLimit));
+    // Not a bug of ours: the relay answers the same (relay/errors.ts).
+    if (isDatabaseUnreachable(error)) {
+      request.log.warn({ reason: error.message, url: request.url }, 'the database cannot be reached');
+      return refused(new DomainError('database_unavailable', {}, 503));
+    }
     request.log.error({ err: error, url: request.url }, 'unhandled error');
     return refused(new DomainError('internal_error', {}, 500));
   });

@@ -1,5 +1,5 @@
 import type { RedisTarget } from '../config/redis-target';
-import { connectRedis, type RedisClient } from './redis-connection';
+import { answerWithin, connectRedis, type RedisClient } from './redis-connection';
 
 /**
  * A sliding log per key: a call is allowed unless `limit` calls were already allowed within the last
@@ -87,28 +87,19 @@ local oldest = tonumber(redis.call('LINDEX', KEYS[1], -1)) or now
 return {allowed, redis.call('LLEN', KEYS[1]), oldest + window - now}
 `;
 
-/** The longest a call waits for Redis before it is let through (a Cluster queues commands while away). */
-const REDIS_ANSWER_WITHIN_MS = 1000;
+/** The longest a call waits for a limit's count before it is let through. */
+const LIMIT_ANSWER_WITHIN_MS = 1000;
 
-/** Redis's answer, or undefined (told to `onError`) when it fails or does not come within REDIS_ANSWER_WITHIN_MS. */
+/** Redis's answer, or undefined (told to `onError`) when it fails or does not come in time: the call goes through. */
 export async function redisAnswer<T>(
   answer: Promise<T>,
   onError: (error: unknown) => void,
 ): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Redis did not answer within ${REDIS_ANSWER_WITHIN_MS} ms`)),
-      REDIS_ANSWER_WITHIN_MS,
-    );
-  });
   try {
-    return await Promise.race([answer, late]);
+    return await answerWithin(answer, LIMIT_ANSWER_WITHIN_MS);
   } catch (error) {
     onError(error);
     return undefined;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -291,6 +291,24 @@ describe('loadConfig', () => {
       });
     });
 
+    it('reads REDIS_KEY_PREFIX for every topology and refuses spaces or a long one', () => {
+      expect(
+        loadConfig({ REDIS_CONN_STRING: 'redis://cache:6379/3', REDIS_KEY_PREFIX: ' gw-a: ' }).redis,
+      ).toMatchObject({ mode: 'standalone', keyPrefix: 'gw-a:' });
+      expect(
+        loadConfig({ REDIS_CONN_STRING: 'a:7000,b:7000', REDIS_KEY_PREFIX: 'gw-b:' }).redis,
+      ).toMatchObject({
+        mode: 'cluster',
+        keyPrefix: 'gw-b:',
+      });
+      expect(() => loadConfig({ REDIS_CONN_STRING: 'redis://cache:6379', REDIS_KEY_PREFIX: 'a b' })).toThrow(
+        /REDIS_KEY_PREFIX/,
+      );
+      expect(() =>
+        loadConfig({ REDIS_CONN_STRING: 'redis://cache:6379', REDIS_KEY_PREFIX: 'x'.repeat(65) }),
+      ).toThrow(/REDIS_KEY_PREFIX/);
+    });
+
     it('reads the hosts as sentinels when REDIS_MASTER_NAME is set, even just one', () => {
       expect(
         loadConfig({

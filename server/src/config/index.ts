@@ -50,6 +50,11 @@ export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig 
   relayAnswerLimit: number;
   /** How long a dead process's quota holds outlive it (QUOTA_HOLD_LEASE seconds). */
   quotaLeaseMs: number;
+  /**
+   * Settled calls that may wait to be written (a database outage) before new calls are refused
+   * (SETTLEMENT_BACKLOG): what a kill at that moment can lose.
+   */
+  settlementBacklog: number;
   /** Pause between channels in a test-all run (POLLING_INTERVAL seconds). */
   channelTestPauseMs: number;
   /** Where sign-in providers and the bot check live (overridable so tests can point at fakes). */
@@ -136,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     relayConnectTimeoutMs: readInteger(env, 'RELAY_CONNECT_TIMEOUT', 5, 1, 3600) * 1000,
     relayAnswerLimit: readInteger(env, 'RELAY_ANSWER_LIMIT', 64, 1, 1024) * 1024 * 1024,
     quotaLeaseMs: readInteger(env, 'QUOTA_HOLD_LEASE', 15, 1, 3600) * 1000,
+    settlementBacklog: readInteger(env, 'SETTLEMENT_BACKLOG', 100, 1, 100_000),
     channelTestPauseMs: readInteger(env, 'POLLING_INTERVAL', 1, 0, 3600) * 1000,
     providerUrls: readProviderUrls(env),
     criticalRateLimit: {

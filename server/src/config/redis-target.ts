@@ -9,7 +9,7 @@ export interface RedisHost {
  * How to reach Redis: one server by URL (as before), Sentinel (the hosts are sentinels and
  * `masterName` picks the master) or a Cluster (several hosts and no master name).
  */
-export type RedisTarget =
+export type RedisTarget = (
   | { mode: 'standalone'; url: string; password: string | undefined }
   | {
       mode: 'sentinel';
@@ -28,7 +28,14 @@ export type RedisTarget =
       username: string | undefined;
       password: string | undefined;
       tls: boolean;
-    };
+    }
+) & {
+  /**
+   * REDIS_KEY_PREFIX: put before every key and channel name, so that deployments sharing one Redis
+   * database (a Cluster has only one) keep apart. Unset: none.
+   */
+  keyPrefix?: string;
+};
 
 function readRedisUrl(raw: string): string {
   let url: URL;
@@ -96,6 +103,25 @@ function parseRedisHostList(entries: string[]): { hosts: RedisHost[]; first: Lis
 export function readRedisTarget(env: Env): RedisTarget | undefined {
   const raw = env.REDIS_CONN_STRING?.trim();
   if (!raw) return undefined;
+  const keyPrefix = readKeyPrefix(env);
+  const target = readServers(env, raw);
+  return keyPrefix ? { ...target, keyPrefix } : target;
+}
+
+/** Printable ASCII without spaces, short: it is written before every key and channel name. */
+function readKeyPrefix(env: Env): string | undefined {
+  const prefix = env.REDIS_KEY_PREFIX?.trim();
+  if (!prefix) return undefined;
+  if (!/^[\x21-\x7e]{1,64}$/.test(prefix)) {
+    fail(
+      'REDIS_KEY_PREFIX',
+      'expected at most 64 printable ASCII characters without spaces, such as "gateway-a:"',
+    );
+  }
+  return prefix;
+}
+
+function readServers(env: Env, raw: string): RedisTarget {
   const password = env.REDIS_PASSWORD || undefined;
   const masterName = env.REDIS_MASTER_NAME?.trim();
   const entries = raw

@@ -40,6 +40,8 @@ const UNREACHABLE_CODES = new Set([
   'PROTOCOL_CONNECTION_LOST',
   'PROTOCOL_SEQUENCE_TIMEOUT',
   'ER_CON_COUNT_ERROR',
+  // No answer within a call's wait (db/deadline.ts).
+  'DATABASE_DEADLINE',
 ]);
 
 /** The database cannot be reached (down, restarting, a network cut), as opposed to a bad statement. */

@@ -1,3 +1,4 @@
+import { renderError } from '@switchyard/contract/render-error';
 import { isDatabaseUnreachable } from '../db/connect';
 import { redactSecrets, redactSecretsIn, redactSecretsInJsonText } from '../domain/redact-secrets';
 
@@ -120,13 +121,9 @@ export function isRetryable(error: RelayError): boolean {
 /** The caller went away before the answer: nobody to answer, nothing to bill. */
 export const clientClosed = () => RelayError.gateway(499, 'The client closed the request', 'client_closed');
 
-/** The gateway's own database cannot be reached: nothing can be reserved or checked right now. */
+/** The gateway's own database cannot be reached: nothing can be reserved or checked right now (as on /api). */
 export const databaseUnavailable = () =>
-  RelayError.gateway(
-    503,
-    'The gateway cannot reach its database right now; please try again shortly',
-    'database_unavailable',
-  );
+  RelayError.gateway(503, renderError('database_unavailable', {}, 'en'), 'database_unavailable');
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

@@ -1,12 +1,20 @@
 import net from 'node:net';
 
+interface Link {
+  client: net.Socket;
+  upstream: net.Socket;
+}
+
 /**
- * A TCP proxy of the test's own between the server and its database: `cut` drops every connection
- * and refuses new ones, as a database that restarts or a network that fails; `restore` lets them in.
+ * A TCP proxy of the test's own between the server and its database or Redis: `cut` drops every
+ * connection and refuses new ones, as a database that restarts or a network that fails; `blackHole`
+ * keeps every connection open and takes new ones, but nothing passes either way, as a partition
+ * (bytes sent meanwhile arrive once it ends, as TCP retransmits them); `restore` ends either.
  */
 export class TcpProxy {
   #server: net.Server | undefined;
-  readonly #sockets = new Set<net.Socket>();
+  readonly #links = new Set<Link>();
+  #blackHoled = false;
   port = 0;
 
   constructor(
@@ -17,16 +25,19 @@ export class TcpProxy {
   async start(port = 0): Promise<this> {
     const server = net.createServer((client) => {
       const upstream = net.connect(this.targetPort, this.targetHost);
+      const link = { client, upstream };
+      this.#links.add(link);
       for (const socket of [client, upstream]) {
-        this.#sockets.add(socket);
-        socket.on('close', () => this.#sockets.delete(socket));
+        socket.on('close', () => this.#links.delete(link));
         socket.on('error', () => {
           client.destroy();
           upstream.destroy();
         });
       }
-      client.pipe(upstream);
-      upstream.pipe(client);
+      if (this.#blackHoled) {
+        client.pause();
+        upstream.pause();
+      } else connectLink(link);
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     this.#server = server;
@@ -39,16 +50,40 @@ export class TcpProxy {
     const server = this.#server;
     this.#server = undefined;
     const closed = server ? new Promise((resolve) => server.close(resolve)) : Promise.resolve();
-    for (const socket of this.#sockets) socket.destroy();
-    this.#sockets.clear();
+    for (const { client, upstream } of this.#links) {
+      client.destroy();
+      upstream.destroy();
+    }
+    this.#links.clear();
     await closed;
   }
 
+  /** Nothing passes any more, and nothing is closed: callers wait for answers that do not come. */
+  blackHole(): void {
+    this.#blackHoled = true;
+    for (const { client, upstream } of this.#links) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  /** Ends a cut (listens again) or a black hole (what waited passes, and whatever follows). */
   async restore(): Promise<void> {
-    await this.start(this.port);
+    if (this.#blackHoled) {
+      this.#blackHoled = false;
+      for (const link of this.#links) connectLink(link);
+    }
+    if (!this.#server) await this.start(this.port);
   }
 
   async close(): Promise<void> {
     await this.cut();
   }
+}
+
+function connectLink({ client, upstream }: Link): void {
+  client.pipe(upstream);
+  upstream.pipe(client);
 }

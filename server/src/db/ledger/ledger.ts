@@ -42,6 +42,11 @@ export interface Hold extends PayerRef {
 }
 
 export interface Settlement extends Hold {
+  /**
+   * Only gives the hold back (credit not spent, a failed call): nothing is charged, counted or
+   * logged. Written in the settlements' batches, so that it is retried until it lands, once.
+   */
+  giveBack?: true;
   channelId: number;
   /** What the call cost. It is charged whole when the account can pay it, else what is left. */
   cost: number;
@@ -70,10 +75,9 @@ export interface QuotaLedger {
   renew(holder: string, expiresAtMs: number): Promise<boolean>;
   /** Guarded holds, one answer each. Throws LeaseLostError when the holder's lease is gone. */
   hold(holder: string, leaseUntilMs: number, batch: HoldRequest[], now: number): Promise<HoldResult[]>;
-  /** Gives holds back (unused credit, failed calls); a hold already given back by a sweep is skipped. */
-  release(batch: Hold[]): Promise<void>;
   /**
-   * Charges settled calls and writes their logs. `seq` numbers the holder's batches: a batch retried
+   * Charges settled calls and writes their logs, and gives back the holds marked `giveBack` (a hold
+   * a sweep already gave back is skipped). `seq` numbers the holder's batches: a batch retried
    * after an error whose commit is unknown (`retry`) is applied only if it was not. Answers what each
    * call was charged (its cost, or less when the account could not pay it all).
    */

@@ -1,11 +1,10 @@
-import type { Hold, HoldRequest, HoldResult, QuotaLedger, Settlement } from './ledger';
+import type { HoldRequest, HoldResult, QuotaLedger, Settlement } from './ledger';
 import {
   heldByOthersProgram,
   holdProgram,
   NeedsCarefulSettlement,
   type Program,
   registerProgram,
-  releaseProgram,
   renewProgram,
   settleCarefulProgram,
   settledAlreadyProgram,
@@ -33,11 +32,6 @@ export abstract class ProgramLedger implements QuotaLedger {
     return this.execute(() => holdProgram(holder, leaseUntilMs, batch, now));
   }
 
-  release(batch: Hold[]): Promise<void> {
-    if (batch.length === 0) return Promise.resolve();
-    return this.execute(() => releaseProgram(batch));
-  }
-
   async settle(
     holder: string,
     seq: number,
@@ -46,7 +40,7 @@ export abstract class ProgramLedger implements QuotaLedger {
     retry = false,
   ): Promise<number[]> {
     if (retry && (await this.execute(() => settledAlreadyProgram(holder, seq)))) {
-      return batch.map((call) => call.cost);
+      return batch.map((call) => (call.giveBack ? 0 : call.cost));
     }
     try {
       return await this.execute(() => settleFastProgram(holder, seq, batch, now));

@@ -123,10 +123,6 @@ function* releaseOne(hold: Hold): Program<boolean> {
   return true;
 }
 
-export function* releaseProgram(batch: Hold[]): Program<void> {
-  for (const hold of mergeHolds(batch)) yield* releaseOne(hold);
-}
-
 /** Holds of the same holder, payer and kind of key added up: one statement each. */
 function mergeHolds(batch: Hold[]): Hold[] {
   const merged = new Map<string, Hold>();
@@ -168,6 +164,7 @@ export function* settleFastProgram(
   const tokens = new Map<number, { cost: number; limited: boolean; budgetPeriod?: string }>();
   const channels = new Map<number, { cost: number; elapsedMs: number }>();
   for (const call of batch) {
+    if (call.giveBack) continue;
     const user = users.get(call.userId) ?? { cost: 0, calls: 0 };
     user.cost += call.cost;
     user.calls += 1;
@@ -212,7 +209,7 @@ export function* settleFastProgram(
     yield* run('chargeChannel', cost, elapsedMs, channelId);
   const logs = batch.flatMap((call) => (call.log ? [call.log] : []));
   if (logs.length > 0) yield { kind: 'logs', logs };
-  return batch.map((call) => call.cost);
+  return batch.map((call) => (call.giveBack ? 0 : call.cost));
 }
 
 /**
@@ -231,6 +228,10 @@ export function* settleCarefulProgram(
   for (const index of lockOrder(batch)) {
     const call = batch[index] as Settlement;
     yield* releaseOne(call);
+    if (call.giveBack) {
+      charges[index] = 0;
+      continue;
+    }
     let charge = call.cost;
     const user = yield* get('readUser', call.userId);
     if (user) charge = affordable(charge, num(user.quota), num(user.held_quota));

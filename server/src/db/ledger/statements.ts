@@ -36,7 +36,11 @@ function statements(dialect: Dialect) {
       'WHERE holder = ? AND user_id = ? AND token_id = ? AND amount >= ? AND token_amount >= ?',
     releaseUser: 'UPDATE users SET held_quota = held_quota - ? WHERE id = ?',
     releaseToken: 'UPDATE tokens SET held_quota = held_quota - ? WHERE id = ?',
-    holdsOf: 'SELECT user_id, token_id, amount, token_amount FROM quota_holds WHERE holder = ?',
+    /**
+     * Locking: a give-back of the holder still in flight commits first and is read (a plain read
+     * could see the rows as they were, MySQL's snapshot, and give the same quota back again).
+     */
+    holdsOf: `SELECT user_id, token_id, amount, token_amount FROM quota_holds WHERE holder = ?${lock}`,
     dropHolds: 'DELETE FROM quota_holds WHERE holder = ?',
     heldByOthers:
       'SELECT COALESCE(SUM(amount), 0) AS held FROM quota_holds WHERE user_id = ? AND holder <> ?',

@@ -12,6 +12,8 @@ export class HolderLease {
   #id = newHolderId();
   #timer: NodeJS.Timeout | undefined;
   #renewing: Promise<void> | undefined;
+  /** A renewal and sweep in progress: a database that stalls must not gather one per period. */
+  #ticking = false;
 
   constructor(
     private readonly deps: {
@@ -64,11 +66,15 @@ export class HolderLease {
   }
 
   async #tick(): Promise<void> {
+    if (this.#ticking) return;
+    this.#ticking = true;
     try {
       if (!(await this.deps.ledger.renew(this.#id, this.until()))) await this.replace();
       await this.sweep();
     } catch (error) {
       this.deps.onError(error);
+    } finally {
+      this.#ticking = false;
     }
   }
 

@@ -9,6 +9,13 @@ import { type CallRecord, type PendingSettlements, Settlements } from './settlem
 export { type Price, quotaFor } from './prices';
 export type { Payer, Reservation, ReserveRefusal } from './reservations';
 
+/** Settled calls wait to be written (SETTLEMENT_BACKLOG of them): no call is admitted until they are. */
+export class SettlementBacklogFull extends Error {
+  constructor(unwritten: number) {
+    super(`${unwritten} settled calls wait for the database to be written: no new call until they are`);
+  }
+}
+
 /** Completion tokens a call without max_tokens is assumed to produce at most, to size its ceiling. */
 const DEFAULT_COMPLETION_CEILING = 4_096;
 
@@ -28,6 +35,13 @@ export class Billing {
     private readonly deps: {
       ledger: QuotaLedger;
       options: OptionsStore;
+      /**
+       * Settled calls that may wait to be written before new calls are refused (SETTLEMENT_BACKLOG):
+       * the most a kill during a database outage can lose.
+       */
+      settlementBacklog: number;
+      /** How long a call waits for the database to hold its quota (see relayDatabaseWaitMs). */
+      databaseWaitMs: number;
       /** How long a process's holds outlive it when it dies without giving them back. */
       leaseMs: number;
       /** Told after quota was charged to a user. */
@@ -38,6 +52,8 @@ export class Billing {
       onWriteFailed?: (error: unknown) => void;
       /** Asks other processes to give back the credit they hold for a user (needs Redis). */
       askForCredit?: (userId: number) => void;
+      /** Whether credit may be held ahead and spent from memory now (the change bus is up). */
+      mayUseCredit?: () => boolean;
     },
   ) {
     const { ledger, options } = deps;
@@ -52,20 +68,24 @@ export class Billing {
       onError: onWriteFailed,
     });
     const lease = this.#lease;
-    this.#reservations = new Reservations({
-      ledger,
-      lease,
-      credit,
-      onWriteFailed,
-      askForCredit: deps.askForCredit,
-    });
-    this.#settlements = new Settlements({
+    const settlements = new Settlements({
       ledger,
       lease,
       options,
       onQuotaSpent: deps.onQuotaSpent,
       onSettled: deps.onSettled,
       onWriteFailed,
+    });
+    this.#settlements = settlements;
+    this.#reservations = new Reservations({
+      ledger,
+      lease,
+      credit,
+      onWriteFailed,
+      waitMs: deps.databaseWaitMs,
+      giveBack: (holds) => settlements.giveBack(holds),
+      askForCredit: deps.askForCredit,
+      mayUseCredit: deps.mayUseCredit ?? (() => true),
     });
   }
 
@@ -92,8 +112,15 @@ export class Billing {
     return Math.ceil((prompt + completion * price.completionRatio) * price.ratio);
   }
 
-  /** See Reservations.reserve. */
+  /**
+   * See Reservations.reserve. Refused (an error, answered as `database_unavailable`) while
+   * `settlementBacklog` settled calls wait to be written: whatever is served must be written before
+   * more is, so a process killed during a database outage loses at most that many.
+   */
   reserve(payer: Payer, estimate: number, ceiling: number): Promise<Reservation | ReserveRefusal> {
+    if (this.#settlements.unwritten >= this.deps.settlementBacklog) {
+      return Promise.reject(new SettlementBacklogFull(this.#settlements.unwritten));
+    }
     return this.#reservations.reserve(payer, estimate, ceiling);
   }
 
@@ -105,6 +132,11 @@ export class Billing {
   /** Another process (or an administrator's edit) asks for the credit held for a user or a key. */
   returnCredit(of: { userId: number } | { tokenId: number }): Promise<void> {
     return this.#reservations.returnCredit(of);
+  }
+
+  /** Gives back all credit held ahead (changes may have been missed). */
+  returnAllCredit(): Promise<void> {
+    return this.#reservations.returnIdleCredit(0);
   }
 
   /** Gives a reservation back whole: the call failed. */

@@ -1,4 +1,5 @@
 import { nowSeconds } from '../../clock';
+import { DatabaseDeadlineError, withinDeadline } from '../../db/deadline';
 import { GroupCommit } from '../../db/group-commit';
 import {
   type Hold,
@@ -48,6 +49,8 @@ const RESERVE_AHEAD_CALLS = 64;
 const RICH_FLOOR_CALLS = 4;
 /** Unused credit goes back after this long without calls of its payer. */
 const CREDIT_IDLE_MS = 2_000;
+/** How long a refused call waits for its own process's credit to be given back before it holds again. */
+const OWN_CREDIT_WAIT_MS = 1_000;
 /** Waits between asks for credit other processes hold, before a call is refused. */
 const CREDIT_ASK_WAITS_MS = [20, 60, 150, 300];
 
@@ -83,8 +86,20 @@ export class Reservations {
       lease: HolderLease;
       credit: ReservedCredit;
       onWriteFailed: (error: unknown) => void;
+      /**
+       * How long a call waits for the database in all (its holds, and asks for credit): then it is
+       * refused with `database_unavailable`, and a hold that lands later is given back.
+       */
+      waitMs: number;
+      /** Gives holds back, retried until they land (Settlements.giveBack). */
+      giveBack: (holds: Hold[]) => Promise<void>;
       /** Asks other processes to give back the credit they hold for a user (needs Redis). */
       askForCredit?: (userId: number) => void;
+      /**
+       * Whether credit may be held ahead and spent from memory now: not while edits of other
+       * processes cannot be heard (the change bus is down); each call then holds its own.
+       */
+      mayUseCredit: () => boolean;
     },
   ) {
     this.#holds = new GroupCommit((batch) => this.#hold(batch.map((ask) => ask.request)));
@@ -96,32 +111,39 @@ export class Reservations {
    * cost) decides whether the account is rich enough to hold credit ahead.
    */
   async reserve(payer: Payer, estimate: number, ceiling: number): Promise<Reservation | ReserveRefusal> {
-    const { ledger, lease, credit, askForCredit } = this.deps;
+    const { ledger, lease, credit, askForCredit, giveBack } = this.deps;
+    const deadline = performance.now() + this.deps.waitMs;
+    const left = () => Math.max(0, deadline - performance.now());
     // At least one unit, so that an account with nothing left is refused even for a call estimated
     // at zero (one-api refuses those too); settlement charges the exact price either way.
     const amount = Math.max(1, estimate);
-    const holder = credit.take(payer, amount);
+    const useCredit = this.deps.mayUseCredit();
+    const holder = useCredit ? credit.take(payer, amount) : undefined;
     if (holder) return { payer, amount, holder };
-    const ahead = amount * (RESERVE_AHEAD_CALLS - 1);
+    const ahead = useCredit ? amount * (RESERVE_AHEAD_CALLS - 1) : 0;
     const request = {
       ...payerRef(payer),
       amount,
       ahead,
       richFloor: Math.max(ceiling, amount) * RICH_FLOOR_CALLS,
     };
-    let answer = await this.#holds.add({ request });
+    let answer = await this.#holdWithin(request, left());
     // Refused: credit held unused, by this process or by others, may be what is missing.
     const own = answer.ok ? [] : credit.takeUser(payer.userId);
     if (own.length > 0) {
-      await ledger.release(own);
-      answer = await this.#holds.add({ request: { ...request, ahead: 0 } });
+      // Retried until it lands; the call waits for it no longer than for a hold.
+      await Promise.race([
+        giveBack(own),
+        new Promise((resolve) => setTimeout(resolve, Math.min(OWN_CREDIT_WAIT_MS, left())).unref()),
+      ]);
+      answer = await this.#holdWithin({ ...request, ahead: 0 }, left());
     }
     if (!answer.ok && askForCredit) {
-      if ((await ledger.heldByOthers(payer.userId, lease.id)) > 0) {
+      if ((await withinDeadline(ledger.heldByOthers(payer.userId, lease.id), left())) > 0) {
         askForCredit(payer.userId);
         for (const wait of CREDIT_ASK_WAITS_MS) {
           await new Promise((resolve) => setTimeout(resolve, wait));
-          answer = await this.#holds.add({ request: { ...request, ahead: 0 } });
+          answer = await this.#holdWithin({ ...request, ahead: 0 }, left());
           if (answer.ok) break;
         }
       }
@@ -139,9 +161,15 @@ export class Reservations {
   /** Holds `extra` more for a call in progress; false when the account cannot spend it. */
   async extend(reservation: Reservation, extra: number): Promise<boolean> {
     if (extra <= 0) return true;
-    const answer = await this.#holds.add({
-      request: { ...payerRef(reservation.payer), amount: extra, ahead: 0, richFloor: 0 },
-    });
+    const request = { ...payerRef(reservation.payer), amount: extra, ahead: 0, richFloor: 0 };
+    let answer: HoldAnswer;
+    try {
+      answer = await this.#holdWithin(request, this.deps.waitMs);
+    } catch (error) {
+      // The database does not answer: the stream ends as when the account has no more to give.
+      if (error instanceof DatabaseDeadlineError) return false;
+      throw error;
+    }
     if (!answer.ok) return false;
     if (answer.holder !== reservation.holder) {
       // The lease changed meanwhile: the old hold was given back by a sweep; only the new one counts.
@@ -156,19 +184,19 @@ export class Reservations {
   async returnCredit(of: { userId: number } | { tokenId: number }): Promise<void> {
     const { credit } = this.deps;
     const due = 'userId' in of ? credit.takeUser(of.userId) : credit.takeToken(of.tokenId);
-    await this.deps.ledger.release(due);
+    await this.deps.giveBack(due);
   }
 
   /** Gives a reservation back whole: the call failed. */
   async refund(reservation: Reservation): Promise<void> {
     if (reservation.closed) return;
     reservation.closed = true;
-    await this.deps.ledger.release([holdOf(reservation)]);
+    await this.deps.giveBack([holdOf(reservation)]);
   }
 
   /** Gives back the credit of payers idle for `idleMs` (all of it with 0). */
   async returnIdleCredit(idleMs: number): Promise<void> {
-    await this.deps.ledger.release(this.deps.credit.takeIdle(idleMs));
+    await this.deps.giveBack(this.deps.credit.takeIdle(idleMs));
   }
 
   /** Holds queued for the database or being written. */
@@ -179,6 +207,16 @@ export class Reservations {
   /** Shutdown: idle credit is no longer given back on a timer. */
   stopCreditReturns(): void {
     clearInterval(this.#creditReturns);
+  }
+
+  /** A hold within `ms`; one that lands after it (nobody waits for it any more) is given back. */
+  #holdWithin(request: HoldRequest, ms: number): Promise<HoldAnswer> {
+    return withinDeadline(this.#holds.add({ request }), ms, (late) => {
+      if (!late.ok) return;
+      const { userId, tokenId, unlimitedToken, budgetPeriod } = request;
+      const hold = { holder: late.holder, userId, tokenId, unlimitedToken, budgetPeriod, amount: late.taken };
+      this.deps.giveBack([hold]).catch(this.deps.onWriteFailed);
+    });
   }
 
   async #hold(batch: HoldRequest[]): Promise<HoldAnswer[]> {

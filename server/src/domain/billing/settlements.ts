@@ -1,7 +1,7 @@
 import { LogType } from '@switchyard/contract/roles';
 import { nowSeconds } from '../../clock';
 import { GroupCommit } from '../../db/group-commit';
-import type { QuotaLedger, Settlement } from '../../db/ledger/ledger';
+import type { Hold, QuotaLedger, Settlement } from '../../db/ledger/ledger';
 import type { NewLogRow } from '../../db/schema';
 import type { OptionsStore } from '../options';
 import type { HolderLease } from './holder-lease';
@@ -33,6 +33,8 @@ export class Settlements {
   readonly #settlements: GroupCommit<Settlement, number>;
   #batchSeq = 0;
   #batchHolder = '';
+  /** Settled calls whose settlement is not written yet. */
+  #unwritten = 0;
 
   constructor(
     private readonly deps: {
@@ -87,18 +89,49 @@ export class Settlements {
           system_prompt_reset: false,
         }
       : undefined;
-    return this.#settlements.add({
+    this.#unwritten += 1;
+    const written = this.#settlements.add({
       ...holdOf(call.reservation),
       channelId: call.channelId,
       cost: quota,
       elapsedMs: call.elapsedMs,
       log,
     });
+    // Retried until it lands: it never rejects.
+    void written.then(() => {
+      this.#unwritten -= 1;
+    });
+    return written;
+  }
+
+  /** Settled calls not written yet (cheap: checked before each call). */
+  get unwritten(): number {
+    return this.#unwritten;
+  }
+
+  /**
+   * Gives holds back (unused credit, failed calls) in the settlements' batches: retried, in order,
+   * until they land, and once (a batch's number makes a retry after a lost answer a no-op). A hold
+   * a sweep gave back meanwhile is skipped. Resolves once they are written.
+   */
+  async giveBack(holds: Hold[]): Promise<void> {
+    await Promise.all(
+      holds.map((hold) =>
+        this.#settlements.add({
+          ...hold,
+          giveBack: true,
+          channelId: 0,
+          cost: 0,
+          elapsedMs: 0,
+          log: undefined,
+        }),
+      ),
+    );
   }
 
   /** Settled calls not yet written (a database outage), with what they are worth. */
   pending(): PendingSettlements {
-    const pending = this.#settlements.pending;
+    const pending = this.#settlements.pending.filter((call) => !call.giveBack);
     return { calls: pending.length, quota: pending.reduce((sum, call) => sum + call.cost, 0) };
   }
 

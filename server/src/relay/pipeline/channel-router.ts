@@ -1,6 +1,7 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import type { Sql } from '../../db/connect';
+import { withinDeadline } from '../../db/deadline';
 import { allAbilities } from '../../db/repos/abilities';
 import { allChannels } from '../../db/repos/channels';
 import type { ChannelRow } from '../../db/schema';
@@ -53,14 +54,23 @@ export class ChannelRouter {
   #loading: Promise<void> | undefined;
   #stale = true;
 
-  constructor(private readonly db: Sql) {}
+  constructor(
+    private readonly db: Sql,
+    /** How long a lookup may wait for the table to load (relayDatabaseWaitMs). */
+    private readonly waitMs: number,
+  ) {}
 
   /** Marks the table stale; the next lookup waits for a fresh one. */
   invalidate(): void {
     this.#stale = true;
   }
 
-  async #ready(): Promise<void> {
+  /** Waits (at most `waitMs`) for a fresh table; the load itself goes on for the next lookups. */
+  #ready(): Promise<void> {
+    return withinDeadline(this.#reload(), this.waitMs);
+  }
+
+  async #reload(): Promise<void> {
     while (this.#stale || this.#loading) {
       if (!this.#loading) {
         this.#stale = false;

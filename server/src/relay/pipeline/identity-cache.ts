@@ -1,6 +1,7 @@
 import { type Cidr, parseSubnetList } from '@switchyard/contract/subnet';
 import { splitList } from '@switchyard/contract/tokens';
 import type { Sql } from '../../db/connect';
+import { withinDeadline } from '../../db/deadline';
 import { findTokenByKey } from '../../db/repos/tokens';
 import { findUserById } from '../../db/repos/users';
 import type { TokenRow, UserRow } from '../../db/schema';
@@ -22,6 +23,8 @@ export class IdentityCache {
 
   constructor(
     private readonly db: Sql,
+    /** How long a read may wait for the database (relayDatabaseWaitMs). */
+    private readonly waitMs: number,
     ttlMs = 10_000,
   ) {
     this.#tokens = new TtlCache(ttlMs);
@@ -31,7 +34,7 @@ export class IdentityCache {
   async token(key: string): Promise<CachedToken | undefined> {
     const cached = this.#tokens.get(key);
     if (cached !== undefined) return cached ?? undefined;
-    const row = await findTokenByKey(this.db, key);
+    const row = await withinDeadline(findTokenByKey(this.db, key), this.waitMs);
     const entry = row ? toCachedToken(row) : null;
     this.#tokens.set(key, entry);
     return entry ?? undefined;
@@ -40,7 +43,7 @@ export class IdentityCache {
   async user(id: number): Promise<UserRow | undefined> {
     const cached = this.#users.get(id);
     if (cached !== undefined) return cached ?? undefined;
-    const row = (await findUserById(this.db, id)) ?? null;
+    const row = (await withinDeadline(findUserById(this.db, id), this.waitMs)) ?? null;
     this.#users.set(id, row);
     return row ?? undefined;
   }
@@ -51,6 +54,12 @@ export class IdentityCache {
 
   userChanged(id: number): void {
     this.#users.delete(id);
+  }
+
+  /** Changes may have been missed: everything is read again. */
+  clear(): void {
+    this.#tokens.clear();
+    this.#users.clear();
   }
 }
 

@@ -1,13 +1,22 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelRow } from '../../db/schema';
-import type { Billing, Payer, Price, Reservation, ReserveRefusal } from '../../domain/billing';
+import {
+  type Billing,
+  type Payer,
+  type Price,
+  type Reservation,
+  type ReserveRefusal,
+  SettlementBacklogFull,
+} from '../../domain/billing';
 import { databaseUnavailable, RelayError } from '../errors';
 import type { RelayCaller } from './authenticate';
 import { budgetPeriodOf, budgetRefused } from './key-budget';
 import type { RelayRequest } from './relay-request';
+import { SETTLEMENT_WAIT_MS } from './settle';
 import { completionBudget, limitCompletion, StreamSpendWatch } from './spending-limit';
 import type { TokenCounter } from './tokenizer';
 import { unitQuota } from './unit-pricing';
+import { waitAtMost } from './wait-at-most';
 
 export interface ReserveDeps {
   billing: Billing;
@@ -75,7 +84,8 @@ async function reserve(
   try {
     reservation = await deps.billing.reserve(payer, estimate, ceiling);
   } catch (error) {
-    deps.logger?.error({ err: error }, 'quota reservation failed');
+    if (error instanceof SettlementBacklogFull) deps.logger?.warn({ reason: error.message }, 'call refused');
+    else deps.logger?.error({ err: error }, 'quota reservation failed');
     throw databaseUnavailable();
   }
   if (typeof reservation === 'string') throw quotaRefused(reservation, caller);
@@ -112,9 +122,13 @@ function limitSpending(
     });
 }
 
-/** Gives a reservation back; a failure is logged, never thrown over the caller's answer. */
+/**
+ * Gives a reservation back, waiting a bounded time for it to be written (it is retried until it
+ * lands); a failure is logged, never thrown over the caller's answer.
+ */
 export async function refund(deps: ReserveDeps, reservation: Reservation): Promise<void> {
-  await deps.billing
+  const written = deps.billing
     .refund(reservation)
     .catch((error: unknown) => deps.logger?.error({ err: error, reservation }, 'refund failed'));
+  await waitAtMost(written, SETTLEMENT_WAIT_MS);
 }

@@ -15,10 +15,11 @@ export interface SettleDeps {
 }
 
 /**
- * How long the end of an answer waits for its settlement to be written. Normally it takes one
- * transaction; when the database is out, the answer goes and the settlement is retried behind it.
+ * How long the end of an answer waits for its settlement (or a failed call for its refund) to be
+ * written. Normally it takes one transaction; when the database is out, the answer goes and the
+ * write is retried behind it.
  */
-const SETTLEMENT_WAIT_MS = 2_000;
+export const SETTLEMENT_WAIT_MS = 2_000;
 
 /** Charges a call that succeeded and waits (a bounded time) for it to be written; answers the usage billed. */
 export async function settle(
