@@ -157,9 +157,11 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     expect(figures.serverEventLoopDelayMaxMs).toBeLessThan(1_000);
     expect(rssPeak - rssBefore).toBeLessThan(400 * MB);
     expect(held).toBe(0);
-    // Refused by their shape, or at once when the key's share is held by two of them being read.
+    // Refused by their shape, or at once when the key's share is held by two of them being read; a
+    // refused upload still being written may see its connection reset before it reads the answer (0).
+    // None is ever relayed.
     expect(statuses.get('empty objects 413')).toBeGreaterThan(0);
-    for (const [what] of statuses) if (what.startsWith('empty')) expect(what).toMatch(/ (413|503)$/);
+    for (const [what] of statuses) if (what.startsWith('empty')) expect(what).toMatch(/ (413|503|0)$/);
   }, 120_000);
 });
 
