@@ -57,3 +57,12 @@ describe('the Node.js the project declares', () => {
     expect(checkNode(`>=${have}.${minor + 1}`).status).toBe(1);
   });
 });
+
+describe('the install', () => {
+  it("runs no dependency's install script that package.json's allowScripts does not name", () => {
+    // npm 11 lists what would run unreviewed (a warning at every install now, refused by stricter npm).
+    const pending = spawnSync('npm', ['install-scripts', 'ls', '--json'], { cwd: REPO, encoding: 'utf8' });
+    expect(pending.status).toBe(0);
+    expect(JSON.parse(pending.stdout)).toEqual({ allowScripts: [] });
+  });
+});
