@@ -1,10 +1,8 @@
 # Switchyard: the console and the server, built once, run as an unprivileged user.
 # Build: docker build -t switchyard .   Run: docker run -p 3000:3000 -v switchyard-data:/data switchyard
 
-FROM node:20-slim AS build
-# better-sqlite3 builds from source when no prebuilt binary fits the platform.
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
+# The Node.js major of .nvmrc. better-sqlite3 ships its prebuilt Node-API binaries, so no compiler is needed.
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY contract/package.json contract/
@@ -17,7 +15,7 @@ RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production PORT=3000 SQLITE_PATH=/data/one-api.db
 WORKDIR /app
 COPY --from=build /app/package.json ./

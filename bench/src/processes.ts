@@ -99,7 +99,7 @@ export async function buildBenchServers(): Promise<
     entryPoints: Object.values(names).map((name) => path.join(root, `bench/src/${name}.ts`)),
     outdir,
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     format: 'esm',
     logLevel: 'warning',
   });

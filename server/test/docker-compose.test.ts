@@ -84,7 +84,12 @@ describe('the Docker image and docker-compose.yml', () => {
     expect(readComposeService('gateway1').environment.NODE_TYPE).toBe('master');
     expect(readComposeService('gateway2').environment.NODE_TYPE).toBe('slave');
     const dockerfile = read('Dockerfile');
-    expect(dockerfile).toMatch(/^FROM node:20-slim AS build$/m);
+    // Both stages run the Node.js major the project declares.
+    const node = read('.nvmrc').trim();
+    expect(dockerfile.match(/^FROM .*$/gm)).toEqual([
+      `FROM node:${node}-slim AS build`,
+      `FROM node:${node}-slim`,
+    ]);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^VOLUME \/data$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK [\s\S]*\/healthz/m);

@@ -46,7 +46,8 @@ describe('Gemini-native API: keys, paths and errors', () => {
     });
     customer = await createCustomer(t, 'geminierrors', { quota: 100_000_000 });
     key = `sk-${customer.token.key}`;
-    genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: t.baseUrl } });
+    // @google/genai 3 calls /v1 by default, where GET /v1/models is OpenAI's list; Gemini's is under /v1beta.
+    genai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: t.baseUrl, apiVersion: 'v1beta' } });
   });
   afterAll(async () => {
     await t.close();
@@ -119,7 +120,7 @@ describe('Gemini-native API: keys, paths and errors', () => {
     const limited = await createCustomer(t, 'geminilimit', { token: { models: 'vendor/model:7b' } });
     const client = new GoogleGenAI({
       apiKey: `sk-${limited.token.key}`,
-      httpOptions: { baseUrl: t.baseUrl },
+      httpOptions: { baseUrl: t.baseUrl, apiVersion: 'v1beta' },
     });
     const error = await sdkError(() => client.models.generateContent({ model: MODEL, contents: 'hi' }));
     expect(error.status).toBe(403);

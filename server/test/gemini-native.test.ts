@@ -31,7 +31,11 @@ describe('Gemini-native API over an OpenAI channel', () => {
       models: `${MODEL},gpt-4o`,
     });
     customer = await createCustomer(t, 'geminative', { quota: 100_000_000 });
-    genai = new GoogleGenAI({ apiKey: `sk-${customer.token.key}`, httpOptions: { baseUrl: t.baseUrl } });
+    // @google/genai 3 calls /v1 by default, where GET /v1/models is OpenAI's list; Gemini's is under /v1beta.
+    genai = new GoogleGenAI({
+      apiKey: `sk-${customer.token.key}`,
+      httpOptions: { baseUrl: t.baseUrl, apiVersion: 'v1beta' },
+    });
   });
   afterAll(async () => {
     await t.close();

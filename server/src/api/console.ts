@@ -2,9 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onRequestHookHandler,
+  RouteOptions,
+} from 'fastify';
 import { addRouteHook } from './route-hooks';
-import { type HeaderTarget, setConsoleHeaders } from './security-headers';
+import { setConsoleHeaders } from './security-headers';
 
 /** Where the built console lives: WEB_DIST, else web/dist beside the server package. */
 export function resolveConsoleDir(configured: string | undefined): string | undefined {
@@ -63,10 +69,10 @@ export async function registerConsole(
     root: dir,
     // Our own cache rule, not send's default `max-age=0`.
     cacheControl: false,
-    setHeaders: (response: HeaderTarget, filePath: string) => {
+    setHeaders: (reply: FastifyReply, filePath: string) => {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-      response.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-      setConsoleHeaders(response);
+      reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      setConsoleHeaders(reply);
     },
   };
   await app.register(fastifyStatic, { ...options, serve: false });

@@ -20,18 +20,13 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** What can take a header: a raw answer, or @fastify/static's view of one. */
-export interface HeaderTarget {
-  setHeader(name: string, value: string): unknown;
-}
-
-/** Headers of every console file: index.html and its assets (set on the raw answer @fastify/static sends). */
-export function setConsoleHeaders(response: HeaderTarget): void {
-  response.setHeader('content-security-policy', CONSOLE_CSP);
-  response.setHeader('x-frame-options', 'DENY');
-  response.setHeader('x-content-type-options', 'nosniff');
+/** Headers of every console file: index.html and its assets. */
+export function setConsoleHeaders(reply: FastifyReply): void {
+  reply.header('content-security-policy', CONSOLE_CSP);
+  reply.header('x-frame-options', 'DENY');
+  reply.header('x-content-type-options', 'nosniff');
   // The full address stays on this site; others (OAuth providers, linked pages) see the origin only.
-  response.setHeader('referrer-policy', 'strict-origin-when-cross-origin');
+  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
 }
 
 /** Every /api answer: never sniffed into something else, never kept by a cache (they carry accounts and keys). */

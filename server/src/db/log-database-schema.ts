@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { Db } from './database';
 import { ensureSchema } from './ensure-schema';
 import { LOG_OUTBOX_TABLES, LOG_RECEIPT_TABLES } from './log-database-tables';
@@ -26,7 +25,7 @@ export async function prepareLogDatabase(db: Db): Promise<void> {
     ...LOG_SUMMARY_MARK_TABLES,
     ...LOG_RECEIPT_TABLES,
   ]);
-  await createUnsummarizedIndex(logs.kysely as Kysely<never>, logs.dialect);
+  await createUnsummarizedIndex(logs.kysely, logs.dialect);
   const state = await logs.kysely.selectFrom('log_summary_state').select('name').executeTakeFirst();
   if (state) return;
   await createSummaryState(logs);

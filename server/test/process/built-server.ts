@@ -19,7 +19,7 @@ export async function buildServer(): Promise<{ entry: string; remove(): void }> 
     outfile: entry,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     format: 'esm',
     logLevel: 'warning',
     plugins: [

@@ -50,7 +50,7 @@ export function ListSearchBox<Order extends string>({
           aria-label={t(`${order.section}.sort.label`)}
           data={order.orders.map((value) => ({
             value,
-            label: t(`${order.section}.sort.${value || 'default'}`),
+            label: t(`${order.section}.sort.${value || 'default'}` as string),
           }))}
           value={order.value}
           allowDeselect={false}

@@ -81,15 +81,21 @@ export class ReplySink implements ClientSink {
     if (!this.#corked) {
       this.#corked = true;
       raw.cork();
-      process.nextTick(() => {
-        this.#corked = false;
-        raw.uncork();
-      });
+      process.nextTick(() => this.#uncork());
     }
     raw.write(data);
   }
 
   end(): void {
-    if (!this.#raw.destroyed) this.#raw.end();
+    if (this.#raw.destroyed) return;
+    // Node 24 loses what is still corked when a response ends: the last writes leave first.
+    this.#uncork();
+    this.#raw.end();
+  }
+
+  #uncork(): void {
+    if (!this.#corked) return;
+    this.#corked = false;
+    this.#raw.uncork();
   }
 }
