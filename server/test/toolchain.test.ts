@@ -14,17 +14,28 @@ const rootPackage = JSON.parse(read('package.json')) as {
 };
 const major = (version: string) => Number(/(\d+)/.exec(version)?.[1]);
 
-/** Runs scripts/check-node.cjs, on this Node.js, in a copy of the project that declares `engines`. */
-function checkNode(engines: string): { status: number | null; stdout: string; stderr: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-node-'));
+/**
+ * Runs scripts/on-declared-node.cjs with a command, on this Node.js, in a copy of the project that
+ * declares `engines` and whose scripts/use-node.sh only says it was sourced (it fetches nothing).
+ */
+function onDeclaredNode(
+  engines: string,
+  command: string[] = [],
+): { status: number | null; stdout: string; stderr: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'on-declared-node-'));
   try {
     fs.mkdirSync(path.join(dir, 'scripts'));
-    fs.copyFileSync(path.join(REPO, 'scripts/check-node.cjs'), path.join(dir, 'scripts/check-node.cjs'));
+    const script = 'scripts/on-declared-node.cjs';
+    fs.copyFileSync(path.join(REPO, script), path.join(dir, script));
+    fs.writeFileSync(path.join(dir, 'scripts/use-node.sh'), 'echo "use-node.sh sourced" >&2\n');
     fs.writeFileSync(
       path.join(dir, 'package.json'),
       JSON.stringify({ ...rootPackage, engines: { node: engines } }),
     );
-    const run = spawnSync(process.execPath, [path.join(dir, 'scripts/check-node.cjs')], { encoding: 'utf8' });
+    // `node` on the PATH is this one, as after a use-node.sh that could not bring another.
+    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` };
+    delete env.SWITCHYARD_NODE_FETCHED;
+    const run = spawnSync(process.execPath, [path.join(dir, script), ...command], { encoding: 'utf8', env });
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -36,25 +47,34 @@ describe('the Node.js the project declares', () => {
     const declared = Number(read('.nvmrc').trim());
     expect(major(rootPackage.engines.node)).toBe(declared);
     expect(major(rootPackage.devDependencies['@types/node']!)).toBe(declared);
-    expect(checkNode(rootPackage.engines.node)).toMatchObject({ status: 0, stderr: '' });
+    expect(onDeclaredNode(rootPackage.engines.node)).toMatchObject({ status: 0, stderr: '' });
   });
 
-  it('npm start and npm test refuse an older Node.js first, saying which one they need and how to get it', () => {
+  it('npm start and npm test run their steps on it, and pass on how those steps end', () => {
     for (const script of ['start', 'test'])
-      expect(rootPackage.scripts[script]).toMatch(/^node scripts\/check-node\.cjs && /);
+      expect(rootPackage.scripts[script]).toMatch(/^node scripts\/on-declared-node\.cjs npm run \S+$/);
+    const ran = onDeclaredNode(rootPackage.engines.node, [
+      process.execPath,
+      '-e',
+      'console.log("ran"); process.exit(3)',
+    ]);
+    expect(ran).toMatchObject({ status: 3, stdout: 'ran\n' });
+  });
 
+  it('on an older Node.js they try scripts/use-node.sh once, then refuse, saying which one they need and how to get it', () => {
     const newer = `>=${major(process.versions.node) + 1}.0`;
-    const refused = checkNode(newer);
+    const refused = onDeclaredNode(newer, [process.execPath, '-e', 'console.log("ran")']);
     expect(refused.status).toBe(1);
     expect(refused.stdout).toBe('');
+    expect(refused.stderr.match(/use-node\.sh sourced/g)).toHaveLength(1);
     expect(refused.stderr).toContain(`Switchyard needs Node.js ${newer}; this is Node.js ${process.version}`);
     expect(refused.stderr).toContain('. scripts/use-node.sh');
     expect(refused.stderr).not.toMatch(/\bat .*\.cjs:\d+/); // a message, not a stack trace
 
     // Equal is enough; an older minor of the same major is not.
     const [have, minor] = process.versions.node.split('.').map(Number) as [number, number];
-    expect(checkNode(`>=${have}.${minor}`).status).toBe(0);
-    expect(checkNode(`>=${have}.${minor + 1}`).status).toBe(1);
+    expect(onDeclaredNode(`>=${have}.${minor}`).status).toBe(0);
+    expect(onDeclaredNode(`>=${have}.${minor + 1}`).status).toBe(1);
   });
 });
 
