@@ -341,6 +341,12 @@ describe('channels', () => {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ success: false, modelName: '' });
       expect(response.body.message).toMatch(/no chat model to test with/);
+      expect(response.body).toMatchObject({ code: 'channel_test_no_chat_model' });
+      const zh = await root.get<{ message: string; code: string }>(`/api/channel/test/${id}/`, {
+        'accept-language': 'zh-CN',
+      });
+      expect(zh.body).toMatchObject({ code: 'channel_test_no_chat_model' });
+      expect(zh.body.message).toMatch(/^该渠道没有可用于测试的对话模型/);
       expect(fake.requests.length).toBe(received);
       const row = (await root.get<One>(`/api/channel/${id}`)).body.data!;
       expect(row).toMatchObject({ status: 1, test_time: 0, response_time: 0 });
