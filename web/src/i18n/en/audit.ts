@@ -31,6 +31,8 @@ export const enAudit = {
       auth_access_token_new_ip: 'Access token from a new IP',
       user_create: 'Created user',
       user_update: 'Changed user',
+      user_update_self: 'Changed own profile',
+      user_access_token: 'New system access token',
       user_delete: 'Deleted user',
       user_manage_promote: 'Made admin',
       user_manage_demote: 'Made common user',

@@ -32,6 +32,8 @@ export const zhAudit: Messages<typeof enAudit> = {
       auth_access_token_new_ip: '访问令牌来自新 IP',
       user_create: '创建用户',
       user_update: '修改用户',
+      user_update_self: '修改个人信息',
+      user_access_token: '重新生成系统访问令牌',
       user_delete: '删除用户',
       user_manage_promote: '设为管理员',
       user_manage_demote: '设为普通用户',
