@@ -305,6 +305,11 @@ describe('channels', () => {
       expect(failed?.status).toBe(1);
       // The list says the last test failed, and why; a passing test clears it.
       expect(failed?.test_error).toMatch(/Incorrect API key/);
+      // With its code, for the console to say it in the reader's language.
+      expect(failed?.test_failure).toMatchObject({
+        code: 'channel_test_upstream_error',
+        params: { detail: expect.stringMatching(/Incorrect API key/) },
+      });
       fake.use(openAiHandler({ reply: 'pong' }));
       expect((await root.get<{ success: boolean }>(`/api/channel/test/${id}`)).body.success).toBe(true);
       expect((await root.get<One>(`/api/channel/${id}`)).body.data?.test_error).toBe('');

@@ -162,7 +162,7 @@ export class ChannelTester {
     const failure = 'problem' in checked ? checked.problem : undefined;
     const message =
       'reply' in checked ? checked.reply : renderError(checked.problem.code, checked.problem.params);
-    await this.deps.channels.recordTest(channel.id, elapsedMs, success ? '' : message);
+    await this.deps.channels.recordTest(channel.id, elapsedMs, failure);
     await this.deps.logs.recordChannelTest({ channel, model, elapsedMs, success, message });
     return {
       success,
