@@ -91,7 +91,7 @@ export function fieldLabelKey(targetType: string, field: string): string | undef
   return FIELD_LABELS[targetType]?.[field];
 }
 
-/** Every label key the audit page may use (for the test that each exists in both languages). */
+/** Every label key the audit page may use, for the test that each exists in both languages. @internal */
 export const ALL_FIELD_LABEL_KEYS = Object.values(FIELD_LABELS).flatMap((labels) => Object.values(labels));
 
 type Translate = (key: string) => string;
