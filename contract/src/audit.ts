@@ -10,6 +10,8 @@ export const AUDIT_ACTIONS = [
   'auth.access_token_new_ip',
   'user.create',
   'user.update',
+  'user.update_self',
+  'user.access_token',
   'user.delete',
   'user.manage.promote',
   'user.manage.demote',

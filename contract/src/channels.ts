@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isHttpBaseUrl, trimBaseUrl } from './base-url';
 import { channelTypeById } from './channel-types';
+import type { ErrorDetail } from './render-error';
 import { splitList } from './tokens';
 
 /**
@@ -33,8 +34,10 @@ export interface Channel {
   priority: number;
   config: string;
   system_prompt: string;
-  /** Why the last test failed; empty when it passed or never ran (not in one-api's answers). */
+  /** Why the last test failed, in English; empty when it passed or never ran (not in one-api's answers). */
   test_error: string;
+  /** Why the last test failed, as a refusal code and its data, to be said in the reader's language. */
+  test_failure?: ErrorDetail;
 }
 
 /** Parses a JSON object of text values (empty text is an empty object), or says why it is not one. */

@@ -349,6 +349,36 @@ export const ERROR_MESSAGES = {
     en: 'A channel test is already running; wait until it finishes',
     zh: '已有渠道测试正在运行，请等待其完成',
   },
+  // A channel test that failed (the server's own words; `reason` and `detail` are the network's or the provider's)
+  channel_test_no_chat_model: {
+    en: 'This channel has no chat model to test with: channel tests send a chat request, so they use chat models only (not embedding, moderation, speech, transcription or image models)',
+    zh: '该渠道没有可用于测试的对话模型：渠道测试发送的是对话请求，只使用对话模型（不含嵌入、审核、语音、转写或图像模型）',
+  },
+  channel_test_unreachable: {
+    en: 'Could not reach the upstream: {reason}',
+    zh: '无法连接上游：{reason}',
+  },
+  channel_test_broken: {
+    en: 'The upstream answer broke off: {reason}',
+    zh: '上游的回答中途断开：{reason}',
+  },
+  channel_test_upstream_error: { en: '{detail}', zh: '上游返回错误：{detail}' },
+  channel_test_not_json: {
+    en: 'The channel did not answer a chat completion: its answer is not JSON',
+    zh: '渠道的回答不是对话补全：回答不是 JSON',
+  },
+  channel_test_no_message: {
+    en: 'The channel did not answer a chat completion: its answer has no choices with a message',
+    zh: '渠道的回答不是对话补全：回答中没有带消息的 choices',
+  },
+  channel_test_content_not_text: {
+    en: 'The channel did not answer a chat completion: its message content is not text',
+    zh: '渠道的回答不是对话补全：消息内容不是文本',
+  },
+  channel_test_wrong_model: {
+    en: 'The channel answered with model {model}, not {asked}',
+    zh: '渠道以模型 {model} 作答，而不是 {asked}',
+  },
   balance_status: {
     en: 'The balance endpoint answered status code {status}',
     zh: '余额接口返回了状态码 {status}',

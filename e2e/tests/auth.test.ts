@@ -85,6 +85,18 @@ describe('route guard and login', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 
+  it("labels the password field's show/hide toggle in the console's language", async () => {
+    for (const [language, label] of [
+      ['zh', '显示或隐藏密码'],
+      ['en', 'Show or hide the password'],
+    ] as const) {
+      const page = await (await visitor(language)).newPage();
+      await page.goto('/login');
+      await page.getByRole('button', { name: label }).waitFor({ state: 'attached' });
+      expect(await page.getByRole('button', { name: 'Toggle password visibility' }).count()).toBe(0);
+    }
+  });
+
   it('logs out from the user dropdown, even while a call of the page is still on its way', async () => {
     const context = await visitor();
     await signInContext(context, 'alice', 'alice-password');

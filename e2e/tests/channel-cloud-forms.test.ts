@@ -95,6 +95,9 @@ describe('the channel form of AWS Bedrock and Vertex AI', () => {
     expect(await page.locator('input[name="base_url"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Submit' }).click();
     expect(await page.getByText('Please fill in this setting!').count()).toBe(3);
+    // No key field, so the name alone is asked for.
+    await page.getByText('Please fill in the channel name!', { exact: true }).waitFor();
+    expect(await page.getByText('Please fill in the channel name and channel key!').count()).toBe(0);
     await page.locator('input[name="name"]').fill('bedrock-e2e');
     await page.locator('input[name="config.region"]').fill('us-west-2');
     await page.locator('input[name="config.ak"]').fill('AKIAE2EFAKE000000001');

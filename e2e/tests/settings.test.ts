@@ -170,7 +170,7 @@ describe('root changes the system options', () => {
 
   it('shows the address in effect while none is set, and removes the trailing slash of a new one', async () => {
     const address = section('server').locator('input[name="ServerAddress"]');
-    expect(await address.getAttribute('placeholder')).toBe('Unset: links use http://localhost:3000');
+    expect(await address.getAttribute('placeholder')).toBe(`Unset: links use ${server.baseUrl}`);
     await address.fill(`${server.baseUrl}/`);
     saved = [];
     await saveSection('server');

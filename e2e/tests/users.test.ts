@@ -67,6 +67,8 @@ describe('user list', () => {
     for (const name of ['Promote', 'Demote', 'Delete', 'Disable']) {
       expect(await rowButton('root', name).isDisabled(), name).toBe(true);
     }
+    // Root's quota, with its thousands grouped.
+    await row('root').getByText('$1,000,000,000.00', { exact: false }).first().waitFor();
   });
 
   it('searches by keyword', async () => {
@@ -103,6 +105,8 @@ describe('row actions', () => {
     await rowButton('member05', 'Demote').click();
     await row('member05').getByText('Normal user', { exact: true }).waitFor();
     expect((await findUser('member05')).role).toBe(1);
+    // A common user has no role below: Demote is off again.
+    expect(await rowButton('member05', 'Demote').isDisabled()).toBe(true);
   });
 
   it('disables and enables', async () => {

@@ -106,6 +106,37 @@ describe('audit log', () => {
     expect(await latest('token.delete')).toMatchObject({ target_name: 'ops2', after: null });
   });
 
+  it('records root changing its own password and regenerating its system access token, both masked', async () => {
+    const own = await t.root();
+    const original = await t.db.kysely
+      .selectFrom('users')
+      .select(['id', 'password'])
+      .where('username', '=', 'root')
+      .executeTakeFirstOrThrow();
+    const changed = await own.put('/api/user/self', { display_name: 'Root R', password: 'Root-pass-77!' });
+    expect(changed.body.success, changed.body.message).toBe(true);
+    secrets.push('Root-pass-77!');
+    // The new password ended root's other sessions; the one that changed it stays signed in.
+    root = own;
+    const updated = await latest('user.update_self');
+    expect(updated).toMatchObject({ actor_name: 'root', target_type: 'user', target_name: 'root' });
+    expect(updated?.before).toEqual({ display_name: 'Root User', password: AUDIT_SECRET_MARKER });
+    expect(updated?.after).toEqual({ display_name: 'Root R', password: AUDIT_SECRET_MARKER });
+
+    const token = await own.get<EnvelopeBody<string>>('/api/user/token');
+    expect(token.body.success, token.body.message).toBe(true);
+    secrets.push(token.body.data!);
+    const regenerated = await latest('user.access_token');
+    expect(regenerated).toMatchObject({ actor_name: 'root', target_name: 'root' });
+    expect(regenerated?.after).toEqual({ access_token: AUDIT_SECRET_MARKER });
+    // The harness signs root in with its first password.
+    await t.db.kysely
+      .updateTable('users')
+      .set({ password: original.password })
+      .where('id', '=', original.id)
+      .execute();
+  });
+
   it("does not record a common user's own changes", async () => {
     const user = await t.user('plain_user');
     await user.post('/api/token/', { name: 'mine', remain_quota: 1, expired_time: -1 });

@@ -11,6 +11,8 @@ const ROOT_KEY = 'sk-root-only-9f8e7d6c5b4a';
 interface TestAnswer {
   success: boolean;
   message: string;
+  code?: string;
+  params?: Record<string, string>;
 }
 
 /** A port nothing listens on. */
@@ -304,6 +306,15 @@ describe('channel keys', () => {
           expect(tested.message).toContain('ECONNREFUSED');
           expect(tested.message).toContain(`127.0.0.1:${port}`);
           expect(tested.message).not.toContain(key);
+          // Coded like every refusal, and said in the caller's language around the network's own words.
+          expect(tested).toMatchObject({
+            code: 'channel_test_unreachable',
+            params: { reason: expect.stringContaining('ECONNREFUSED') },
+          });
+          expect(tested.message).toMatch(/^Could not reach the upstream: .*ECONNREFUSED/);
+          const zh = await admin.get<TestAnswer>(`/api/channel/test/${id}`, { 'accept-language': 'zh-CN' });
+          expect(zh.body.message).toMatch(/^无法连接上游：.*ECONNREFUSED/);
+          expect(zh.body.code).toBe('channel_test_unreachable');
         },
       );
       expect(logs.text()).toContain('ECONNREFUSED');

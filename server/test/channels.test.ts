@@ -306,6 +306,11 @@ describe('channels', () => {
       expect(failed?.status).toBe(1);
       // The list says the last test failed, and why; a passing test clears it.
       expect(failed?.test_error).toMatch(/Incorrect API key/);
+      // With its code, for the console to say it in the reader's language.
+      expect(failed?.test_failure).toMatchObject({
+        code: 'channel_test_upstream_error',
+        params: { detail: expect.stringMatching(/Incorrect API key/) },
+      });
       fake.use(openAiHandler({ reply: 'pong' }));
       expect((await root.get<{ success: boolean }>(`/api/channel/test/${id}`)).body.success).toBe(true);
       expect((await root.get<One>(`/api/channel/${id}`)).body.data?.test_error).toBe('');
@@ -342,6 +347,12 @@ describe('channels', () => {
       expect(response.status).toBe(200);
       expect(response.body).toMatchObject({ success: false, modelName: '' });
       expect(response.body.message).toMatch(/no chat model to test with/);
+      expect(response.body).toMatchObject({ code: 'channel_test_no_chat_model' });
+      const zh = await root.get<{ message: string; code: string }>(`/api/channel/test/${id}/`, {
+        'accept-language': 'zh-CN',
+      });
+      expect(zh.body).toMatchObject({ code: 'channel_test_no_chat_model' });
+      expect(zh.body.message).toMatch(/^该渠道没有可用于测试的对话模型/);
       expect(fake.requests.length).toBe(received);
       const row = (await root.get<One>(`/api/channel/${id}`)).body.data!;
       expect(row).toMatchObject({ status: 1, test_time: 0, response_time: 0 });

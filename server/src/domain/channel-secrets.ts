@@ -25,12 +25,22 @@ export const SECRET_CONFIG_KEYS: readonly string[] = [
 
 /**
  * Everything that must never be shown or logged for a channel: its key and its secret config values,
- * one per line (redactSecrets also takes out each longer part of them).
+ * one per line (redactSecrets also takes out each longer part of them). Configuration is no secret:
+ * a key composed of config fields (Bedrock's `ak|sk|region`, Vertex's `region|project|key file`)
+ * gives only its credential parts, so that an error naming the region or project still shows it.
  */
-export function channelSecrets(channel: Pick<ChannelRow, 'key' | 'config'>): string {
+export function channelSecrets(channel: Pick<ChannelRow, 'type' | 'key' | 'config'>): string {
   const values = configValues(channel.config);
   const secrets = SECRET_CONFIG_KEYS.flatMap((name) => withInnerValues(values[name] ?? ''));
-  return [channel.key, ...secrets].filter(Boolean).join('\n');
+  const settings = new Set(
+    Object.entries(values)
+      .filter(([name]) => !SECRET_CONFIG_KEYS.includes(name))
+      .map(([, value]) => value.trim()),
+  );
+  const keyParts = channelTypeById(channel.type)?.keyInConfig
+    ? channel.key.split('|').filter((part) => !settings.has(part.trim()))
+    : [channel.key];
+  return [...keyParts, ...secrets].filter((secret) => secret && !settings.has(secret.trim())).join('\n');
 }
 
 /** A secret that is a JSON document (a service-account key file) and its text fields as they decode (the PEM). */

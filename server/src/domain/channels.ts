@@ -6,6 +6,7 @@ import {
   type UpdateChannelInput,
 } from '@switchyard/contract/channels';
 import { SEARCH_LIMIT } from '@switchyard/contract/envelope';
+import { type ErrorDetail, isErrorCode, renderError } from '@switchyard/contract/render-error';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import { splitList } from '@switchyard/contract/tokens';
 import { nowSeconds } from '../clock';
@@ -56,8 +57,36 @@ export function toApiChannel(row: ChannelRow, revealKey: boolean): Channel {
     // Credentials kept in the config (AWS's ak/sk, Vertex's key file) are shown to root only, as keys are.
     config: revealKey ? (row.config ?? '') : configWithoutSecrets(row.config),
     system_prompt: row.system_prompt ?? '',
-    test_error: row.test_error ?? '',
+    ...readTestFailure(row.test_error ?? ''),
   };
+}
+
+/**
+ * A failed test as stored: its refusal code and params as JSON, so that the console says it in the
+ * reader's language. Each param is cut to a readable length.
+ */
+function storedTestFailure(failure: ErrorDetail): string {
+  const params = Object.fromEntries(
+    Object.entries(failure.params ?? {}).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value.slice(0, TEST_ERROR_MAX) : value,
+    ]),
+  );
+  return JSON.stringify({ code: failure.code, params });
+}
+
+/** The stored failure as the API shows it: English text, and its code and params when it has them. */
+function readTestFailure(stored: string): Pick<Channel, 'test_error' | 'test_failure'> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(stored);
+  } catch {
+    return { test_error: stored };
+  }
+  const { code, params } = (parsed ?? {}) as Partial<ErrorDetail>;
+  if (!isErrorCode(code)) return { test_error: stored };
+  const detail: ErrorDetail = { code, params: params ?? {} };
+  return { test_error: renderError(code, detail.params), test_failure: detail };
 }
 
 /** One row per group × model of the channel: the index the relay routes by. */
@@ -198,12 +227,12 @@ export class ChannelService {
     return this.#write(await this.getRow(id), { status });
   }
 
-  /** A test's time, as one-api records it (failed tries too), and why it failed (empty when it passed). */
-  async recordTest(id: number, responseTimeMs: number, failure: string): Promise<void> {
+  /** A test's time, as one-api records it (failed tries too), and why it failed (none when it passed). */
+  async recordTest(id: number, responseTimeMs: number, failure: ErrorDetail | undefined): Promise<void> {
     await updateChannel(this.deps.db, id, {
       response_time: responseTimeMs,
       test_time: nowSeconds(),
-      test_error: failure.slice(0, TEST_ERROR_MAX),
+      test_error: failure ? storedTestFailure(failure) : '',
     });
   }
 

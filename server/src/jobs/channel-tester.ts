@@ -1,4 +1,5 @@
 import { isChatModel } from '@switchyard/contract/model-kinds';
+import { type ErrorDetail, renderError } from '@switchyard/contract/render-error';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import { splitList } from '@switchyard/contract/tokens';
 import type { ChannelRow } from '../db/schema';
@@ -6,7 +7,7 @@ import type { ChannelService } from '../domain/channels';
 import { DomainError } from '../domain/errors';
 import type { LogService } from '../domain/logs';
 import type { OptionsStore } from '../domain/options';
-import type { RelayError } from '../relay/errors';
+import { failureDetail, type RelayError } from '../relay/errors';
 import { newRequestId } from '../relay/front/request-id';
 import { asObject } from '../relay/json-value';
 import { buildRelayCall } from '../relay/pipeline/call';
@@ -17,12 +18,12 @@ import { readRelayRequest } from '../relay/pipeline/relay-request';
 
 export const TEST_PROMPT = 'hi';
 const PREFERRED_TEST_MODEL = 'gpt-3.5-turbo';
-export const NO_CHAT_MODEL_MESSAGE =
-  'This channel has no chat model to test with: channel tests send a chat request, so they use chat models only (not embedding, moderation, speech, transcription or image models)';
 
 export interface ChannelTestResult {
   success: boolean;
+  /** The reply, or why the test failed (in English; `failure` says it in any language). */
   message: string;
+  failure?: ErrorDetail;
   /** Seconds. */
   time: number;
   modelName: string;
@@ -84,28 +85,26 @@ function isModelAsked(answered: string, asked: string[]): boolean {
  * The reply text of a well-formed chat completion for one of the models asked, or why the answer is
  * not one: a test passes on a real answer, not on any 200 (an image, an HTML page, empty choices).
  */
-function readTestReply(body: string, asked: string[]): { reply: string } | { problem: string } {
+function readTestReply(body: string, asked: string[]): { reply: string } | { problem: ErrorDetail } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
-    return { problem: 'The channel did not answer a chat completion: its answer is not JSON' };
+    return { problem: { code: 'channel_test_not_json' } };
   }
   const answer = asObject(parsed);
   const choice = Array.isArray(answer?.choices) ? asObject(answer.choices[0]) : undefined;
   const message = asObject(choice?.message);
   if (!message) {
-    return {
-      problem: 'The channel did not answer a chat completion: its answer has no choices with a message',
-    };
+    return { problem: { code: 'channel_test_no_message' } };
   }
   const content = message.content;
   if (content !== null && content !== undefined && typeof content !== 'string') {
-    return { problem: 'The channel did not answer a chat completion: its message content is not text' };
+    return { problem: { code: 'channel_test_content_not_text' } };
   }
   const model = typeof answer?.model === 'string' ? answer.model : '';
   if (!isModelAsked(model, asked)) {
-    return { problem: `The channel answered with model ${model}, not ${asked[0]}` };
+    return { problem: { code: 'channel_test_wrong_model', params: { model, asked: asked[0] ?? '' } } };
   }
   return { reply: content ?? '' };
 }
@@ -132,7 +131,15 @@ export class ChannelTester {
   async test(channel: ChannelRow, requestedModel?: string): Promise<ChannelTestResult> {
     const model = testModelOf(channel, requestedModel);
     if (model === undefined) {
-      return { success: false, message: NO_CHAT_MODEL_MESSAGE, time: 0, modelName: '', untested: true };
+      const failure: ErrorDetail = { code: 'channel_test_no_chat_model' };
+      return {
+        success: false,
+        message: renderError(failure.code),
+        failure,
+        time: 0,
+        modelName: '',
+        untested: true,
+      };
     }
     const body = Buffer.from(
       JSON.stringify({ model, messages: [{ role: 'user', content: TEST_PROMPT }], max_tokens: 16 }),
@@ -150,16 +157,19 @@ export class ChannelTester {
     // Administrators see what went wrong in full, the key taken out (see `attempt`).
     const checked = result.ok
       ? readTestReply(sink.text(), [model, call.upstreamModel])
-      : { problem: result.error.detail };
+      : { problem: failureDetail(result.error) };
     const success = 'reply' in checked;
-    const message = 'reply' in checked ? checked.reply : checked.problem;
-    await this.deps.channels.recordTest(channel.id, elapsedMs, success ? '' : message);
+    const failure = 'problem' in checked ? checked.problem : undefined;
+    const message =
+      'reply' in checked ? checked.reply : renderError(checked.problem.code, checked.problem.params);
+    await this.deps.channels.recordTest(channel.id, elapsedMs, failure);
     await this.deps.logs.recordChannelTest({ channel, model, elapsedMs, success, message });
     return {
       success,
       message,
       time: elapsedMs / 1000,
       modelName: model,
+      ...(failure ? { failure } : {}),
       ...(result.ok ? {} : { error: result.error }),
     };
   }

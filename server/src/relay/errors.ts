@@ -1,4 +1,4 @@
-import { renderError } from '@switchyard/contract/render-error';
+import { type ErrorDetail, renderError } from '@switchyard/contract/render-error';
 import { isDatabaseUnreachable } from '../db/connect';
 import { redactSecrets, redactSecretsIn, redactSecretsInJsonText } from '../domain/redact-secrets';
 
@@ -127,6 +127,25 @@ export const databaseUnavailable = () =>
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
+/** How the details of a failure to reach the upstream, or of an answer that broke off, begin. */
+const REASON_INTRO = {
+  upstream_unreachable: 'Could not reach the upstream: ',
+  upstream_broken: 'The upstream answer broke off: ',
+} as const;
+
+/** What an administrator reads of a failure: why it failed, as a refusal code and its data. */
+export function failureDetail(error: RelayError): ErrorDetail {
+  for (const [code, intro, detailCode] of [
+    ['upstream_unreachable', REASON_INTRO.upstream_unreachable, 'channel_test_unreachable'],
+    ['upstream_broken', REASON_INTRO.upstream_broken, 'channel_test_broken'],
+  ] as const) {
+    if (error.code === code && error.detail.startsWith(intro)) {
+      return { code: detailCode, params: { reason: error.detail.slice(intro.length) } };
+    }
+  }
+  return { code: 'channel_test_upstream_error', params: { detail: error.detail } };
+}
+
 /**
  * The provider could not be reached (connection refused, DNS, TLS, a socket that would not open).
  * Which address failed and how is for administrators and the log, not for relay clients.
@@ -134,22 +153,18 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 export const upstreamUnreachable = (error: unknown) =>
   RelayError.upstream(502, 'The upstream channel could not be reached', {
     code: 'upstream_unreachable',
-    detail: `Could not reach the upstream: ${reasonOf(error)}`,
+    detail: `${REASON_INTRO.upstream_unreachable}${reasonOf(error)}`,
   });
 
 /** The provider's answer broke off half-way (a reset, a silence): the socket's story is the log's. */
 export const upstreamBroke = (error: unknown) =>
   RelayError.upstream(502, 'The upstream answer broke off', {
     code: 'upstream_broken',
-    detail: `The upstream answer broke off: ${reasonOf(error)}`,
+    detail: `${REASON_INTRO.upstream_broken}${reasonOf(error)}`,
   });
 
 /** The provider's stream closed cleanly before its end event: as broken as a cut one. */
-export const endedBeforeItsEnd = () =>
-  RelayError.upstream(502, 'The upstream answer broke off', {
-    code: 'upstream_broken',
-    detail: 'The upstream stream closed before its end event',
-  });
+export const endedBeforeItsEnd = () => upstreamBroke(new Error('the stream closed before its end event'));
 
 /**
  * The provider answered 200 with something that is not an answer of its format (not JSON, or JSON

@@ -247,6 +247,23 @@ describe('AWS Bedrock channels (SigV4, InvokeModel, the binary event stream)', (
     expect(await unknown.json()).toMatchObject({ error: { code: 'model_not_supported' } });
   });
 
+  it('reports a failed channel test with the region it went to, the AK/SK taken out', async () => {
+    bedrock.configure({
+      error: {
+        status: 400,
+        message: `No access in ${IDENTITY.region} for ${IDENTITY.accessKeyId} (${IDENTITY.secretAccessKey})`,
+      },
+    });
+    const answer = await rig.root.get<{ success: boolean; message: string }>(
+      `/api/channel/test/${rig.channelId}?model=${LLAMA}`,
+    );
+    bedrock.configure({});
+    expect(answer.body.success).toBe(false);
+    expect(answer.body.message).toContain(`No access in ${IDENTITY.region} for [redacted]`);
+    expect(answer.text).not.toContain(IDENTITY.accessKeyId);
+    expect(answer.text).not.toContain(IDENTITY.secretAccessKey);
+  });
+
   it('tests the channel through the console', async () => {
     bedrock.configure({ reply: 'claude here' });
     const answer = await rig.root.get<{ success: boolean; message: string }>(

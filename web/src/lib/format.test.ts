@@ -23,6 +23,14 @@ describe('quota display', () => {
     expect(renderQuota(0)).toBe('$0.00');
   });
 
+  it("groups the thousands of an amount (root's quota)", () => {
+    displaySettings(true);
+    expect(renderQuota(500_000_000_000_000)).toBe('$1,000,000,000.00');
+    expect(renderQuota(617_283_500)).toBe('$1,234.57');
+    expect(renderQuota(-500_000_000)).toBe('$-1,000.00');
+    expect(renderLogQuota(500_000_000)).toBe('$1,000.000000');
+  });
+
   it('follows the server quota_per_unit', () => {
     displaySettings(true, 1000);
     expect(renderQuota(2500)).toBe('$2.50');

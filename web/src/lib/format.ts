@@ -3,6 +3,7 @@ import {
   formatQuota,
   QUOTA_DIGITS,
   type QuotaDisplay,
+  quotaAmount,
 } from '@switchyard/contract/quota-format';
 import dayjs from 'dayjs';
 import { readItem, StorageKey } from './storage';
@@ -16,9 +17,15 @@ export function readQuotaDisplay(): QuotaDisplay {
   };
 }
 
-/** Quota for tables and forms, following the server's currency setting. */
+/**
+ * Quota for tables and forms, following the server's currency setting; amounts in thousands grouped
+ * ($1,000,000,000.00), unlike the server's log and mail texts, which keep one-api's plain form.
+ */
 export function renderQuota(quota: number, digits: number = QUOTA_DIGITS.default): string {
-  return formatQuota(quota, readQuotaDisplay(), digits);
+  const display = readQuotaDisplay();
+  if (!display.displayInCurrency) return formatQuota(quota, display, digits);
+  const amount = quotaAmount(quota, display);
+  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
 }
 
 export const renderLogQuota = (quota: number): string => renderQuota(quota, QUOTA_DIGITS.log);

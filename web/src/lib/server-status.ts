@@ -1,4 +1,5 @@
-import { PRODUCT_NAME, type ServerStatus } from '@switchyard/contract/status';
+import { trimBaseUrl } from '@switchyard/contract/base-url';
+import { DEFAULT_SERVER_ADDRESS, PRODUCT_NAME, type ServerStatus } from '@switchyard/contract/status';
 import { readItem, readJson, StorageKey, writeItem } from './storage';
 import { createStore, useStore } from './store';
 
@@ -25,6 +26,20 @@ export function saveServerStatus(status: ServerStatus): void {
 
 export function useServerStatus(): ServerStatus | null {
   return useStore(statusStore);
+}
+
+/**
+ * The gateway's public address that links are built on: the ServerAddress option, else (unset, or
+ * the default one-api reports while unset) the console's own origin, as one-api's console does.
+ */
+export function publicAddress(configured: string | undefined, origin = window.location.origin): string {
+  const address = trimBaseUrl(configured ?? '');
+  return address && address !== DEFAULT_SERVER_ADDRESS ? address : origin;
+}
+
+/** The public address as the server reports it (see publicAddress). */
+export function usePublicAddress(): string {
+  return publicAddress(useServerStatus()?.server_address);
 }
 
 export function getSystemName(): string {

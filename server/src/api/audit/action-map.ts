@@ -49,6 +49,7 @@ const paramId = (type: TargetRef['type']) => (request: FastifyRequest) => ({
   type,
   id: numberField(request.params, 'id'),
 });
+const self = (request: FastifyRequest): TargetRef => ({ type: 'user', id: request.caller.id });
 const ownToken = (id: number | undefined, request: FastifyRequest): TargetRef => ({
   type: 'token',
   id,
@@ -62,6 +63,9 @@ export const AUDITED_ROUTES: Record<string, AuditedRoute> = {
     after: (request) => ({ type: 'user', name: textField(request.body, 'username')?.trim() }),
   },
   'PUT /api/user/': { action: 'user.update', type: 'user', before: bodyId('user'), after: bodyId('user') },
+  // An administrator's own profile and system access token: their sign-in credentials.
+  'PUT /api/user/self': { action: 'user.update_self', type: 'user', before: self, after: self },
+  'GET /api/user/token': { action: 'user.access_token', type: 'user', before: self, after: self },
   'DELETE /api/user/:id': {
     action: 'user.delete',
     type: 'user',

@@ -1,10 +1,11 @@
 import { allModelNames, modelsByChannelType } from '@switchyard/contract/channel-types';
 import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
+import { renderError } from '@switchyard/contract/render-error';
 import type { FastifyInstance } from 'fastify';
 import { toApiChannel } from '../../domain/channels';
 import { canSeeChannelKeys } from '../../domain/permissions';
 import { modelObject } from '../../relay/front/models';
-import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
+import { languageOf, ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
 
 export function channelRoutes(
@@ -38,9 +39,16 @@ export function channelRoutes(
     const channel = await channels.getRow(parseId(request.params.id));
     const result = await channelTester.test(channel, queryText(request.query, 'model') || undefined);
     const data = { time: result.time, modelName: result.modelName };
+    // A failure reads like any refusal: its code and params, its message in the caller's language.
+    const failure = result.failure && {
+      message: renderError(result.failure.code, result.failure.params, languageOf(request)),
+      code: result.failure.code,
+      ...(result.failure.params ? { params: result.failure.params } : {}),
+    };
     return {
       success: result.success,
       message: result.message,
+      ...failure,
       time: result.time,
       modelName: result.modelName,
       data,

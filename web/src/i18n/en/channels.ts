@@ -159,7 +159,7 @@ export const enChannels = {
         configRegion: 'A region name such as us-west-2: lower-case letters, digits and hyphens',
         priority: { invalid: 'The priority must be a whole number.' },
         weight: { invalid: 'The weight must be a whole number of at least 0.' },
-        /** Editing keeps the stored key: only the name is asked for. */
+        /** Editing keeps the stored key, and Bedrock and Vertex have no key field: only the name is asked for. */
         edit: { name: { required: 'Please fill in the channel name!' } },
       },
       created: 'Channel created!',

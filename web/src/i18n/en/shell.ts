@@ -76,6 +76,7 @@ export const enShell = {
   },
   common: {
     submit: 'Submit',
+    togglePassword: 'Show or hide the password',
     cancel: 'Cancel',
     confirm: 'Confirm',
     search: 'Search',

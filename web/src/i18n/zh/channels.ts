@@ -156,7 +156,7 @@ export const zhChannels: Messages<typeof enChannels> = {
         configRegion: '请填写区域名称（如 us-west-2）：只能包含小写字母、数字和连字符',
         priority: { invalid: '优先级必须是整数。' },
         weight: { invalid: '权重必须是不小于 0 的整数。' },
-        /** Editing keeps the stored key: only the name is asked for. */
+        /** Editing keeps the stored key, and Bedrock and Vertex have no key field: only the name is asked for. */
         edit: { name: { required: '请填写渠道名称！' } },
       },
       created: '渠道创建成功！',

@@ -76,6 +76,7 @@ export const zhShell: Messages<typeof enShell> = {
   },
   common: {
     submit: '提交',
+    togglePassword: '显示或隐藏密码',
     cancel: '取消',
     confirm: '确定',
     search: '搜索',

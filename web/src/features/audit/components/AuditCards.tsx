@@ -2,12 +2,13 @@ import { Badge, Card, Group, Stack, Text } from '@mantine/core';
 import type { AuditEntry } from '@switchyard/contract/audit';
 import { useTranslation } from 'react-i18next';
 import { renderTimestamp } from '../../../lib/format';
-import { AuditChanges } from './AuditChanges';
-import { actionKey, targetText } from './audit-changes';
+import { AuditChanges, useAuditLabels } from './AuditChanges';
+import { actionKey } from './audit-changes';
 
 /** The audit log on phones: one card per entry instead of a wide table. */
 export function AuditCards({ entries }: { entries: AuditEntry[] }) {
   const { t } = useTranslation();
+  const labels = useAuditLabels();
   return (
     <Stack gap="sm" data-testid="audit-cards">
       {entries.map((entry) => (
@@ -23,9 +24,9 @@ export function AuditCards({ entries }: { entries: AuditEntry[] }) {
           <Text size="xs" c="dimmed" mt="xs">
             {t('audit.columns.time')} {renderTimestamp(entry.created_at)} · {entry.ip}
           </Text>
-          {targetText(entry) && (
+          {labels.target(entry) && (
             <Text size="xs" c="dimmed">
-              {t('audit.columns.target')} {targetText(entry)}
+              {t('audit.columns.target')} {labels.target(entry)}
             </Text>
           )}
           <div style={{ marginTop: 'var(--mantine-spacing-xs)' }}>

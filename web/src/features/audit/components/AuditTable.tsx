@@ -3,13 +3,14 @@ import type { AuditEntry } from '@switchyard/contract/audit';
 import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/ListTable';
 import { renderTimestamp } from '../../../lib/format';
-import { AuditChanges } from './AuditChanges';
-import { actionKey, targetText } from './audit-changes';
+import { AuditChanges, useAuditLabels } from './AuditChanges';
+import { actionKey } from './audit-changes';
 
 const COLUMNS = ['time', 'actor', 'ip', 'action', 'target', 'changes'] as const;
 
 export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   const { t } = useTranslation();
+  const labels = useAuditLabels();
   return (
     <ListTable
       miw={1000}
@@ -26,7 +27,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
           </Table.Td>
           <Table.Td ff="monospace">{entry.ip}</Table.Td>
           <Table.Td>{t(actionKey(entry.action), { defaultValue: entry.action })}</Table.Td>
-          <Table.Td>{targetText(entry)}</Table.Td>
+          <Table.Td>{labels.target(entry)}</Table.Td>
           <Table.Td maw={420}>
             <AuditChanges entry={entry} />
           </Table.Td>

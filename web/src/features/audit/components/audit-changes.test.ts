@@ -1,8 +1,9 @@
 import { AUDIT_ACTIONS, AUDIT_SECRET_MARKER } from '@switchyard/contract/audit';
 import { describe, expect, it } from 'vitest';
 import { enAudit } from '../../../i18n/en/audit';
+import { i18n } from '../../../i18n/i18n';
 import { zhAudit } from '../../../i18n/zh/audit';
-import { actionKey, fieldChanges, targetText } from './audit-changes';
+import { ALL_FIELD_LABEL_KEYS, actionKey, fieldChanges, fieldLabel, targetText } from './audit-changes';
 
 describe('audit changes', () => {
   it('pairs each field before and after, and shows one side of a creation or removal', () => {
@@ -22,13 +23,32 @@ describe('audit changes', () => {
     expect(fieldChanges({ before: null, after: null })).toEqual([]);
   });
 
-  it('names actions and targets', () => {
+  it("names actions, and targets and fields in the console's words of each language", async () => {
     expect(actionKey('user.manage.promote')).toBe('audit.actions.user_manage_promote');
-    expect(targetText({ target_type: 'user', target_id: '3', target_name: 'carol' })).toBe('user #3 carol');
-    expect(targetText({ target_type: 'option', target_id: 'SMTPToken', target_name: 'SMTPToken' })).toBe(
-      'option SMTPToken',
-    );
-    expect(targetText({ target_type: '', target_id: '', target_name: '' })).toBe('');
+    for (const [language, user, option, remaining, expiry] of [
+      ['en', 'user #3 carol', 'setting Chat page link', 'Quota', 'Expiry time'],
+      ['zh', '用户 #3 carol', '设置 聊天页面链接', '额度', '过期时间'],
+    ] as const) {
+      await i18n.changeLanguage(language);
+      const t = i18n.t.bind(i18n) as (key: string) => string;
+      const exists = (key: string) => i18n.exists(key);
+      expect(targetText({ target_type: 'user', target_id: '3', target_name: 'carol' }, t, exists)).toBe(user);
+      expect(
+        targetText({ target_type: 'option', target_id: 'ChatLink', target_name: 'ChatLink' }, t, exists),
+      ).toBe(option);
+      expect(targetText({ target_type: '', target_id: '', target_name: '' }, t, exists)).toBe('');
+      expect(fieldLabel('token', 'remain_quota', t, exists)).toBe(remaining);
+      expect(fieldLabel('token', 'expired_time', t, exists)).toBe(expiry);
+      // A field the console has no label for keeps its name.
+      expect(fieldLabel('token', 'no_such_field', t, exists)).toBe('no_such_field');
+    }
+  });
+
+  it('labels every audited field with a key that exists in both languages', () => {
+    for (const key of ALL_FIELD_LABEL_KEYS) {
+      expect(i18n.exists(key, { lng: 'en' }), key).toBe(true);
+      expect(i18n.exists(key, { lng: 'zh' }), key).toBe(true);
+    }
   });
 
   it('has a label in both languages for every action the server records', () => {

@@ -53,6 +53,7 @@ export function useTestChannel() {
         response_time: Math.round(time * 1000),
         test_time: nowSeconds(),
         test_error: '',
+        test_failure: undefined,
       });
     },
     // The client has shown the server's message; the server recorded the time of the try and its failure.

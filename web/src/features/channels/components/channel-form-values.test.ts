@@ -71,6 +71,15 @@ describe('channel form checks (spec section 5)', () => {
     });
   });
 
+  it('asks a type without a key field (Bedrock) for the name only', () => {
+    const result = toChannelChange(
+      values({ type: 33, name: ' ', key: '', config: { region: 'us-west-2', ak: 'AKIA', sk: 'secret' } }),
+      null,
+      t,
+    );
+    expect(result.ok ? null : result.errors).toEqual({ name: 'Please fill in the channel name!' });
+  });
+
   it('asks for at least one model, valid mapping JSON and a group', () => {
     const result = toChannelChange(values({ models: [], modelMapping: '{"a":', groups: [] }), null, t);
     expect(result.ok ? null : result.errors).toEqual({

@@ -142,7 +142,8 @@ export type ChannelFormResult = { ok: true; change: ChannelChange } | { ok: fals
 
 /** The message tables of the form; editing words the name rule its own way (no key is asked for). */
 const CREATE_MESSAGES = ['channels.form.errors'];
-const EDIT_MESSAGES = ['channels.form.errors.edit', 'channels.form.errors'];
+/** Without a key to ask for (an edit keeps the stored one; Bedrock and Vertex have settings instead). */
+const NAME_ONLY_MESSAGES = ['channels.form.errors.edit', 'channels.form.errors'];
 
 /** The form → the server's input, checked and normalised by the schema the server parses with. */
 export function toChannelChange(
@@ -190,14 +191,15 @@ export function toChannelChange(
     const key = entry?.keyInConfig ? '' : values.batch ? values.key : (keyLines(values.key)[0] ?? '');
     const parsed = createChannelInput.safeParse({ ...withConfig, key });
     if (parsed.success && complete) return { ok: true, change: { id, input: parsed.data } };
-    return refuse(parsed.success ? [] : parsed.error.issues, CREATE_MESSAGES);
+    const issues = parsed.success ? [] : parsed.error.issues;
+    return refuse(issues, entry?.keyInConfig ? NAME_ONLY_MESSAGES : CREATE_MESSAGES);
   }
   // A type this console does not know (a newer one-api's) is left as it is.
   const type = entry ? values.type : undefined;
   const key = entry?.keyInConfig ? '' : values.key;
   const parsed = updateChannelInput.safeParse({ ...withConfig, id, type, key });
   if (parsed.success && complete) return { ok: true, change: { id, input: parsed.data } };
-  return refuse(parsed.success ? [] : parsed.error.issues, EDIT_MESSAGES);
+  return refuse(parsed.success ? [] : parsed.error.issues, NAME_ONLY_MESSAGES);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Badge, Group, Tooltip } from '@mantine/core';
 import { channelTypeById, channelTypeLabel } from '@switchyard/contract/channel-types';
 import type { Channel } from '@switchyard/contract/channels';
+import { isErrorCode, renderError } from '@switchyard/contract/render-error';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import { splitList } from '@switchyard/contract/tokens';
 import { useTranslation } from 'react-i18next';
@@ -52,13 +53,24 @@ export function ChannelStatusBadge({ status }: { status: number }) {
  * Seconds in the colour of their speed; red when the last test failed, the reason in the tooltip
  * (hover, or tap on a phone). The tooltip otherwise says when the channel was last tested.
  */
+/** Why the last test failed, in the console's language when the server gave its code; empty when it passed. */
+export function testFailureText(
+  channel: Pick<Channel, 'test_error' | 'test_failure'>,
+  language: string,
+): string {
+  const failure = channel.test_failure;
+  if (!failure || !isErrorCode(failure.code)) return channel.test_error;
+  return renderError(failure.code, failure.params, language === 'zh' ? 'zh' : 'en');
+}
+
 export function ResponseTimeBadge({
   channel,
 }: {
-  channel: Pick<Channel, 'response_time' | 'test_time' | 'test_error'>;
+  channel: Pick<Channel, 'response_time' | 'test_time' | 'test_error' | 'test_failure'>;
 }) {
-  const { t } = useTranslation();
-  const { response_time: responseTime, test_time: testTime, test_error: failure } = channel;
+  const { t, i18n } = useTranslation();
+  const { response_time: responseTime, test_time: testTime } = channel;
+  const failure = testFailureText(channel, i18n.language);
   const text =
     responseTime === 0 && !failure
       ? t('channels.notTested')

@@ -1,23 +1,20 @@
 import { Alert, Button, Group, Paper, Text, TextInput, Title } from '@mantine/core';
-import { trimBaseUrl } from '@switchyard/contract/base-url';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { copyText } from '../../../lib/clipboard';
-import { useServerStatus } from '../../../lib/server-status';
+import { usePublicAddress } from '../../../lib/server-status';
 import { showSuccess, showWarning } from '../../../lib/toast';
 import { useAffCode, useGenerateAccessToken } from '../api/personal';
 
-/** The invitation link: the configured server address (else this console's origin) with the code. */
-export function inviteLink(serverAddress: string | undefined, code: string): string {
-  const base = trimBaseUrl(serverAddress || window.location.origin);
-  return `${base}/register?aff=${encodeURIComponent(code)}`;
-}
+/** The invitation link: the gateway's public address with the code. */
+const inviteLink = (publicAddress: string, code: string): string =>
+  `${publicAddress}/register?aff=${encodeURIComponent(code)}`;
 
 /** System access token and invitation link: each shown and copied. */
 export function AccessCard() {
   const { t } = useTranslation();
-  const status = useServerStatus();
+  const address = usePublicAddress();
   const generate = useGenerateAccessToken();
   const aff = useAffCode();
   const [shown, setShown] = useState<{ kind: 'token' | 'invite'; value: string } | null>(null);
@@ -38,7 +35,7 @@ export function AccessCard() {
   const invite = () =>
     aff.mutate(undefined, {
       onSuccess: (code) => {
-        const link = inviteLink(status?.server_address, code);
+        const link = inviteLink(address, code);
         setShown({ kind: 'invite', value: link });
         void copy(link, t('settings.personal.inviteCopied'));
       },

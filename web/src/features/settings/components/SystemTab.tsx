@@ -1,7 +1,6 @@
 import { Code, Text } from '@mantine/core';
-import { DEFAULT_SERVER_ADDRESS } from '@switchyard/contract/status';
 import { useTranslation } from 'react-i18next';
-import { useServerStatus } from '../../../lib/server-status';
+import { publicAddress } from '../../../lib/server-status';
 import type { OptionValues } from '../api/options';
 import type { OptionField } from './OptionInput';
 import { OptionSections, plainFields } from './option-sections';
@@ -21,8 +20,7 @@ function CallbackHint({ base, path, label }: { base: string; path: string; label
 /** Sign-in, registration and the services the server talks to (root only). */
 export function SystemTab({ options }: { options: OptionValues }) {
   const { t } = useTranslation();
-  const status = useServerStatus();
-  const base = options.ServerAddress || status?.server_address || window.location.origin;
+  const base = publicAddress(options.ServerAddress);
   return (
     <OptionSections
       options={options}
@@ -34,9 +32,7 @@ export function SystemTab({ options }: { options: OptionValues }) {
           fields: [
             {
               key: 'ServerAddress',
-              placeholder: t('settings.serverAddressInEffect', {
-                address: status?.server_address || DEFAULT_SERVER_ADDRESS,
-              }),
+              placeholder: t('settings.serverAddressInEffect', { address: base }),
             },
           ],
           testId: 'section-server',

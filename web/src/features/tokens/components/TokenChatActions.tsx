@@ -1,18 +1,12 @@
 import { Button, Menu } from '@mantine/core';
-import { DEFAULT_SERVER_ADDRESS } from '@switchyard/contract/status';
 import { useTranslation } from 'react-i18next';
 import { copyOrHandOver } from '../../../lib/clipboard';
-import { useServerStatus } from '../../../lib/server-status';
+import { usePublicAddress, useServerStatus } from '../../../lib/server-status';
 import { CHAT_APPS, type ChatApp, type ChatLinkContext, chatAppLink, opensInNewTab } from '../chat-links';
 
-/** The configured server address; while it is unset (one-api's default), the console's own origin. */
 function useChatLinkContext(): ChatLinkContext {
   const status = useServerStatus();
-  const configured = status?.server_address;
-  return {
-    chatLink: status?.chat_link ?? '',
-    serverAddress: configured && configured !== DEFAULT_SERVER_ADDRESS ? configured : window.location.origin,
-  };
+  return { chatLink: status?.chat_link ?? '', serverAddress: usePublicAddress() };
 }
 
 function openChat(app: ChatApp, link: string): void {

@@ -1,5 +1,5 @@
 import type { User } from '@switchyard/contract/users';
-import { screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../../i18n/i18n';
 import { clearSession, saveSession } from '../../../lib/session';
@@ -27,5 +27,13 @@ describe("an administrator's user list", () => {
     renderAt('/user', '/user', <UserRowActions user={row(9, 'commoner', 1)} />);
     expect(screen.getByRole('button', { name: 'Promote' }).hasAttribute('disabled')).toBe(false);
     expect(screen.getByRole('link', { name: 'Edit' }).getAttribute('href')).toBe('/user/edit/9');
+  });
+
+  it('offers Demote for an administrator only: a common user has no role below', () => {
+    renderAt('/user', '/user', <UserRowActions user={row(9, 'commoner', 1)} />);
+    expect(screen.getByRole('button', { name: 'Demote' }).hasAttribute('disabled')).toBe(true);
+    cleanup();
+    renderAt('/user', '/user', <UserRowActions user={row(8, 'helper', 10)} />);
+    expect(screen.getByRole('button', { name: 'Demote' }).hasAttribute('disabled')).toBe(false);
   });
 });

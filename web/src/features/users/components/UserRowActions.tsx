@@ -1,4 +1,4 @@
-import { isRootRole, UserStatus } from '@switchyard/contract/roles';
+import { isAdminRole, isRootRole, UserStatus } from '@switchyard/contract/roles';
 import type { ManageAction } from '@switchyard/contract/users';
 import { useTranslation } from 'react-i18next';
 import { RowActions, RowButton, RowDeleteButton, RowEditButton } from '../../../components/RowActions';
@@ -9,6 +9,7 @@ import type { UserRow } from '../api/users-list';
 /**
  * Promote, demote, delete (confirmed), disable/enable and edit; all off for super-admin rows and for
  * the viewer's own row (an administrator's list shows it), which is edited on the personal page.
+ * Demote only for an administrator: a common user has no role below.
  */
 export function UserRowActions({ user, wrap = false }: { user: UserRow; wrap?: boolean }) {
   const { t } = useTranslation();
@@ -29,7 +30,7 @@ export function UserRowActions({ user, wrap = false }: { user: UserRow; wrap?: b
       <RowButton
         color="yellow"
         label={t('users.actions.demote')}
-        disabled={off}
+        disabled={off || !isAdminRole(user.role)}
         onClick={() => run('demote')}
       />
       <RowDeleteButton
