@@ -33,8 +33,8 @@ function onDeclaredNode(
       JSON.stringify({ ...rootPackage, engines: { node: engines } }),
     );
     // `node` on the PATH is this one, as after a use-node.sh that could not bring another.
-    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` };
-    delete env.SWITCHYARD_NODE_FETCHED;
+    const { SWITCHYARD_NODE_FETCHED: _fetched, ...inherited } = process.env;
+    const env = { ...inherited, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` };
     const run = spawnSync(process.execPath, [path.join(dir, script), ...command], { encoding: 'utf8', env });
     return { status: run.status, stdout: run.stdout, stderr: run.stderr };
   } finally {
