@@ -45,7 +45,8 @@ describe('several processes sharing the database and Redis', () => {
     const viaB = openAiFor(b, `sk-${customer.token.key}`);
     const ask = () =>
       viaB.chat.completions.create({ model: 'gpt-4', messages: [{ role: 'user', content: 'hi' }] });
-    await expect(ask()).rejects.toMatchObject({ status: 503 });
+    // No channel serves the model yet: not found, which agents do not retry.
+    await expect(ask()).rejects.toMatchObject({ status: 404 });
     await createChannel(await a.root(), { base_url: fake.url });
     expect(
       await eventually(async () =>
