@@ -75,32 +75,50 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('a lease that ran out fences its hold
   it("a give-back the network held up past the lease is not given back again by another process's sweep", async () => {
     const funds = 5_000_000;
     const customer = await createCustomer(clientsFor(a.baseUrl), 'fenced', { quota: funds });
-    const answer = await fetch(`${b.baseUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer sk-${customer.token.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
-    });
-    expect(answer.status).toBe(200);
-    await answer.text();
-    // B holds credit ahead for the account.
-    expect((await books({ db }, customer.userId, customer.token.id)).held).toBeGreaterThan(0);
+    const callThroughB = async () => {
+      const answer = await fetch(`${b.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${customer.token.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(answer.status).toBe(200);
+      await answer.text();
+    };
+    /** An operator's transaction holding the user's row until `unlock`. */
+    const lockUserRow = () => {
+      let unlock!: () => void;
+      const unlocked = new Promise<void>((resolve) => {
+        unlock = resolve;
+      });
+      let locked!: () => void;
+      const taken = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const done = db.kysely.transaction().execute(async (trx) => {
+        await sql`select quota from users where id = ${customer.userId} for update`.execute(trx);
+        locked();
+        await unlocked;
+      });
+      return { taken, unlock, done };
+    };
 
-    // An operator's transaction locks the user's row.
-    let unlock!: () => void;
-    const unlocked = new Promise<void>((resolve) => {
-      unlock = resolve;
-    });
-    let locked!: () => void;
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const operator = db.kysely.transaction().execute(async (trx) => {
-      await sql`select quota from users where id = ${customer.userId} for update`.execute(trx);
-      locked();
-      await unlocked;
-    });
+    let calls = 0;
+    let operator: ReturnType<typeof lockUserRow>;
+    for (;;) {
+      await callThroughB();
+      calls++;
+      // B holds credit ahead for the account.
+      expect((await books({ db }, customer.userId, customer.token.id)).held).toBeGreaterThan(0);
+      // An operator's transaction locks the user's row...
+      operator = lockUserRow();
+      await operator.taken;
+      // ...before B's idle give-back (2 s after the call) ran: on a loaded machine it may have, then again.
+      if ((await books({ db }, customer.userId, customer.token.id)).held > 0) break;
+      operator.unlock();
+      await operator.done;
+      if (calls === 3) throw new Error('B gave its credit back before the row could be locked, three times');
+    }
     try {
-      await lockTaken;
       // B's idle give-back (after 2 s) waits on that row...
       await until('B to give its credit back', async () => (await waiting(db, '%held_quota - %')) >= 1);
       // ...when the network to B stops passing.
@@ -122,8 +140,8 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('a lease that ran out fences its hold
         5_000,
       );
     } finally {
-      unlock();
-      await operator;
+      operator.unlock();
+      await operator.done;
       // B's change goes through, the network comes back, B commits.
       await proxy.restore();
     }
@@ -136,7 +154,7 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('a lease that ran out fences its hold
     }
     expect([now.held, now.tokenHeld]).toEqual([0, 0]);
     expect(now.quota + now.usedQuota).toBe(funds);
-    expect(now.logs).toBe(1);
+    expect(now.logs).toBe(calls);
     expect(now.logged).toBe(now.usedQuota);
   }, 60_000);
 });
