@@ -93,4 +93,10 @@ export class AdminApi {
   createUser(username: string, password: string, displayName = ''): Promise<unknown> {
     return this.call('POST', '/api/user/', { username, password, display_name: displayName });
   }
+
+  /** A common user, then promoted to administrator. */
+  async createAdmin(username: string, password: string): Promise<void> {
+    await this.createUser(username, password);
+    await this.call('POST', '/api/user/manage', { username, action: 'promote' });
+  }
 }

@@ -38,8 +38,7 @@ beforeAll(async () => {
   chromium = await launchBrowser();
   const root = new AdminApi(server.baseUrl);
   await root.login();
-  await root.createUser(ADMIN.username, ADMIN.password);
-  await root.call('POST', '/api/user/manage', { username: ADMIN.username, action: 'promote' });
+  await root.createAdmin(ADMIN.username, ADMIN.password);
   await root.setOptions({ SystemName: 'Audited gateway' });
   await root.call('GET', '/api/user/token');
   const admin = new AdminApi(server.baseUrl);

@@ -76,8 +76,7 @@ beforeAll(async () => {
   chromium = await launchBrowser();
   admin = new AdminApi(server.baseUrl);
   await admin.login();
-  await admin.createUser(ADMIN.username, ADMIN.password);
-  await admin.call('POST', '/api/user/manage', { username: ADMIN.username, action: 'promote' });
+  await admin.createAdmin(ADMIN.username, ADMIN.password);
 });
 
 afterAll(async () => {
