@@ -65,6 +65,52 @@ describe('relay: less travelled endpoints and behaviours', () => {
     expect(log).toMatchObject({ channel_id: channelId, model_name: 'whisper-1', quota: expected });
   });
 
+  describe('multipart forms are read by a real parser', () => {
+    const boundary = 'form-edge';
+    const post = (body: string, contentType = `multipart/form-data; boundary="${boundary}"`) =>
+      fetch(`${t.baseUrl}/v1/audio/transcriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${customer.token.key}`, 'content-type': contentType },
+        body,
+      });
+    const filePart =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clip.wav"\r\n` +
+      'Content-Type: audio/wav\r\n\r\nRIFF-bytes\r\n';
+
+    it('a model field named without quotes, after the file, routes and bills that model', async () => {
+      const channelId = await onlyChannel(1, 'whisper-large-v3');
+      const form =
+        `${filePart}--${boundary}\r\ncontent-disposition: form-data; name=model\r\n\r\nwhisper-large-v3\r\n` +
+        `--${boundary}--\r\n`;
+      const { log } = await spentBy(t, customer, async () => {
+        const answer = await post(form);
+        expect(answer.status, await answer.clone().text()).toBe(200);
+      });
+      expect(log).toMatchObject({ channel_id: channelId, model_name: 'whisper-large-v3' });
+      expect(fake.last().body).toBe(form);
+    });
+
+    it.each([
+      [
+        'cut off before its closing boundary',
+        `${filePart}--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1`,
+      ],
+      ['without a boundary in its content type', `${filePart}--${boundary}--\r\n`, 'multipart/form-data'],
+    ])('a form %s: 400 invalid_multipart, nothing sent upstream, nothing charged', async (_, body, type) => {
+      await onlyChannel(1, 'whisper-1');
+      const seen = fake.requests.length;
+      const { quota } = await spentBy(t, customer, async () => {
+        const answer = await post(body, type);
+        expect(answer.status).toBe(400);
+        expect(await answer.json()).toMatchObject({
+          error: { code: 'invalid_multipart', type: 'invalid_request_error' },
+        });
+      });
+      expect(quota).toBe(0);
+      expect(fake.requests.length).toBe(seen);
+    });
+  });
+
   it('/v1/engines/:model/embeddings: the path names the model, which routes and bills the call', async () => {
     const channelId = await onlyChannel(1, 'text-embedding-3-small');
     const { quota, log } = await spentBy(t, customer, async () => {

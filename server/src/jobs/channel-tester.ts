@@ -144,7 +144,7 @@ export class ChannelTester {
     const body = Buffer.from(
       JSON.stringify({ model, messages: [{ role: 'user', content: TEST_PROMPT }], max_tokens: 16 }),
     );
-    const request = readRelayRequest('chat', body, 'application/json');
+    const request = await readRelayRequest('chat', body, 'application/json');
     const call = buildRelayCall(
       { requestId: newRequestId(), path: '/v1/chat/completions', query: '' },
       request,

@@ -1,5 +1,6 @@
 import type { RelayMode } from '../adaptors/types';
 import { RelayError } from '../errors';
+import { readFormFields } from './multipart-form';
 import type { TokenCounter } from './tokenizer';
 
 const MAX_TOKENS_LIMIT = 1_073_741_823;
@@ -25,26 +26,14 @@ const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   'audio-translation': 'whisper-1',
 };
 
-/** Reads the `model` field of a multipart form without parsing the files in it. */
-function multipartField(raw: Buffer, contentType: string, name: string): string | undefined {
-  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
-  if (!boundary) return undefined;
-  const text = raw.toString('latin1');
-  for (const part of text.split(`--${boundary}`)) {
-    const [head = '', ...rest] = part.split('\r\n\r\n');
-    if (new RegExp(`name="${name}"`).test(head)) return rest.join('\r\n\r\n').replace(/\r\n$/, '').trim();
-  }
-  return undefined;
-}
-
-export function readRelayRequest(
+export async function readRelayRequest(
   mode: RelayMode,
   raw: Buffer,
   contentType: string,
   pathModel?: string,
-): RelayRequest {
+): Promise<RelayRequest> {
   if (contentType.startsWith('multipart/form-data')) {
-    const model = multipartField(raw, contentType, 'model') || DEFAULT_MODELS[mode] || '';
+    const model = (await readFormFields(raw, contentType)).get('model') || DEFAULT_MODELS[mode] || '';
     return { mode, model, isStream: false, maxTokens: 0, body: undefined, rawBody: raw, contentType };
   }
   let body: Record<string, unknown>;

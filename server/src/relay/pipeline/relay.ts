@@ -141,7 +141,7 @@ export class Relay {
     tally: CallTally | undefined,
   ): Promise<void> {
     const started = performance.now();
-    const request = readRelayRequest(
+    const request = await readRelayRequest(
       incoming.mode,
       incoming.rawBody,
       incoming.contentType,
