@@ -94,6 +94,7 @@ describe('relay: less travelled endpoints and behaviours', () => {
       [
         'cut off before its closing boundary',
         `${filePart}--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nwhisper-1`,
+        undefined,
       ],
       ['without a boundary in its content type', `${filePart}--${boundary}--\r\n`, 'multipart/form-data'],
     ])('a form %s: 400 invalid_multipart, nothing sent upstream, nothing charged', async (_, body, type) => {

@@ -1,18 +1,12 @@
 import { Role, UserStatus } from '@switchyard/contract/roles';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Sql } from '../db/connect';
-import { findUserByAccessToken, findUserById, sessionHolds } from '../db/repos/users';
+import { findUserByAccessToken, findUserById, type SignedInSession, sessionHolds } from '../db/repos/users';
 import type { UserRow } from '../db/schema';
 import { DomainError } from '../domain/errors';
 import type { Actor } from '../domain/permissions';
 import { languageOf, refusal } from './envelope';
-import {
-  SESSION_COOKIE,
-  SESSION_MAX_AGE_SECONDS,
-  type SessionCodec,
-  type SessionData,
-  signedInSession,
-} from './session';
+import { SESSION_COOKIE, SESSION_MAX_AGE_SECONDS, type SessionCodec, type SessionData } from './session';
 
 export type AccessLevel = 'public' | 'user' | 'admin' | 'root';
 
@@ -25,6 +19,15 @@ declare module 'fastify' {
     caller: Actor;
   }
 }
+
+/**
+ * Who this session says is signed in, if anyone, and at which epoch. Whether that still holds is the
+ * database's to say (`findSessionUser`).
+ */
+export const signedInSession = (request: FastifyRequest): SignedInSession | undefined =>
+  request.session && request.session.id > 0
+    ? { id: request.session.id, epoch: request.session.epoch }
+    : undefined;
 
 const MINIMUM_ROLE: Record<Exclude<AccessLevel, 'public'>, number> = {
   user: Role.common,

@@ -1,6 +1,4 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import type { SignedInSession } from '../db/repos/users';
 
 /**
  * What the session cookie holds. Role and status are re-read from the database on every call, and
@@ -19,15 +17,6 @@ export interface SessionData {
 
 export const SESSION_COOKIE = 'session';
 export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 3600;
-
-/**
- * Who this session says is signed in, if anyone, and at which epoch. Whether that still holds is the
- * database's to say (`findSessionUser`).
- */
-export const signedInSession = (request: FastifyRequest): SignedInSession | undefined =>
-  request.session && request.session.id > 0
-    ? { id: request.session.id, epoch: request.session.epoch }
-    : undefined;
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

@@ -4,10 +4,9 @@ import { DomainError, InputError } from '../../domain/errors';
 import type { ExternalProvider } from '../../domain/oauth/accounts';
 import { randomAlphanumeric } from '../../domain/random';
 import { toApiUser } from '../../domain/users/api-user';
-import { sessionFor, writeSession } from '../access';
+import { sessionFor, signedInSession, writeSession } from '../access';
 import { ok, queryText } from '../envelope';
 import type { Services } from '../services';
-import { signedInSession } from '../session';
 import { updateSession } from '../visitor-session';
 
 /** Each of these GETs signs in, binds or keeps a state: refused from another site. */

@@ -9,10 +9,9 @@ import {
 } from '@switchyard/contract/users';
 import type { FastifyInstance } from 'fastify';
 import { toApiUser, toOwnApiUser } from '../../domain/users/api-user';
-import { clearSession, sessionFor, writeSession } from '../access';
+import { clearSession, sessionFor, signedInSession, writeSession } from '../access';
 import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
-import { signedInSession } from '../session';
 
 export function userRoutes(app: FastifyInstance, { users, sessions }: Services): void {
   app.post('/api/user/register', { config: { rateLimit: 'critical', botCheck: true } }, async (request) => {

@@ -29,4 +29,30 @@ describe('SseParser', () => {
     for (let i = 0; i < 100; i++)
       expect(events.push(Buffer.from(`data: ${'z'.repeat(100)}\n\n`))).toHaveLength(1);
   });
+
+  it('reads every line ending the format allows (LF, CRLF, CR) and an event left without its blank line', () => {
+    const parser = new SseParser();
+    const text = 'event: a\ndata: 1\n\ndata: 2\r\ndata: 2b\r\n\r\ndata: 3\r\r: comment\n\ndata: 4';
+    expect([...parser.push(Buffer.from(text)), ...parser.end()]).toEqual([
+      { event: 'a', data: '1' },
+      { event: undefined, data: '2\n2b' },
+      { event: undefined, data: '3' },
+      { event: undefined, data: '4' },
+    ]);
+  });
+
+  it('is between events only when what it was fed ends with a blank line', () => {
+    const parser = new SseParser();
+    expect(parser.between()).toBe(true);
+    parser.push(Buffer.from('data: {"a":'));
+    expect(parser.between()).toBe(false);
+    parser.push(Buffer.from('1}\n'));
+    expect(parser.between()).toBe(false);
+    expect(parser.push(Buffer.from('\n'))).toEqual([{ event: undefined, data: '{"a":1}' }]);
+    expect(parser.between()).toBe(true);
+    parser.push(Buffer.from('data: b\r\n\r'));
+    expect(parser.between()).toBe(false);
+    parser.push(Buffer.from('\n'));
+    expect(parser.between()).toBe(true);
+  });
 });
