@@ -1,6 +1,11 @@
 import type { ChannelRow } from '../db/schema';
-import type { HealthNotifier } from '../relay/pipeline/channel-health';
 import type { LogService } from './logs';
+
+/** Who hears that the relay or a channel test switched a channel off or back on. */
+export interface HealthNotifier {
+  channelDisabled(channel: ChannelRow, reason: string): void;
+  channelEnabled(channel: ChannelRow): void;
+}
 
 interface SwitchLog {
   info(details: object, message: string): void;

@@ -1,5 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
-import type { UpstreamRequest } from './adaptors/types';
+import type { ClientSignal } from './client-signal';
 import {
   clientClosed,
   RelayError,
@@ -7,7 +7,13 @@ import {
   upstreamUnreachable,
   upstreamWentSilent,
 } from './errors';
-import type { ClientSignal } from './pipeline/client-sink';
+
+export interface UpstreamRequest {
+  url: string;
+  method: 'POST' | 'GET';
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
 
 export interface UpstreamResponse {
   status: number;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { OPTION_BODY_LIMIT } from '../body-limits';
+import { OPTION_BODY_LIMIT } from '../../http/body-limits';
 import { ok, parseBody } from '../envelope';
 import type { Services } from '../services';
 

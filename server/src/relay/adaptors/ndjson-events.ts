@@ -1,5 +1,5 @@
+import type { ClientSignal } from '../client-signal';
 import { upstreamAnswerTooLarge } from '../errors';
-import type { ClientSignal } from '../pipeline/client-sink';
 import type { UpstreamClient, UpstreamResponse } from '../upstream';
 import type { UpstreamRequest } from './types';
 

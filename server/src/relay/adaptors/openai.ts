@@ -1,6 +1,5 @@
 import { RelayError } from '../errors';
 import { asObject, type Json } from '../json-value';
-import { transcriptText } from '../pipeline/unit-pricing';
 import { answerObject, badStreamEvent, missing } from './answer-check';
 import type {
   Adaptor,
@@ -247,4 +246,17 @@ export function openAiAdaptor(settings: OpenAiSettings = {}): Adaptor {
     streamTranslator: () => new OpenAiStream(),
     parseError: upstreamError,
   };
+}
+
+/** The text of a transcription or translation answer, in any of its response formats. */
+function transcriptText(body: string, contentType: string): string {
+  if (contentType.includes('json')) {
+    try {
+      const parsed = JSON.parse(body) as { text?: unknown };
+      return typeof parsed.text === 'string' ? parsed.text : '';
+    } catch {
+      return '';
+    }
+  }
+  return body;
 }

@@ -1,9 +1,11 @@
 import type { ChannelRow } from '../../db/schema';
 import type { TokenUsage } from '../../domain/billing/token-usage';
+import type { ClientSignal } from '../client-signal';
 import type { RelayError } from '../errors';
-import type { ClientSignal } from '../pipeline/client-sink';
-import type { NativeRequest } from '../pipeline/native';
-import type { UpstreamClient, UpstreamResponse } from '../upstream';
+import type { Json } from '../json-value';
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream';
+
+export type { UpstreamRequest } from '../upstream';
 
 /** What kind of call this is, from the path. */
 export type RelayMode =
@@ -35,13 +37,6 @@ export interface RelayCall {
   contentType: string;
   /** The client's request in its own format, when its front serves one (pipeline/native.ts). */
   native?: NativeRequest;
-}
-
-export interface UpstreamRequest {
-  url: string;
-  method: 'POST' | 'GET';
-  headers: Record<string, string>;
-  body?: string | Buffer;
 }
 
 /** Tokens of one call, with the parts the provider reported (see TokenUsage). */
@@ -94,4 +89,63 @@ export interface Adaptor {
   convertResponse(call: RelayCall, body: Buffer, contentType: string): ConvertedResponse | RelayError;
   streamTranslator(call: RelayCall): StreamTranslator;
   parseError(status: number, body: Buffer): RelayError;
+}
+
+/**
+ * A format clients speak natively (pass-through: pipeline/native.ts) is a `NativeFormat`: its name (the apiStyle of the channels that speak
+ * it, or a `speaks` test), the upstream request built from the native body, a reader of native usage
+ * (body and stream events), and its stream error event.
+ */
+export interface NativeFormat {
+  /** The format's name; by default the catalogue's apiStyle of the channel types that speak it. */
+  readonly name: string;
+  /**
+   * True for the channel types that speak this format natively, when `name` is no apiStyle alone.
+   * `model` (the mapped one) is given when it decides it (a cloud serving several families).
+   */
+  speaks?(channelType: number, model?: string): boolean;
+  /** The upstream request for the client's own body; `call` holds the channel, key and mapped model. */
+  buildRequest(call: RelayCall, native: NativeRequest): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Reads billing usage (and the text to count when there is none) from native answers. */
+  usage: NativeUsageReader;
+  /** The event that ends a stream the gateway breaks off (an upstream break, the quota), framed. */
+  streamError(error: RelayError, requestId: string): string;
+}
+
+export interface NativeUsageReader {
+  /** A whole answer's usage and text; a RelayError when it is no answer (an error in a 200). */
+  answer(body: Buffer): NativeReading | RelayError;
+  /** A reader of one stream's events, in order. */
+  stream(): NativeStreamReader;
+}
+
+export interface NativeReading {
+  usage: Usage | undefined;
+  text: string;
+}
+
+/** Reads usage and text from a native stream; `read` throws a RelayError for an event of another format. */
+export interface NativeStreamReader {
+  read(data: string, event: string | undefined): void;
+  usage(): Usage | undefined;
+  text(): string;
+  /** True once the provider said the answer is whole. */
+  done(): boolean;
+  /** True when the provider ended the stream with its own error event. */
+  failed(): boolean;
+}
+
+/** The client's own request, beside the pipeline's OpenAI-shaped copy of it. */
+export interface NativeRequest {
+  format: NativeFormat;
+  /** The body as the client sent it, byte for byte. */
+  rawBody: Buffer;
+  body: Json;
+  /** The client's request headers (lower-case names), for the ones a format forwards. */
+  headers: Record<string, string | string[] | undefined>;
+  /**
+   * Why the request has no faithful translation (a feature only the provider has): an attempt on a
+   * channel that speaks the format passes it through, one on any other channel fails with this.
+   */
+  untranslatable?: RelayError;
 }

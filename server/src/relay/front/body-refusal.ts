@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
-import { describeFrameworkError } from '../../api/errors';
 import { DomainError } from '../../domain/errors';
+import { describeFrameworkError } from '../../http/body-errors';
 import { RelayError } from '../errors';
 
 /** Fastify's refusals of a body (too large, malformed, the budget full) in the relay's error shape. */

@@ -1,5 +1,5 @@
+import type { NativeRequest } from '../adaptors/types';
 import type { IncomingCall } from '../pipeline/call';
-import type { NativeRequest } from '../pipeline/native';
 
 /**
  * The call a front of another client protocol (Anthropic, Responses, Gemini) hands the pipeline: its

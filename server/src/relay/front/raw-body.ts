@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { admitJsonBody } from '../../api/json-body';
+import { admitJsonBody } from '../../http/json-body';
 
 /**
  * Relay bodies are kept as bytes, so what is not ours passes through untouched. Those the relay will

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { ClientGone, type ClientSink } from '../pipeline/client-sink';
+import { ClientGone } from '../client-signal';
+import type { ClientSink } from '../pipeline/client-sink';
 
 export const CORS_HEADERS = {
   'access-control-allow-origin': '*',

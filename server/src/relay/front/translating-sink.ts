@@ -1,4 +1,5 @@
-import type { ClientSignal, ClientSink } from '../pipeline/client-sink';
+import type { ClientSignal } from '../client-signal';
+import type { ClientSink } from '../pipeline/client-sink';
 import { FrameSplitter } from './frame-splitter';
 
 /** Turns the pipeline's OpenAI stream payloads into a client format's stream text. */

@@ -2,39 +2,14 @@ import { channelTypeById } from '@switchyard/contract/channel-types';
 import { channelSecrets } from '../../domain/channel-secrets';
 import type { RelayMetrics } from '../../metrics/relay-metrics';
 import { adaptorFor } from '../adaptors/registry';
-import type { Adaptor, RelayCall, Usage } from '../adaptors/types';
+import type { Adaptor, RelayCall } from '../adaptors/types';
 import { clientClosed, RelayError, upstreamBroke } from '../errors';
 import type { UpstreamClient } from '../upstream';
 import type { ClientSink } from './client-sink';
 import { withEmbeddingEncoding } from './embedding-encoding';
 import { passThroughWire, type Wire } from './native';
-import type { StreamSpendWatch } from './spending-limit';
+import type { AttemptHooks, AttemptResult, Outcome } from './outcome';
 import { type PumpDeps, pumpStream, translatedOutput } from './stream';
-
-export type AttemptResult =
-  | ({ ok: true } & Outcome)
-  | {
-      ok: false;
-      error: RelayError /** Bytes already reached the client: no retry is possible. */;
-      started: boolean;
-    };
-
-/** What a successful attempt delivered, to bill it. */
-export interface Outcome {
-  /** As the provider reported it; undefined when it did not. */
-  usage: Usage | undefined;
-  /** The generated text; read only when it must be counted (it may cost a parse). */
-  text: () => string;
-  /** False when a stream broke off, was ended for quota, or the client left before the provider said it was over. */
-  complete: boolean;
-}
-
-export interface AttemptHooks {
-  finish?: (outcome: Outcome) => Promise<void>;
-  watch?: StreamSpendWatch;
-  /** The call's start (performance.now()) on its first attempt, for the gateway's added latency. */
-  callStartedAt?: number;
-}
 
 export interface AttemptDeps extends PumpDeps {
   upstream: UpstreamClient;

@@ -1,5 +1,5 @@
 import type { Usage } from '../adaptors/types';
-import type { Outcome } from './attempt';
+import type { Outcome } from './outcome';
 import { countPromptTokens, type RelayRequest } from './relay-request';
 import type { TokenCounter } from './tokenizer';
 

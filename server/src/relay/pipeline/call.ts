@@ -1,8 +1,7 @@
 import { channelBaseUrl } from '@switchyard/contract/channels';
 import type { ChannelRow } from '../../db/schema';
-import type { RelayCall, RelayMode } from '../adaptors/types';
+import type { NativeRequest, RelayCall, RelayMode } from '../adaptors/types';
 import { modelMappingOf } from './model-mapping';
-import type { NativeRequest } from './native';
 import type { RelayRequest } from './relay-request';
 
 /** A client's call as a front hands it to the pipeline: still bytes (its caller is checked apart). */

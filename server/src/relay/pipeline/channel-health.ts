@@ -1,5 +1,6 @@
 import { ChannelStatus } from '@switchyard/contract/roles';
 import type { ChannelRow } from '../../db/schema';
+import type { HealthNotifier } from '../../domain/channel-switch-notices';
 import type { ChannelService } from '../../domain/channels';
 import type { OptionsStore } from '../../domain/options';
 import type { RelayMetrics } from '../../metrics/relay-metrics';
@@ -37,11 +38,6 @@ export function meansDeadChannel(error: RelayError): boolean {
   if (typeof error.code === 'string' && DISABLING_CODES.has(error.code)) return true;
   const message = error.message.toLowerCase();
   return DISABLING_PHRASES.some((phrase) => message.includes(phrase));
-}
-
-export interface HealthNotifier {
-  channelDisabled(channel: ChannelRow, reason: string): void;
-  channelEnabled(channel: ChannelRow): void;
 }
 
 /**

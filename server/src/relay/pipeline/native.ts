@@ -2,9 +2,9 @@ import { channelTypeById } from '@switchyard/contract/channel-types';
 import { channelSecrets } from '../../domain/channel-secrets';
 import { redactSecretsInJsonText } from '../../domain/redact-secrets';
 import { adaptorFor } from '../adaptors/registry';
-import type { Adaptor, ConvertedResponse, RelayCall, UpstreamRequest, Usage } from '../adaptors/types';
+import type { Adaptor, ConvertedResponse, NativeFormat, RelayCall } from '../adaptors/types';
 import type { RelayError } from '../errors';
-import { asObject, type Json } from '../json-value';
+import { asObject } from '../json-value';
 import type { SseEvent } from './sse';
 import type { StreamOutput } from './stream';
 
@@ -21,68 +21,11 @@ import type { StreamOutput } from './stream';
  *   error answer sends as it came (front/send-error.ts);
  * - it does not: the usual translation, through the channel's adaptor and the front's sink.
  * Routing, retries, reservation, settlement, logs and channel health are the same stages either way.
- *
- * A new format adopts it with a `NativeFormat`: its name (the apiStyle of the channels that speak
- * it, or a `speaks` test), the upstream request built from the native body, a reader of native usage
- * (body and stream events), and its stream error event.
  */
-export interface NativeFormat {
-  /** The format's name; by default the catalogue's apiStyle of the channel types that speak it. */
-  readonly name: string;
-  /**
-   * True for the channel types that speak this format natively, when `name` is no apiStyle alone.
-   * `model` (the mapped one) is given when it decides it (a cloud serving several families).
-   */
-  speaks?(channelType: number, model?: string): boolean;
-  /** The upstream request for the client's own body; `call` holds the channel, key and mapped model. */
-  buildRequest(call: RelayCall, native: NativeRequest): UpstreamRequest | Promise<UpstreamRequest>;
-  /** Reads billing usage (and the text to count when there is none) from native answers. */
-  usage: NativeUsageReader;
-  /** The event that ends a stream the gateway breaks off (an upstream break, the quota), framed. */
-  streamError(error: RelayError, requestId: string): string;
-}
-
-export interface NativeUsageReader {
-  /** A whole answer's usage and text; a RelayError when it is no answer (an error in a 200). */
-  answer(body: Buffer): NativeReading | RelayError;
-  /** A reader of one stream's events, in order. */
-  stream(): NativeStreamReader;
-}
 
 /** Whether channels of `channelType` speak `format` natively. */
 export const speaks = (format: NativeFormat, channelType: number, model?: string): boolean =>
   format.speaks ? format.speaks(channelType, model) : channelTypeById(channelType)?.apiStyle === format.name;
-
-export interface NativeReading {
-  usage: Usage | undefined;
-  text: string;
-}
-
-/** Reads usage and text from a native stream; `read` throws a RelayError for an event of another format. */
-export interface NativeStreamReader {
-  read(data: string, event: string | undefined): void;
-  usage(): Usage | undefined;
-  text(): string;
-  /** True once the provider said the answer is whole. */
-  done(): boolean;
-  /** True when the provider ended the stream with its own error event. */
-  failed(): boolean;
-}
-
-/** The client's own request, beside the pipeline's OpenAI-shaped copy of it. */
-export interface NativeRequest {
-  format: NativeFormat;
-  /** The body as the client sent it, byte for byte. */
-  rawBody: Buffer;
-  body: Json;
-  /** The client's request headers (lower-case names), for the ones a format forwards. */
-  headers: Record<string, string | string[] | undefined>;
-  /**
-   * Why the request has no faithful translation (a feature only the provider has): an attempt on a
-   * channel that speaks the format passes it through, one on any other channel fails with this.
-   */
-  untranslatable?: RelayError;
-}
 
 /**
  * How one attempt talks to its channel and answers the client: an adaptor's translation, or the

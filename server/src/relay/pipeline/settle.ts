@@ -1,9 +1,9 @@
 import type { ChannelRow } from '../../db/schema';
 import type { Billing, Price, Reservation } from '../../domain/billing';
 import type { Usage } from '../adaptors/types';
-import type { Outcome } from './attempt';
 import { billedUsage } from './billed-usage';
 import type { IncomingCall } from './call';
+import type { Outcome } from './outcome';
 import type { RelayRequest } from './relay-request';
 import type { TokenCounter } from './tokenizer';
 import { unitQuota } from './unit-pricing';

@@ -10,8 +10,8 @@ import {
   upstreamWentSilent,
 } from '../errors';
 import type { UpstreamClient } from '../upstream';
-import type { AttemptHooks, AttemptResult, Outcome } from './attempt';
 import type { ClientSink } from './client-sink';
+import type { AttemptHooks, AttemptResult, Outcome } from './outcome';
 import { type SseEvent, SseParser } from './sse';
 
 export interface PumpDeps {

@@ -51,16 +51,3 @@ export function unitQuota(request: RelayRequest, price: Price): number | undefin
   }
   return undefined;
 }
-
-/** The text of a transcription or translation answer, in any of its response formats. */
-export function transcriptText(body: string, contentType: string): string {
-  if (contentType.includes('json')) {
-    try {
-      const parsed = JSON.parse(body) as { text?: unknown };
-      return typeof parsed.text === 'string' ? parsed.text : '';
-    } catch {
-      return '';
-    }
-  }
-  return body;
-}

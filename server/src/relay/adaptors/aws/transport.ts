@@ -1,4 +1,4 @@
-import type { ClientSignal } from '../../pipeline/client-sink';
+import type { ClientSignal } from '../../client-signal';
 import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { eventStreamAsSse } from './event-stream';

@@ -1,6 +1,6 @@
+import type { ClientSignal } from '../../client-signal';
 import { RelayError } from '../../errors';
 import type { Json } from '../../json-value';
-import type { ClientSignal } from '../../pipeline/client-sink';
 import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import { answerObject, missing } from '../answer-check';
 import { chatAnswer, JsonStreamTranslator, messageText } from '../openai-format';

@@ -1,5 +1,5 @@
+import type { ClientSignal } from '../../client-signal';
 import { clientClosed, RelayError } from '../../errors';
-import type { ClientSignal } from '../../pipeline/client-sink';
 import type { UpstreamClient, UpstreamResponse } from '../../upstream';
 import { answerObject } from '../answer-check';
 import type { RelayCall, UpstreamRequest } from '../types';

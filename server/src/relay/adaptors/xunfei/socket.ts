@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import type WebSocket from 'ws';
+import type { ClientSignal } from '../../client-signal';
 import { clientClosed, upstreamUnreachable } from '../../errors';
-import type { ClientSignal } from '../../pipeline/client-sink';
 
 // ws is loaded with the first Spark call: only iFlytek channels need it.
 const loadWebSocket = () => createRequire(import.meta.url)('ws') as typeof WebSocket;

@@ -4,10 +4,16 @@ import { authHeaders } from '../../adaptors/anthropic/auth';
 import { anthropicError as upstreamAnthropicError } from '../../adaptors/anthropic/errors';
 import { usageOf } from '../../adaptors/anthropic/response';
 import type { AnthropicErrorBody, AnthropicResponse, AnthropicUsage } from '../../adaptors/anthropic/wire';
-import type { RelayCall, UpstreamRequest } from '../../adaptors/types';
+import type {
+  NativeFormat,
+  NativeReading,
+  NativeRequest,
+  NativeStreamReader,
+  RelayCall,
+  UpstreamRequest,
+} from '../../adaptors/types';
 import { badUpstreamAnswer, type RelayError } from '../../errors';
 import { asObject, type Json, numberOf } from '../../json-value';
-import type { NativeFormat, NativeReading, NativeRequest, NativeStreamReader } from '../../pipeline/native';
 import { withTopLevelFields } from '../../pipeline/native-body';
 import { cloudClaudeRequest, cloudServesClaude } from './cloud-native';
 import { anthropicErrorOf } from './response';

@@ -4,10 +4,16 @@ import { endpointUrl } from '../../adaptors/gemini/endpoint';
 import { geminiError } from '../../adaptors/gemini/errors';
 import { usageOf } from '../../adaptors/gemini/response';
 import type { GeminiChatResponse, GeminiUsageMetadata } from '../../adaptors/gemini/wire';
-import type { RelayCall, UpstreamRequest } from '../../adaptors/types';
+import type {
+  NativeFormat,
+  NativeReading,
+  NativeRequest,
+  NativeStreamReader,
+  RelayCall,
+  UpstreamRequest,
+} from '../../adaptors/types';
 import { badUpstreamAnswer, type RelayError } from '../../errors';
 import { asObject, type Json, numberOf } from '../../json-value';
-import type { NativeFormat, NativeReading, NativeRequest, NativeStreamReader } from '../../pipeline/native';
 import { withFieldAt } from '../../pipeline/native-body';
 import { googleStreamError, sseEvent } from './errors';
 

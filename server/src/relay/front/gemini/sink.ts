@@ -1,5 +1,6 @@
+import type { ClientSignal } from '../../client-signal';
 import type { Json } from '../../json-value';
-import type { ClientSignal, ClientSink } from '../../pipeline/client-sink';
+import type { ClientSink } from '../../pipeline/client-sink';
 import { SseParser } from '../../pipeline/sse';
 import { FrameSplitter } from '../frame-splitter';
 import type { ReplySink } from '../reply-sink';

@@ -1,10 +1,17 @@
 import { ChannelTypeId } from '@switchyard/contract/channel-types';
 import { answerObject, missing } from '../../adaptors/answer-check';
 import { readUsage } from '../../adaptors/openai';
-import type { RelayCall, UpstreamRequest, Usage } from '../../adaptors/types';
+import type {
+  NativeFormat,
+  NativeReading,
+  NativeRequest,
+  NativeStreamReader,
+  RelayCall,
+  UpstreamRequest,
+  Usage,
+} from '../../adaptors/types';
 import { badUpstreamAnswer, type RelayError } from '../../errors';
 import { asObject, type Json, numberOf } from '../../json-value';
-import type { NativeFormat, NativeReading, NativeRequest, NativeStreamReader } from '../../pipeline/native';
 import { withTopLevelFields } from '../../pipeline/native-body';
 import { brokenStreamEvents } from './failure';
 import { type ResponseContext, responseShell } from './response';

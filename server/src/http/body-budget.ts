@@ -1,9 +1,9 @@
 import { type Readable, Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasBody } from './api/body-limits';
-import { bodyTooLarge } from './api/errors';
-import type { BodyLimits } from './config/body-limits';
-import { DomainError } from './domain/errors';
+import type { BodyLimits } from '../config/body-limits';
+import { DomainError } from '../domain/errors';
+import { bodyTooLarge } from './body-errors';
+import { hasBody } from './body-limits';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { chargeParsedBody } from '../body-budget';
+import { chargeParsedBody } from './body-budget';
 import { checkJsonShape } from './json-shape';
 
 /**
