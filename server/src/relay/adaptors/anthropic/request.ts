@@ -3,6 +3,7 @@ import { asObject, type Json, numberOf } from '../../json-value';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { authHeaders } from './auth';
 import { toAnthropicMessages } from './messages';
+import { withOutputFormat } from './output-format';
 import { toAnthropicToolChoice, toAnthropicTools } from './tools';
 import { type AnthropicRequest, DEFAULT_MAX_TOKENS } from './wire';
 
@@ -16,28 +17,10 @@ function stopSequences(stop: unknown): string[] | undefined {
 const defined = <T extends object>(value: T): T =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
 
-/** Anthropic has no JSON mode: a `json_object` answer is asked for in words, after the system prompt. */
-const JSON_OBJECT_INSTRUCTION = 'Answer with one JSON object only, without any text or code fence around it.';
-
-/**
- * `response_format` as Anthropic's structured output: a JSON schema as `output_config.format`;
- * `json_object`, which Anthropic cannot enforce, as an instruction appended to the system prompt.
- */
-function outputFormat(
-  value: unknown,
-  system: string | undefined,
-): Pick<AnthropicRequest, 'output_config' | 'system'> {
-  const format = asObject(value);
-  if (format?.type === 'json_object')
-    return { system: system ? `${system}\n\n${JSON_OBJECT_INSTRUCTION}` : JSON_OBJECT_INSTRUCTION };
-  const schema = format?.type === 'json_schema' ? asObject(asObject(format.json_schema)?.schema) : undefined;
-  return { system, ...(schema ? { output_config: { format: { type: 'json_schema', schema } } } : {}) };
-}
-
 /** An OpenAI chat completion request → an Anthropic Messages request for `model`. */
 export function toAnthropicRequest(body: Json, model: string): AnthropicRequest {
   const converted = toAnthropicMessages(body.messages);
-  const { system, output_config } = outputFormat(body.response_format, converted.system);
+  const { system, output_config } = withOutputFormat(body.response_format, converted.system, model);
   const { messages } = converted;
   const tools = toAnthropicTools(body.tools);
   return defined<AnthropicRequest>({
