@@ -1,3 +1,4 @@
+import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicHandler } from './fakes/anthropic';
@@ -210,6 +211,21 @@ describe('structured output (a JSON schema for the answer) carried to translated
     expect(completion.choices[0]?.message.content).toBe(ROUTER_ANSWER);
     // Gemini's Schema has no additionalProperties: it refuses a request with one.
     expect(gemini.last().json?.generationConfig).toEqual({
+      responseMimeType: 'application/json',
+      responseSchema: ROUTER_SCHEMA,
+    });
+  });
+
+  it('Anthropic SDK output_config.format on a Gemini channel: responseMimeType and responseSchema', async () => {
+    const claude = new Anthropic({ apiKey: `sk-${customer.token.key}`, baseURL: t.baseUrl, maxRetries: 0 });
+    const message = await claude.messages.create({
+      model: GEMINI_MODEL,
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'Route.' }],
+      output_config: { format: { type: 'json_schema', schema: CLOSED_ROUTER_SCHEMA } },
+    });
+    expect(message.content).toEqual([{ type: 'text', text: ROUTER_ANSWER }]);
+    expect(gemini.last().json?.generationConfig).toMatchObject({
       responseMimeType: 'application/json',
       responseSchema: ROUTER_SCHEMA,
     });
