@@ -1,4 +1,5 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { type ContextOptions, newContext } from './browser';
 
 export const ROOT = { username: 'root', password: '123456' };
 
@@ -48,6 +49,17 @@ export async function signInContext(
   await page.goto('/no-such-page-for-seeding');
   await page.evaluate((user: string) => window.localStorage.setItem('user', user), JSON.stringify(body.data));
   await page.close();
+}
+
+/** A fresh context (language, window size) already signed in as `user`. */
+export async function signedInContext(
+  browser: Browser,
+  options: ContextOptions,
+  user: { username: string; password: string },
+): Promise<BrowserContext> {
+  const context = await newContext(browser, options);
+  await signInContext(context, user.username, user.password);
+  return context;
 }
 
 /** Admin calls for test set-up, on an API session of their own. */

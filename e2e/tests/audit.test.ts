@@ -1,15 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, ROOT, signInContext } from '../src/console';
+import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, ROOT, signedInContext } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 const CHANNEL_KEY = 'sk-e2e-audit-channel-secret';
@@ -49,9 +41,12 @@ async function auditPage(
   language: Language,
   viewport: { width: number; height: number },
 ): Promise<Page> {
-  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
+  const context = await signedInContext(
+    chromium.browser,
+    { baseUrl: server.baseUrl, language, viewport },
+    account,
+  );
   contexts.push(context);
-  await signInContext(context, account.username, account.password);
   const page = await context.newPage();
   await page.goto('/audit');
   await page.locator('[data-audit-id]').first().waitFor();
@@ -93,9 +88,12 @@ describe('the audit log page', () => {
   }
 
   it('is not in the menu of a common user, and the API reference lists the audit route', async () => {
-    const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' });
+    const context = await signedInContext(
+      chromium.browser,
+      { baseUrl: server.baseUrl, language: 'en' },
+      { username: 'carol', password: 'carol-password' },
+    );
     contexts.push(context);
-    await signInContext(context, 'carol', 'carol-password');
     const page = await context.newPage();
     await page.goto('/about');
     await page.getByTestId('api-reference-link').waitFor();

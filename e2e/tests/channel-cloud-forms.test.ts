@@ -1,15 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, expectToast, ROOT, settle, signInContext, waitForPath } from '../src/console';
+import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, ROOT, settle, signedInContext, waitForPath } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 interface ApiChannel {
@@ -51,9 +43,12 @@ async function pageFor(
   viewport: { width: number; height: number },
   user: { username: string; password: string } = ROOT,
 ): Promise<Page> {
-  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
+  const context = await signedInContext(
+    chromium.browser,
+    { baseUrl: server.baseUrl, language, viewport },
+    user,
+  );
   contexts.push(context);
-  await signInContext(context, user.username, user.password);
   return context.newPage();
 }
 

@@ -1,15 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, expectToast, ROOT, signInContext, waitForPath } from '../src/console';
+import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, ROOT, signedInContext, waitForPath } from '../src/console';
 import { type FakeOpenAi, startFakeOpenAi } from '../src/fake-openai';
 import { type RunningServer, startServer } from '../src/server';
 
@@ -56,8 +48,7 @@ beforeAll(async () => {
   chromium = await launchBrowser();
   admin = new AdminApi(server.baseUrl);
   await admin.login();
-  context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' });
-  await signInContext(context, ROOT.username, ROOT.password);
+  context = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, ROOT);
   page = await context.newPage();
 });
 
@@ -270,8 +261,11 @@ describe('screenshots', () => {
 
     for (const { language, viewport } of shots) {
       const label = `${language}-${viewport.width}`;
-      const shotContext = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-      await signInContext(shotContext, ROOT.username, ROOT.password);
+      const shotContext = await signedInContext(
+        chromium.browser,
+        { baseUrl: server.baseUrl, language, viewport },
+        ROOT,
+      );
       const shot = await shotContext.newPage();
       await shot.goto('/channel');
       await shot.locator(`[data-id="${edited.id}"]`).first().waitFor();

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, type TestBrowser } from '../src/browser';
-import { ROOT, signInContext } from '../src/console';
+import { ROOT, signedInContext } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 let server: RunningServer;
@@ -62,9 +62,12 @@ describe('the console under its Content-Security-Policy', () => {
   });
 
   it('shows the signed-in pages with no console error or violation', async () => {
-    const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'zh' });
+    const context = await signedInContext(
+      chromium.browser,
+      { baseUrl: server.baseUrl, language: 'zh' },
+      ROOT,
+    );
     contexts.push(context);
-    await signInContext(context, ROOT.username, ROOT.password);
     const { page, problems } = await watchedPage(context);
     const consoleCalls: string[] = [];
     page.on('request', (request) => {

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, PHONE, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, expectToast, settle, signInContext, waitForPath } from '../src/console';
+import { launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, ROOT, settle, signedInContext, waitForPath } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 const USER = { username: 'limited', password: 'limited-password' };
@@ -10,20 +10,6 @@ let server: RunningServer;
 let chromium: TestBrowser;
 let admin: AdminApi;
 let userId: number;
-
-async function signedIn(
-  username: string,
-  password: string,
-  options: { phone?: boolean; language?: 'en' | 'zh' } = {},
-) {
-  const context = await newContext(chromium.browser, {
-    baseUrl: server.baseUrl,
-    language: options.language ?? 'en',
-    ...(options.phone ? { viewport: PHONE } : {}),
-  });
-  await signInContext(context, username, password);
-  return { context, page: await context.newPage() };
-}
 
 beforeAll(async () => {
   server = await startServer();
@@ -48,8 +34,10 @@ describe('limits and budgets in the console', () => {
   let user: { context: BrowserContext; page: Page };
 
   beforeAll(async () => {
-    root = await signedIn('root', '123456');
-    user = await signedIn(USER.username, USER.password);
+    const rootContext = await signedInContext(chromium.browser, { baseUrl: server.baseUrl }, ROOT);
+    root = { context: rootContext, page: await rootContext.newPage() };
+    const userContext = await signedInContext(chromium.browser, { baseUrl: server.baseUrl }, USER);
+    user = { context: userContext, page: await userContext.newPage() };
   });
   afterAll(async () => {
     await root.context.close();
@@ -116,22 +104,27 @@ describe('limits and budgets in the console', () => {
   });
 
   it('the key list and form on a phone, in Chinese', async () => {
-    const phone = await signedIn(USER.username, USER.password, { phone: true, language: 'zh' });
-    await phone.page.goto('/token');
-    const card = phone.page.locator('[data-token="budgeted"]');
+    const context = await signedInContext(
+      chromium.browser,
+      { baseUrl: server.baseUrl, language: 'zh', viewport: PHONE },
+      USER,
+    );
+    const page = await context.newPage();
+    await page.goto('/token');
+    const card = page.locator('[data-token="budgeted"]');
     await card.getByText('60 次/分钟').waitFor();
-    await settle(phone.page);
-    await screenshot(phone.page, 'flows/token-limits-list-phone-zh');
+    await settle(page);
+    await screenshot(page, 'flows/token-limits-list-phone-zh');
     await card.getByText('编辑', { exact: true }).click();
-    await phone.page.locator('input[name="rpm_limit"]').waitFor();
-    expect(await phone.page.locator('input[name="rpm_limit"]').inputValue()).toBe('60');
-    await phone.page.getByTestId('budget-used').waitFor();
-    await settle(phone.page);
-    await screenshot(phone.page, 'flows/token-limits-form-phone-zh');
-    await phone.page.goto(`/user/edit`);
-    await phone.page.getByText('由管理员为您的所有令牌设置。').waitFor();
-    await settle(phone.page);
-    await screenshot(phone.page, 'flows/user-limits-self-phone-zh');
-    await phone.context.close();
+    await page.locator('input[name="rpm_limit"]').waitFor();
+    expect(await page.locator('input[name="rpm_limit"]').inputValue()).toBe('60');
+    await page.getByTestId('budget-used').waitFor();
+    await settle(page);
+    await screenshot(page, 'flows/token-limits-form-phone-zh');
+    await page.goto(`/user/edit`);
+    await page.getByText('由管理员为您的所有令牌设置。').waitFor();
+    await settle(page);
+    await screenshot(page, 'flows/user-limits-self-phone-zh');
+    await context.close();
   });
 });

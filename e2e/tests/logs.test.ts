@@ -1,16 +1,8 @@
 import Database from 'better-sqlite3';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, ROOT, signInContext } from '../src/console';
+import { DESKTOP, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, ROOT, settle, signedInContext } from '../src/console';
 import { type FakeServer, startFakeOpenAi } from '../src/fakes';
 import { type RunningServer, startServer } from '../src/server';
 
@@ -20,6 +12,7 @@ interface ApiLog {
   token_name: string;
   model_name: string;
   quota: number;
+  request_id: string;
 }
 
 const ALICE = { username: 'alice', password: 'alice-password' };
@@ -89,16 +82,6 @@ async function ownLogs(context: BrowserContext, query = ''): Promise<ApiLog[]> {
   return ((await response.json()) as { data: ApiLog[] }).data;
 }
 
-async function signedIn(
-  user: { username: string; password: string },
-  language: Language,
-  viewport = DESKTOP,
-) {
-  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-  await signInContext(context, user.username, user.password);
-  return context;
-}
-
 beforeAll(async () => {
   server = await startServer();
   upstream = await startFakeOpenAi();
@@ -120,8 +103,8 @@ beforeAll(async () => {
     await admin.call('POST', '/api/topup', { user_id: user?.id, quota: 5_000_000, remark: 'e2e credit' });
   }
 
-  alice = await signedIn(ALICE, 'en');
-  const bob = await signedIn(BOB, 'en');
+  alice = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, ALICE);
+  const bob = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, BOB);
   const aliceKey = await createToken(alice, 'alice-key');
   const bobKey = await createToken(bob, 'bob-key');
   for (const model of ALICE_CALLS) await chat(aliceKey, model);
@@ -233,7 +216,7 @@ describe('a user reads their usage', () => {
 
 describe('an administrator reads everyone’s usage', () => {
   it('shows channel and user columns and filters by username', async () => {
-    const root = await signedIn(ROOT, 'en');
+    const root = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, ROOT);
     const rootPage = await root.newPage();
     const listCall = rootPage.waitForRequest((r) => new URL(r.url()).pathname === '/api/log/');
     await rootPage.goto('/log');
@@ -310,7 +293,11 @@ describe('the Chinese console says log details in Chinese', () => {
 
   for (const viewport of [DESKTOP, PHONE]) {
     it(`consumption, redemption and top-up details, and one-api's row as it is (${viewport.width})`, async () => {
-      const context = await signedIn(ALICE, 'zh', viewport);
+      const context = await signedInContext(
+        chromium.browser,
+        { baseUrl: server.baseUrl, language: 'zh', viewport },
+        ALICE,
+      );
       const view = await context.newPage();
       await view.goto('/log');
       const logs = view.getByTestId(viewport === PHONE ? 'logs-cards' : 'logs-table');
@@ -325,7 +312,10 @@ describe('the Chinese console says log details in Chinese', () => {
   }
 });
 
-describe('screenshots', () => {
+describe('long names at 1280 px, and the request id', () => {
+  const MODEL = 'claude-3-haiku@20240307';
+  let requestId = '';
+
   beforeAll(async () => {
     // Long names, as real teams give them: the table must still fit at 1280 px.
     const longModel = 'gpt-4o-mini-2024-07-18-eu-west-deployment';
@@ -337,16 +327,94 @@ describe('screenshots', () => {
       models: longModel,
       group: 'default',
     });
-    const bob = await signedIn(BOB, 'en');
+    const bob = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, BOB);
     await chat(await createToken(bob, 'marketing-team-shared-key-2026'), longModel);
     await bob.close();
+    await admin.call('POST', '/api/channel/', {
+      type: 1,
+      name: 'fake-openai-vertex-names',
+      key: 'sk-upstream',
+      base_url: upstream.url,
+      models: MODEL,
+      group: 'default',
+    });
+    await chat(await createToken(alice, 'vertex-key'), MODEL);
+    // Consumption is logged after the answer.
+    let [log] = await ownLogs(alice, `&model_name=${MODEL}`);
+    for (let tries = 0; !log; tries += 1) {
+      if (tries > 50) throw new Error('the consumption log did not appear');
+      await new Promise((r) => setTimeout(r, 100));
+      [log] = await ownLogs(alice, `&model_name=${MODEL}`);
+    }
+    requestId = log?.request_id ?? '';
+    expect(requestId).toMatch(/^\d{25}$/);
   });
+
+  it('keeps a model id to at most two lines in the administrator’s English table', async () => {
+    const root = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, ROOT);
+    const view = await root.newPage();
+    await view.goto('/log');
+    const cell = view.locator('[data-testid="logs-table"] td', { hasText: MODEL }).first();
+    await cell.waitFor();
+    await view.evaluate(() => document.fonts.ready);
+    const lines = await cell.evaluate((td) => {
+      const tops = new Set<number>();
+      const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let index = 0; index < (node.textContent ?? '').length; index += 1) {
+          const range = document.createRange();
+          range.setStart(node, index);
+          range.setEnd(node, index + 1);
+          tops.add(Math.round(range.getBoundingClientRect().top));
+        }
+      }
+      return tops.size;
+    });
+    expect(lines).toBeLessThanOrEqual(2);
+    await root.close();
+  });
+
+  const COPIED = { en: 'Request ID copied: ', zh: '已复制请求 ID：' };
+  for (const [language, viewport] of [
+    ['en', DESKTOP],
+    ['zh', PHONE],
+  ] as const) {
+    it(`copies the request id on a click or tap (${language}, ${viewport.width})`, async () => {
+      const context = await signedInContext(
+        chromium.browser,
+        { baseUrl: server.baseUrl, language, viewport },
+        ALICE,
+      );
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+      const view = await context.newPage();
+      await view.goto('/log');
+      const list = view.getByTestId(viewport === PHONE ? 'logs-cards' : 'logs-table');
+      const entry = list.locator('[data-log-type="2"]', { hasText: MODEL });
+      await entry.getByTestId('log-request-id').click();
+      await expectToast(view, `${COPIED[language]}${requestId}`);
+      expect(await view.evaluate(() => navigator.clipboard.readText())).toBe(requestId);
+      await settle(view);
+      await entry.scrollIntoViewIfNeeded();
+      await screenshot(view, `flows/${language}-${viewport.width}/log-request-id-copied`, {
+        fullPage: false,
+      });
+      await context.close();
+    });
+  }
+});
+
+describe('screenshots', () => {
+  // The long names of the previous suite are in the lists too.
 
   for (const language of ['en', 'zh'] as const) {
     for (const viewport of [DESKTOP, PHONE]) {
       it(`log page for a user and an admin (${language}, ${viewport.width})`, async () => {
         for (const who of [ALICE, ROOT]) {
-          const context = await signedIn(who, language, viewport);
+          const context = await signedInContext(
+            chromium.browser,
+            { baseUrl: server.baseUrl, language: language, viewport },
+            who,
+          );
           const view = await context.newPage();
           await view.goto('/log');
           await view

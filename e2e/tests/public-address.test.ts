@@ -1,15 +1,6 @@
-import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, expectToast, ROOT, settle, signInContext } from '../src/console';
+import { launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, ROOT, settle, signedInContext } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 // While ServerAddress is unset, links are built on the console's own origin (one-api's console does
@@ -36,12 +27,6 @@ const TEXT = {
 let server: RunningServer;
 let chromium: TestBrowser;
 
-async function signedIn(user: typeof ROOT, language: Language, viewport = DESKTOP): Promise<BrowserContext> {
-  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-  await signInContext(context, user.username, user.password);
-  return context;
-}
-
 beforeAll(async () => {
   server = await startServer();
   chromium = await launchBrowser();
@@ -64,7 +49,7 @@ describe.each(['en', 'zh'] as const)('with ServerAddress unset (%s)', (language)
   const text = TEXT[language];
 
   it('copies an invitation link on the address the console is at', async () => {
-    const context = await signedIn(CAROL, language);
+    const context = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language }, CAROL);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
     const page = await context.newPage();
     await page.goto('/setting');
@@ -83,7 +68,7 @@ describe.each(['en', 'zh'] as const)('with ServerAddress unset (%s)', (language)
   });
 
   it("shows the console's origin as the address in effect and in the OAuth callbacks", async () => {
-    const context = await signedIn(ROOT, language);
+    const context = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language }, ROOT);
     const page = await context.newPage();
     await page.goto('/setting?tab=system');
     const address = page.getByTestId('section-server').locator('input[name="ServerAddress"]');

@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, expectToast, ROOT, signInContext, waitForPath } from '../src/console';
+import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, ROOT, signedInContext, waitForPath } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 interface ApiRedemption {
@@ -53,12 +45,10 @@ beforeAll(async () => {
   admin = new AdminApi(server.baseUrl);
   await admin.login();
   await admin.createUser(USER.username, USER.password);
-  rootContext = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' });
+  rootContext = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, ROOT);
   await rootContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-  await signInContext(rootContext, ROOT.username, ROOT.password);
   adminPage = await rootContext.newPage();
-  userContext = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' });
-  await signInContext(userContext, USER.username, USER.password);
+  userContext = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, USER);
   userPage = await userContext.newPage();
 });
 
@@ -233,8 +223,11 @@ describe('screenshots', () => {
     await admin.call('POST', '/api/redemption/', { name: 'spring-new', quota: 1500000, count: 1 });
     for (const { language, viewport } of shots) {
       const label = `${language}-${viewport.width}`;
-      const root = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-      await signInContext(root, ROOT.username, ROOT.password);
+      const root = await signedInContext(
+        chromium.browser,
+        { baseUrl: server.baseUrl, language, viewport },
+        ROOT,
+      );
       const page = await root.newPage();
       await page.goto('/redemption');
       await page.locator('[data-code-id]').first().waitFor();
@@ -250,8 +243,11 @@ describe('screenshots', () => {
       await screenshot(page, `flows/${label}/redemption-edit`);
       await root.close();
 
-      const user = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-      await signInContext(user, USER.username, USER.password);
+      const user = await signedInContext(
+        chromium.browser,
+        { baseUrl: server.baseUrl, language, viewport },
+        USER,
+      );
       const topup = await user.newPage();
       await topup.goto('/topup');
       await topup.getByTestId('topup-quota').getByText('$0.50').waitFor();

@@ -1,15 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, expectToast, ROOT, settle, signInContext, waitForPath } from '../src/console';
+import { DESKTOP, launchBrowser, newContext, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, ROOT, settle, signedInContext, waitForPath } from '../src/console';
 import {
   type FakeMailServer,
   type FakeServer,
@@ -44,16 +36,6 @@ async function option(key: string): Promise<string | undefined> {
   return entries.find((entry) => entry.key === key)?.value;
 }
 
-async function signedIn(
-  user: { username: string; password: string },
-  language: Language = 'en',
-  viewport = DESKTOP,
-) {
-  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-  await signInContext(context, user.username, user.password);
-  return context;
-}
-
 beforeAll(async () => {
   providers = await startFake((req, _body, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
@@ -84,7 +66,7 @@ beforeAll(async () => {
   await admin.login();
   for (const user of [CAROL, DAVE, ERIN]) await admin.createUser(user.username, user.password);
   await admin.call('POST', '/api/user/manage', { username: ERIN.username, action: 'promote' });
-  root = await signedIn(ROOT);
+  root = await signedInContext(chromium.browser, { baseUrl: server.baseUrl }, ROOT);
   page = await root.newPage();
   page.on('request', (request) => {
     if (request.method() === 'PUT' && new URL(request.url()).pathname === '/api/option/') {
@@ -279,7 +261,7 @@ describe('root changes the system options', () => {
 
 describe('an administrator who is not root', () => {
   it('sees the admin tabs with an explanation instead of the root-only options', async () => {
-    const context = await signedIn(ERIN);
+    const context = await signedInContext(chromium.browser, { baseUrl: server.baseUrl }, ERIN);
     const view = await context.newPage();
     await view.goto('/setting');
     await view.getByTestId('access-card').waitFor();
@@ -299,7 +281,7 @@ describe('personal settings', () => {
   let view: Page;
 
   beforeAll(async () => {
-    carol = await signedIn(CAROL);
+    carol = await signedInContext(chromium.browser, { baseUrl: server.baseUrl }, CAROL);
     await carol.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
     view = await carol.newPage();
   });
@@ -346,7 +328,7 @@ describe('personal settings', () => {
   });
 
   it('deletes the own account only after the username is typed', async () => {
-    const context = await signedIn(DAVE);
+    const context = await signedInContext(chromium.browser, { baseUrl: server.baseUrl }, DAVE);
     const own = await context.newPage();
     await own.goto('/setting');
     await own.getByRole('button', { name: 'Delete my account' }).click();
@@ -384,7 +366,7 @@ describe('account bindings', () => {
       ['WeChatAuthEnabled', 'true'],
     ];
     for (const [key, value] of settings) await admin.call('PUT', '/api/option/', { key, value });
-    const context = await signedIn(CAROL);
+    const context = await signedInContext(chromium.browser, { baseUrl: server.baseUrl }, CAROL);
     const view = await context.newPage();
     // GitHub's authorise page sends the browser straight back with a code and the same state.
     await view.route('https://github.com/login/oauth/authorize**', async (route) => {
@@ -435,7 +417,11 @@ describe('screenshots', () => {
   for (const language of ['en', 'zh'] as const) {
     for (const viewport of [DESKTOP, PHONE]) {
       it(`every settings tab (${language}, ${viewport.width})`, async () => {
-        const context = await signedIn(ROOT, language, viewport);
+        const context = await signedInContext(
+          chromium.browser,
+          { baseUrl: server.baseUrl, language, viewport },
+          ROOT,
+        );
         const view = await context.newPage();
         for (const tab of ['personal', 'operation', 'system', 'other']) {
           await view.goto(tab === 'personal' ? '/setting' : `/setting?tab=${tab}`);

@@ -1,15 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, expectToast, settle, signInContext, waitForPath } from '../src/console';
+import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, settle, signedInContext, waitForPath } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 interface ApiToken {
@@ -67,9 +59,8 @@ beforeAll(async () => {
     models: 'gpt-4o-mini,gpt-4o',
     group: 'default',
   });
-  context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' });
+  context = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, USER);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
-  await signInContext(context, USER.username, USER.password);
   page = await context.newPage();
 });
 
@@ -168,12 +159,11 @@ describe('a user manages a token', () => {
   });
 
   it('offers the same choices on a phone, in Chinese', async () => {
-    const phone = await newContext(chromium.browser, {
-      baseUrl: server.baseUrl,
-      language: 'zh',
-      viewport: PHONE,
-    });
-    await signInContext(phone, USER.username, USER.password);
+    const phone = await signedInContext(
+      chromium.browser,
+      { baseUrl: server.baseUrl, language: 'zh', viewport: PHONE },
+      USER,
+    );
     const small = await phone.newPage();
     await small.goto('/token');
     const card = small.locator('[data-token="ci-key"]');
@@ -301,8 +291,11 @@ describe('screenshots', () => {
     const token = await ownToken('unlimited');
     for (const { language, viewport } of shots) {
       const label = `${language}-${viewport.width}`;
-      const shotContext = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-      await signInContext(shotContext, USER.username, USER.password);
+      const shotContext = await signedInContext(
+        chromium.browser,
+        { baseUrl: server.baseUrl, language, viewport },
+        USER,
+      );
       const shot = await shotContext.newPage();
       await shot.goto('/token');
       await shot.locator('[data-token="unlimited"]').first().waitFor();

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, expectToast, ROOT, signInContext, waitForPath } from '../src/console';
+import { launchBrowser, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, expectToast, ROOT, signedInContext, waitForPath } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 interface ApiUser {
@@ -39,8 +39,7 @@ beforeAll(async () => {
   // root plus 11 users: two server pages of ten.
   for (let i = 1; i <= 11; i += 1)
     await admin.createUser(`member${String(i).padStart(2, '0')}`, 'member-password');
-  rootContext = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' });
-  await signInContext(rootContext, ROOT.username, ROOT.password);
+  rootContext = await signedInContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' }, ROOT);
   page = await rootContext.newPage();
 });
 
@@ -165,8 +164,11 @@ describe('create and edit', () => {
   });
 
   it('lets a user edit their own profile without group or quota', async () => {
-    const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language: 'en' });
-    await signInContext(context, 'member09', 'member-password');
+    const context = await signedInContext(
+      chromium.browser,
+      { baseUrl: server.baseUrl, language: 'en' },
+      { username: 'member09', password: 'member-password' },
+    );
     const own = await context.newPage();
     await own.goto('/user/edit');
     await own.locator('input[name="display_name"]').waitFor();

@@ -17,7 +17,19 @@ const EXCLUDED: Array<{ route: RegExp; reason: string }> = [
 
 interface Document {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object }> } }>>;
+  info: { description: string; 'x-description-zh'?: string };
+  tags: Array<{ name: string; 'x-name-zh'?: string }>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        summary: string;
+        'x-summary-zh'?: string;
+        requestBody?: { content: Record<string, { schema: object }> };
+      }
+    >
+  >;
   components: { schemas: Record<string, object> };
 }
 
@@ -126,6 +138,19 @@ describe('OpenAPI document', () => {
       registered.map((route) => route.replace(/ (.*)$/, (_all, url: string) => ` ${openApiPath(url)}`)),
     );
     expect(documented.filter((operation) => !served.has(operation))).toEqual([]);
+  });
+
+  it('words its introduction, groups and summaries in Chinese too, for the Chinese console', () => {
+    const chinese = /[\u4e00-\u9fff]/;
+    expect(document.info['x-description-zh']).toMatch(chinese);
+    expect(document.tags.filter((tag) => !tag['x-name-zh'])).toEqual([]);
+    expect(document.tags.find((tag) => tag.name === 'Account')?.['x-name-zh']).toBe('账户');
+    const untranslated = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, operation]) => !chinese.test(operation['x-summary-zh'] ?? '') || !operation.summary)
+        .map(([method]) => `${method} ${path}`),
+    );
+    expect(untranslated).toEqual([]);
   });
 
   let ajv: Ajv2020 | undefined;

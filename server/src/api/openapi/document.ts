@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONSOLE_OPERATIONS } from './console-operations';
-import type { Access, Operation } from './operation';
+import { type Access, type Operation, TAGS } from './operation';
 import { RELAY_OPERATIONS } from './relay-operations';
 import { REQUEST_SCHEMAS } from './request-schemas';
 
@@ -69,7 +69,8 @@ function describe(operation: Operation): Record<string, unknown> {
   const relay = operation.access === 'key';
   return {
     tags: [operation.tag],
-    summary: operation.summary,
+    summary: operation.summary[0],
+    'x-summary-zh': operation.summary[1],
     operationId: `${operation.method.toLowerCase()} ${operation.route}`,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(bodies.length > 0
@@ -118,8 +119,14 @@ export function buildOpenApiDocument(version: string): Record<string, unknown> {
       description:
         'The console API (/api: the envelope {success, message, data}; a JSON null reads as an absent field) ' +
         'and the relay (/v1, /v1beta: the providers’ own shapes).',
+      'x-description-zh':
+        '控制台接口（/api：统一的 {success, message, data} 结构；JSON null 视同未填写的字段）' +
+        '与转发接口（/v1、/v1beta：各服务商自己的格式）。',
     },
-    tags: [...new Set(OPERATIONS.map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: [...new Set(OPERATIONS.map((operation) => operation.tag))].map((name) => ({
+      name,
+      'x-name-zh': TAGS[name],
+    })),
     paths,
     components: {
       schemas,

@@ -9,6 +9,10 @@ export const enLogs = {
     emptyText: 'Requests, top-ups and management actions will be listed here.',
     elapsed: '{{ms}} ms',
     stream: 'Stream',
+    requestId: 'Request ID',
+    copyRequestId: 'Copy the request ID {{id}}',
+    requestIdCopied: 'Request ID copied: {{id}}',
+    requestIdNotCopied: 'Cannot copy to the clipboard. The request ID is {{id}}',
     facts: {
       consumePerToken:
         'Model ratio {{modelRatio}} × group ratio {{groupRatio}} × completion ratio {{completionRatio}}',
@@ -39,8 +43,8 @@ export const enLogs = {
       token: 'Token',
       type: 'Type',
       model: 'Model',
-      prompt: 'Prompt tokens',
-      completion: 'Completion tokens',
+      prompt: 'Prompt',
+      completion: 'Completion',
       quota: 'Quota',
       detail: 'Detail',
     },

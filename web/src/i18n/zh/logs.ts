@@ -12,6 +12,10 @@ export const zhLogs: Messages<typeof enLogs> = {
     emptyText: '请求、充值和管理操作的记录将显示在这里。',
     elapsed: '{{ms}} 毫秒',
     stream: '流式',
+    requestId: '请求 ID',
+    copyRequestId: '复制请求 ID {{id}}',
+    requestIdCopied: '已复制请求 ID：{{id}}',
+    requestIdNotCopied: '无法复制到剪贴板，请求 ID 为 {{id}}',
     facts: {
       consumePerToken: '模型倍率 {{modelRatio}} × 分组倍率 {{groupRatio}} × 补全倍率 {{completionRatio}}',
       consumePerUnit: '模型倍率 {{modelRatio}} × 分组倍率 {{groupRatio}}',

@@ -5,14 +5,16 @@ import { buildUrl } from '../../../lib/api-client';
 export interface OpenApiOperation {
   tags?: string[];
   summary?: string;
+  /** The summary in Chinese (the document's own wording is English, for tools). */
+  'x-summary-zh'?: string;
   'x-access'?: string;
   parameters?: Array<{ name: string; in: string; required?: boolean }>;
   requestBody?: { content: Record<string, { schema: unknown }> };
 }
 
 export interface OpenApiDocument {
-  info: { title: string; version: string; description?: string };
-  tags?: Array<{ name: string }>;
+  info: { title: string; version: string; description?: string; 'x-description-zh'?: string };
+  tags?: Array<{ name: string; 'x-name-zh'?: string }>;
   paths: Record<string, Record<string, OpenApiOperation>>;
   components?: { schemas?: Record<string, unknown> };
 }

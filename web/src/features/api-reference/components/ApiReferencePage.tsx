@@ -1,11 +1,23 @@
-import { Accordion, Anchor, Badge, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import {
+  Accordion,
+  Anchor,
+  Badge,
+  Box,
+  Code,
+  Group,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyPanel } from '../../../components/EmptyPanel';
 import { PageHeader } from '../../../components/PageHeader';
 import { PageLoading } from '../../../components/PageLoading';
 import { OPENAPI_PATH, type OpenApiDocument, useOpenApiDocument } from '../api/openapi-document';
-import { type ListedOperation, matchesFilter, operationsByTag, resolveSchema } from './operations';
+import { type ListedOperation, matchesFilter, operationsByTag, resolveSchema, wordingIn } from './operations';
 
 const METHOD_COLOURS: Record<string, string> = { GET: 'blue', POST: 'green', PUT: 'orange', DELETE: 'red' };
 
@@ -42,9 +54,30 @@ function OperationDetail({ document, item }: { document: OpenApiDocument; item: 
   );
 }
 
+/** A path that a narrow screen may break after its slashes only, never inside a segment. */
+function BreakablePath({ path }: { path: string }) {
+  const segments = path.split('/');
+  return (
+    <Text ff="monospace" size="sm" style={{ overflowWrap: 'normal', wordBreak: 'keep-all' }}>
+      {segments.map((segment, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a path's segments are fixed, and may repeat
+        <Fragment key={index}>
+          {segment}
+          {index < segments.length - 1 && (
+            <>
+              /<wbr />
+            </>
+          )}
+        </Fragment>
+      ))}
+    </Text>
+  );
+}
+
 /** The API reference: the server's OpenAPI document, operations grouped by tag with their schemas. */
 export function ApiReferencePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const words = wordingIn(i18n.language === 'zh' ? 'zh' : 'en');
   const document = useOpenApiDocument();
   const [filter, setFilter] = useState('');
   if (document.isLoading) return <PageLoading page={t('pageNames.apiReference')} />;
@@ -61,7 +94,7 @@ export function ApiReferencePage() {
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
         <Group justify="space-between" align="flex-end" mb="md">
           <Text size="sm" c="dimmed" maw={640}>
-            {data.info.description}{' '}
+            {words.intro(data)}{' '}
             <Anchor href={OPENAPI_PATH} target="_blank" rel="noreferrer">
               {t('apiReference.download')}
             </Anchor>
@@ -77,28 +110,34 @@ export function ApiReferencePage() {
           {groups.map(([tag, items]) => (
             <div key={tag} data-testid="api-tag">
               <Title order={3} fz="h4" mb="xs">
-                {tag}
+                {words.tag(data, tag)}
               </Title>
               <Accordion variant="separated" chevronPosition="left">
                 {items.map((item) => (
                   <Accordion.Item key={`${item.method} ${item.path}`} value={`${item.method} ${item.path}`}>
                     <Accordion.Control>
-                      <Group gap="xs" wrap="nowrap">
+                      <Group gap="xs" wrap="nowrap" align="flex-start">
                         <Badge w={72} color={METHOD_COLOURS[item.method] ?? 'gray'} style={{ flexShrink: 0 }}>
                           {item.method}
                         </Badge>
-                        <Text ff="monospace" size="sm" style={{ overflowWrap: 'anywhere' }}>
-                          {item.path}
-                        </Text>
-                        <Text size="sm" c="dimmed" visibleFrom="sm" truncate="end">
-                          {item.operation.summary}
-                        </Text>
+                        {/* The summary follows the path, on the same line when both fit. */}
+                        <Box
+                          style={{
+                            display: 'flex',
+                            flexWrap: 'wrap',
+                            alignItems: 'baseline',
+                            columnGap: 12,
+                            minWidth: 0,
+                          }}
+                        >
+                          <BreakablePath path={item.path} />
+                          <Text size="sm" c="dimmed" data-testid="api-summary">
+                            {words.summary(item.operation)}
+                          </Text>
+                        </Box>
                       </Group>
                     </Accordion.Control>
                     <Accordion.Panel>
-                      <Text size="sm" mb="xs" hiddenFrom="sm">
-                        {item.operation.summary}
-                      </Text>
                       <OperationDetail document={data} item={item} />
                     </Accordion.Panel>
                   </Accordion.Item>

@@ -1,3 +1,4 @@
+import type { Language } from '../../../i18n/i18n';
 import type { OpenApiDocument, OpenApiOperation } from '../api/openapi-document';
 
 export interface ListedOperation {
@@ -37,8 +38,19 @@ export function resolveSchema(document: OpenApiDocument, schema: unknown, seen: 
   );
 }
 
-/** Filters operations by a text in their path or summary (case-insensitive). */
+/** The document's texts in the console's language: Chinese where the document carries it, else English. */
+export const wordingIn = (language: Language) => ({
+  intro: (document: OpenApiDocument) =>
+    (language === 'zh' && document.info['x-description-zh']) || document.info.description || '',
+  tag: (document: OpenApiDocument, name: string) =>
+    (language === 'zh' && document.tags?.find((tag) => tag.name === name)?.['x-name-zh']) || name,
+  summary: (operation: OpenApiOperation) =>
+    (language === 'zh' && operation['x-summary-zh']) || operation.summary || '',
+});
+
+/** Filters operations by a text in their path or summary in either language (case-insensitive). */
 export const matchesFilter = (item: ListedOperation, filter: string): boolean => {
   const text = filter.trim().toLowerCase();
-  return !text || `${item.method} ${item.path} ${item.operation.summary ?? ''}`.toLowerCase().includes(text);
+  const { summary = '', 'x-summary-zh': chinese = '' } = item.operation;
+  return !text || `${item.method} ${item.path} ${summary} ${chinese}`.toLowerCase().includes(text);
 };

@@ -38,7 +38,7 @@ export function LogsTable({ logs, admin }: { logs: LogEntry[]; admin: boolean })
           {logs.map((log, index) => (
             <Table.Tr key={log.id || `${log.created_at}-${index}`} data-log-type={log.type}>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <Text size="sm" ff="monospace" title={log.request_id || undefined}>
+                <Text size="sm" ff="monospace">
                   {renderTimestamp(log.created_at)}
                 </Text>
               </Table.Td>
