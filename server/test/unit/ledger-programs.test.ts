@@ -129,6 +129,13 @@ const holdCases: HoldCase[] = [
     check: (steps) => expect(paramsOf(steps, 'addHold')).toEqual([[HOLDER, 1, 11, 100, 0]]),
   },
   {
+    name: 'a key with a budget that is gone is refused, unlimited or not',
+    batch: [ask(budgetKey, 100)],
+    script: { readUser: [user(1000)], readToken: [undefined] },
+    steps: ['renewHolder', 'readUser', 'readToken'],
+    results: [{ ok: false, refusal: 'token-quota' }],
+  },
+  {
     name: "a key whose period's budget less its holds is short is refused",
     batch: [ask(budgetKey, 100)],
     script: { readUser: [user(1000)], readToken: [token(0, 50, dailyBudget(500, 380))] },
@@ -447,6 +454,28 @@ const carefulCases: SettleCase[] = [
     },
   },
   {
+    name: 'a log without content still says what was charged',
+    batch: [call({ log: { ...consumeLog(80), content: null } })],
+    script: { readUser: [user(20)], readToken: [token(1000)] },
+    steps: [
+      'markSettled',
+      'releaseHold',
+      'releaseUser',
+      'releaseToken',
+      'readUser',
+      'readToken',
+      'chargeUserExactly',
+      'chargeTokenExactly',
+      'chargeChannel',
+      'logs',
+    ],
+    charges: [20],
+    check: (steps) => {
+      const [[log]] = paramsOf(steps, 'logs') as [[NewLogRow]];
+      expect(log.content).toBe(' (cost 80, charged the 20 left)');
+    },
+  },
+  {
     name: 'a balance below zero is charged nothing, never more below',
     batch: [call()],
     script: { readUser: [user(-5)], readToken: [token(1000)] },
@@ -500,8 +529,8 @@ const carefulCases: SettleCase[] = [
     charges: [30],
   },
   {
-    name: 'an unlimited key, or one that is gone, only counts its use',
-    batch: [call({ ...unlimitedKey }), call({ tokenId: 13 })],
+    name: 'an unlimited key, or one that is gone, only counts its use; a call without a log writes none',
+    batch: [call({ ...unlimitedKey }), call({ tokenId: 13, log: undefined })],
     script: { readUser: [user(1000), user(1000)], readToken: [token(0), undefined] },
     steps: [
       'markSettled',

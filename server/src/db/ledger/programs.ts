@@ -79,12 +79,12 @@ export function* holdProgram(
     if (tokenHolds(request)) {
       const token = yield* get('readToken', request.tokenId);
       const held = num(token?.held_quota) + request.amount;
-      const tokenSpare = !token ? -1 : request.unlimitedToken ? spare : num(token.remain_quota) - held;
-      if (tokenSpare < 0) {
+      const tokenSpare = request.unlimitedToken ? spare : num(token?.remain_quota) - held;
+      if (!token || tokenSpare < 0) {
         results[index] = { ok: false, refusal: 'token-quota' };
         continue;
       }
-      const budget = token ? budgetLeft(token, now) : undefined;
+      const budget = budgetLeft(token, now);
       if (budget !== undefined && budget - held < 0) {
         results[index] = { ok: false, refusal: 'token-budget' };
         continue;
