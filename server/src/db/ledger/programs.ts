@@ -13,9 +13,11 @@ import {
 import type { StatementName } from './statements';
 
 /**
- * The ledger's transactions, written once as generators that yield statements. The SQLite driver
- * answers each one synchronously inside one BEGIN IMMEDIATE; the Kysely driver awaits each one
- * inside a database transaction. Either way a program runs whole or not at all.
+ * The ledger's transactions, written once as generators that yield statements; an executor answers
+ * them. SQLite's answers each one synchronously inside one BEGIN IMMEDIATE; on MySQL (and PostgreSQL
+ * with PG_PIPELINE=false) Kysely awaits each one inside a database transaction; PostgreSQL's pipeline
+ * sends changes ahead with a guessed row count and replays the program on the real counts
+ * (kysely-ledger.ts). Whichever runs it, a program runs whole or not at all. See docs/ledger.md.
  */
 export type LedgerStep =
   | { kind: 'run'; statement: StatementName; params: unknown[] }
