@@ -7,7 +7,7 @@ import type { Program } from '../../src/db/ledger/programs';
 import { inlineParameters } from '../../src/db/pg-script';
 import type { NewLogRow } from '../../src/db/schema';
 import { createTestDatabase, type TestDatabase } from '../databases';
-import { type Script, scriptedPgScripts, scriptedSql } from './scripted-ledger';
+import { consumeLog, type Script, scriptedPgScripts, scriptedSql } from './scripted-ledger';
 
 const inline = (sql: string, ...parameters: unknown[]) =>
   inlineParameters({ sql, parameters }, pg.escapeLiteral);
@@ -189,13 +189,7 @@ describe('the literals on a real PostgreSQL', () => {
 
 const HOLDER = 'holder-a';
 const NOW = 1_800_000_000;
-const log = (content = 'ratio 1'): NewLogRow => ({
-  user_id: 1,
-  created_at: NOW,
-  type: 2,
-  content,
-  quota: 80,
-});
+const log = (content = 'ratio 1'): NewLogRow => consumeLog(80, { content });
 const settlement = (over: Partial<Settlement> = {}): Settlement => ({
   holder: HOLDER,
   userId: 1,

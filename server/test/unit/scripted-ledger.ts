@@ -1,3 +1,4 @@
+import { logFactsText } from '@switchyard/contract/log-facts';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -16,7 +17,7 @@ import { ProgramLedger } from '../../src/db/ledger/program-ledger';
 import type { LedgerStep, Program } from '../../src/db/ledger/programs';
 import { ledgerStatements, type StatementName } from '../../src/db/ledger/statements';
 import { inlineParameters, type PgScripts } from '../../src/db/pg-script';
-import type { Database } from '../../src/db/schema';
+import type { Database, NewLogRow } from '../../src/db/schema';
 
 type Row = Record<string, unknown>;
 
@@ -210,3 +211,24 @@ export function scriptedPgScripts(script: Script): {
   };
   return { scripts, trips };
 }
+
+/** A consumption log row as a settlement writes it. */
+export const consumeLog = (quota: number, over: Partial<NewLogRow> = {}): NewLogRow => ({
+  user_id: 1,
+  created_at: 1_800_000_000,
+  type: 2,
+  content: 'model ratio 1',
+  facts: logFactsText({ kind: 'consume', modelRatio: 1, groupRatio: 1, completionRatio: 1 }),
+  username: 'ann',
+  token_name: 'key',
+  model_name: 'gpt-4o',
+  quota,
+  prompt_tokens: 10,
+  completion_tokens: 20,
+  channel_id: 5,
+  request_id: 'request',
+  elapsed_time: 300,
+  is_stream: false,
+  system_prompt_reset: false,
+  ...over,
+});

@@ -258,7 +258,7 @@ export function* settleCarefulProgram(
           : {
               ...call.log,
               quota: charge,
-              content: `${call.log.content ?? ''} (cost ${call.cost}, charged the ${charge} left)`,
+              content: `${call.log.content} (cost ${call.cost}, charged the ${charge} left)`,
               facts: withUnderpaid(call.log.facts, { cost: call.cost, charged: charge }),
             },
       );
