@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Pure unit tests run once, not once per database (vitest.unit.config.ts).
+    exclude: [...configDefaults.exclude, 'test/unit/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

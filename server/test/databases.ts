@@ -12,12 +12,20 @@ export type TestDialect = 'sqlite' | 'postgres' | 'mysql';
 export const TEST_DIALECT: TestDialect = (process.env.TEST_DB as TestDialect | undefined) ?? 'sqlite';
 
 const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * PG_PIPELINE as this run sets it (run-all-dbs.mjs's `postgres-stepwise` run: `false`), for every
+ * server a test starts on PostgreSQL: its ledger runs step by step then.
+ */
+export const PG_PIPELINE_ENV: { PG_PIPELINE?: string } = process.env.PG_PIPELINE
+  ? { PG_PIPELINE: process.env.PG_PIPELINE }
+  : {};
 const MYSQL_HOST = process.env.TEST_MYSQL_HOST ?? '127.0.0.1';
 
 export interface TestDatabase {
   target: DatabaseTarget;
-  /** The SQL_DSN / SQLITE_PATH a child process would use to reach the same database. */
-  env: { SQL_DSN: string; SQLITE_PATH: string };
+  /** The SQL_DSN / SQLITE_PATH (and PG_PIPELINE) a child process would use to reach the same database. */
+  env: { SQL_DSN: string; SQLITE_PATH: string; PG_PIPELINE?: string };
   drop(): Promise<void>;
 }
 
@@ -42,7 +50,7 @@ export async function createTestDatabase(dialect: TestDialect = TEST_DIALECT): P
     url.pathname = `/${name}`;
     return {
       target: { dialect: 'postgres', connectionString: url.toString() },
-      env: { SQL_DSN: url.toString(), SQLITE_PATH: '' },
+      env: { SQL_DSN: url.toString(), SQLITE_PATH: '', ...PG_PIPELINE_ENV },
       drop: async () => {
         const client = new pg.Client({ connectionString: PG_ADMIN });
         await client.connect();

@@ -9,7 +9,7 @@ async function mysqlConnections(t: TestApp, database: string): Promise<number> {
   return Number(rows[0]?.n);
 }
 
-describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT', () => {
+describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT, PG_PIPELINE', () => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -19,6 +19,7 @@ describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_
         SQL_MAX_IDLE_CONNS: '2',
         SQL_MAX_LIFETIME: '30',
         SQLITE_BUSY_TIMEOUT: '4321',
+        PG_PIPELINE: 'false',
       },
     });
   });
@@ -30,8 +31,15 @@ describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_
       maxIdle: 2,
       maxLifetimeSeconds: 30,
       sqliteBusyTimeoutMs: 4321,
+      pgPipeline: false,
     });
     const dialect = t.database.target.dialect;
+    if (dialect === 'postgres') {
+      // Without the pipeline the ledger runs on Kysely, a round trip per statement, and still holds.
+      expect(t.db.pgScripts).toBeUndefined();
+      await t.db.ledger.register('pool-test', Date.now() + 60_000);
+      expect(await t.db.ledger.renew('pool-test', Date.now() + 60_000)).toBe(true);
+    }
     if (dialect === 'sqlite') {
       expect(t.db.sqlite?.pragma('busy_timeout', { simple: true })).toBe(4321);
       return;

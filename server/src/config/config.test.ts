@@ -512,14 +512,24 @@ describe('loadConfig', () => {
   });
 });
 
-describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT', () => {
+describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT, PG_PIPELINE', () => {
   it('keep the pool as it was when unset', () => {
     expect(loadConfig({}).databasePool).toEqual({
       maxOpen: 20,
       maxIdle: undefined,
       maxLifetimeSeconds: 0,
       sqliteBusyTimeoutMs: 3000,
+      pgPipeline: true,
     });
+  });
+
+  it.each([
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    [' ', true],
+  ])('PG_PIPELINE=%j pipelines PostgreSQL: %s', (value, pipelined) => {
+    expect(loadConfig({ PG_PIPELINE: value }).databasePool.pgPipeline).toBe(pipelined);
   });
 
   it('cap the idle connections at the open ones', () => {
@@ -531,6 +541,7 @@ describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_
     ['SQL_MAX_IDLE_CONNS', '-1'],
     ['SQL_MAX_LIFETIME', '1.5'],
     ['SQLITE_BUSY_TIMEOUT', 'soon'],
+    ['PG_PIPELINE', 'off'],
   ])('refuse %s=%j naming the variable', (variable, value) => {
     expect(() => loadConfig({ [variable]: value })).toThrow(new RegExp(`^${variable}: `));
   });

@@ -1,6 +1,10 @@
 import { type Env, readInteger } from './env';
+import { readFlag } from './operations';
 
-/** How the driver keeps its connections (one-api's SQL_MAX_* variables and SQLITE_BUSY_TIMEOUT). */
+/**
+ * How the driver keeps its connections and sends statements (one-api's SQL_MAX_* variables,
+ * SQLITE_BUSY_TIMEOUT, PG_PIPELINE).
+ */
 export interface PoolSettings {
   /** Connections open at most (SQL_MAX_OPEN_CONNS): pg's `max`, mysql2's `connectionLimit`. */
   maxOpen: number;
@@ -10,6 +14,11 @@ export interface PoolSettings {
   maxLifetimeSeconds: number;
   /** Milliseconds SQLite waits for a lock before it answers SQLITE_BUSY (SQLITE_BUSY_TIMEOUT). */
   sqliteBusyTimeoutMs: number;
+  /**
+   * PostgreSQL: the ledger sends a transaction's statements in few round trips (PG_PIPELINE, on by
+   * default); off, one round trip per statement, as on MySQL (see docs/ledger.md).
+   */
+  pgPipeline: boolean;
 }
 
 export const DEFAULT_POOL: PoolSettings = {
@@ -17,6 +26,7 @@ export const DEFAULT_POOL: PoolSettings = {
   maxIdle: undefined,
   maxLifetimeSeconds: 0,
   sqliteBusyTimeoutMs: 3000,
+  pgPipeline: true,
 };
 
 export function readPoolSettings(env: Env): PoolSettings {
@@ -34,5 +44,6 @@ export function readPoolSettings(env: Env): PoolSettings {
       0,
       3_600_000,
     ),
+    pgPipeline: env.PG_PIPELINE?.trim() ? readFlag(env, 'PG_PIPELINE') : DEFAULT_POOL.pgPipeline,
   };
 }

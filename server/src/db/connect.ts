@@ -26,7 +26,10 @@ export interface Connection extends Sql {
   sqlite?: SqliteDatabase.Database;
   /** The connection pool's state now, where the driver tells it (metrics); SQLite has none. */
   poolUse?: () => PoolUse;
-  /** On PostgreSQL: transactions that send many statements per round trip, which the ledger runs on. */
+  /**
+   * On PostgreSQL (unless PG_PIPELINE=false): transactions that send many statements per round trip,
+   * which the ledger runs on.
+   */
   pgScripts?: PgScripts;
   close(): Promise<void>;
 }
@@ -166,7 +169,7 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
         idle: pgPool.idleCount,
         waiting: pgPool.waitingCount,
       });
-      pgScripts = createPgScripts(pgPool, pg.escapeLiteral, options.logSql);
+      if (pool.pgPipeline) pgScripts = createPgScripts(pgPool, pg.escapeLiteral, options.logSql);
       kysely = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: pgPool }),
         ...(log ? { log } : {}),

@@ -1,12 +1,12 @@
 import type { DatabaseTarget } from '../../src/config/database-target';
-import type { TestDatabase } from '../databases';
+import { PG_PIPELINE_ENV, type TestDatabase } from '../databases';
 
 /** The server's settings for the same database, reached through a port of a test's proxy. */
 export function throughProxy(database: TestDatabase, port: number): Record<string, string> {
   if (database.target.dialect === 'postgres') {
     const url = new URL(database.target.connectionString);
     url.host = `127.0.0.1:${port}`;
-    return { SQL_DSN: url.toString(), SQLITE_PATH: '' };
+    return { SQL_DSN: url.toString(), SQLITE_PATH: '', ...PG_PIPELINE_ENV };
   }
   if (database.target.dialect === 'mysql') {
     return { SQL_DSN: `root:@tcp(127.0.0.1:${port})/${database.target.database}`, SQLITE_PATH: '' };

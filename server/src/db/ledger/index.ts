@@ -3,7 +3,10 @@ import { KyselyLedger } from './kysely-ledger';
 import type { QuotaLedger } from './ledger';
 import { SqliteLedger } from './sqlite-ledger';
 
-/** The quota ledger on the fastest path the connection has: SQLite's driver directly, else Kysely. */
+/**
+ * The quota ledger on the fastest path the connection has: SQLite's driver directly; else Kysely, with
+ * PostgreSQL's pipelined transactions when the connection has them (not with PG_PIPELINE=false).
+ */
 export function createLedger(connection: Connection): QuotaLedger {
   return connection.sqlite
     ? new SqliteLedger(connection.kysely, connection.sqlite, connection.logOutbox === true)

@@ -56,7 +56,7 @@ function sameStep(step: LedgerStep, taken: LedgerStep | undefined): boolean {
 
 /**
  * The ledger on PostgreSQL and MySQL: through Kysely a round trip per statement (MySQL, and
- * PostgreSQL's fallback), or pipelined on PostgreSQL (`scripts`).
+ * PostgreSQL's fallback, and all of it with PG_PIPELINE=false), or pipelined on PostgreSQL (`scripts`).
  */
 export class KyselyLedger extends ProgramLedger {
   constructor(

@@ -13,9 +13,11 @@ import {
 import type { StatementName } from './statements';
 
 /**
- * The ledger's transactions, written once as generators that yield statements. The SQLite driver
- * answers each one synchronously inside one BEGIN IMMEDIATE; the Kysely driver awaits each one
- * inside a database transaction. Either way a program runs whole or not at all.
+ * The ledger's transactions, written once as generators that yield statements; an executor answers
+ * them. SQLite's answers each one synchronously inside one BEGIN IMMEDIATE; on MySQL (and PostgreSQL
+ * with PG_PIPELINE=false) Kysely awaits each one inside a database transaction; PostgreSQL's pipeline
+ * sends changes ahead with a guessed row count and replays the program on the real counts
+ * (kysely-ledger.ts). Whichever runs it, a program runs whole or not at all. See docs/ledger.md.
  */
 export type LedgerStep =
   | { kind: 'run'; statement: StatementName; params: unknown[] }
@@ -79,12 +81,12 @@ export function* holdProgram(
     if (tokenHolds(request)) {
       const token = yield* get('readToken', request.tokenId);
       const held = num(token?.held_quota) + request.amount;
-      const tokenSpare = !token ? -1 : request.unlimitedToken ? spare : num(token.remain_quota) - held;
-      if (tokenSpare < 0) {
+      const tokenSpare = request.unlimitedToken ? spare : num(token?.remain_quota) - held;
+      if (!token || tokenSpare < 0) {
         results[index] = { ok: false, refusal: 'token-quota' };
         continue;
       }
-      const budget = token ? budgetLeft(token, now) : undefined;
+      const budget = budgetLeft(token, now);
       if (budget !== undefined && budget - held < 0) {
         results[index] = { ok: false, refusal: 'token-budget' };
         continue;
@@ -256,7 +258,7 @@ export function* settleCarefulProgram(
           : {
               ...call.log,
               quota: charge,
-              content: `${call.log.content ?? ''} (cost ${call.cost}, charged the ${charge} left)`,
+              content: `${call.log.content} (cost ${call.cost}, charged the ${charge} left)`,
               facts: withUnderpaid(call.log.facts, { cost: call.cost, charged: charge }),
             },
       );

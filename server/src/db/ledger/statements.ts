@@ -2,7 +2,8 @@ import type { Dialect } from '../connect';
 
 /**
  * Every statement of the ledger, written once with `?` placeholders. The embedded database runs
- * them as prepared statements; PostgreSQL and MySQL through Kysely's raw queries.
+ * them as prepared statements; MySQL through Kysely's raw queries; PostgreSQL as well, or with
+ * their values written in as literals when its transactions are pipelined (db/pg-script.ts).
  */
 function statements(dialect: Dialect) {
   // SQLite serialises writers (BEGIN IMMEDIATE); the servers lock the rows read before a change.
