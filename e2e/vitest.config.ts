@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['tests/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // expect.poll waits on what the page shows after a request; its 1 s default is less than a
+    // reload takes on a busy machine.
+    expect: { poll: { timeout: 15_000 } },
     // Each file starts its own server and browser; a few at a time keeps the machine responsive.
     maxWorkers: 3,
   },

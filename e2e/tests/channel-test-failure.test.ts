@@ -72,7 +72,8 @@ describe.each(['en', 'zh'] as const)('a failed channel test (%s)', (language) =>
 
     await page.reload();
     const badge = row.getByTestId('response-time');
-    await expect.poll(() => badge.getAttribute('data-color')).toBe('red');
+    // Waits as long as the reloaded list takes (expect.poll gave up after 1 s on a loaded machine).
+    await row.locator('[data-testid="response-time"][data-color="red"]').waitFor();
     await badge.hover();
     const tooltip = page.getByRole('tooltip');
     await tooltip.getByText(text.failed, { exact: false }).waitFor();
