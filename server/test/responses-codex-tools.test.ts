@@ -216,6 +216,70 @@ describe('Codex CLI requests on translated channels: custom, namespace, tool_sea
     ]);
   });
 
+  describe("images in tool outputs (Codex's view_image)", () => {
+    const PNG =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+    const VIEW_IMAGE = {
+      type: 'function',
+      name: 'view_image',
+      description: 'Attach a local image to the conversation.',
+      strict: false,
+      parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    } as unknown as OpenAI.Responses.Tool;
+    // Two calls answered together: the images follow both tool results, which come first.
+    const turn = () =>
+      codexTurn([
+        { type: 'function_call', call_id: 'call_a', name: 'view_image', arguments: '{"path":"a.png"}' },
+        { type: 'function_call', call_id: 'call_b', name: 'exec_command', arguments: '{"cmd":"ls"}' },
+        {
+          type: 'function_call_output',
+          call_id: 'call_a',
+          output: [{ type: 'input_image', image_url: PNG }],
+        },
+        { type: 'function_call_output', call_id: 'call_b', output: 'a.png' },
+      ]);
+
+    it('Anthropic: the tool results first, then the image in the same user turn', async () => {
+      answerClaude({ reply: 'A single pixel.' });
+      const response = await customer.openai.responses.create({
+        ...turn(),
+        model: CLAUDE,
+        tools: [...CODEX_TOOLS, VIEW_IMAGE],
+      });
+      expect(response.output_text).toBe('A single pixel.');
+      const messages = anthropic.last().json?.messages as Array<{ role: string; content: unknown[] }>;
+      expect(messages.at(-1)).toEqual({
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'call_a', content: '(image)' },
+          { type: 'tool_result', tool_use_id: 'call_b', content: 'a.png' },
+          { type: 'text', text: 'Images from call_a:' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.split(',')[1] } },
+        ],
+      });
+    });
+
+    it('Gemini: the function responses, then the image inline', async () => {
+      answerGemini({ reply: 'A single pixel.' });
+      const response = await customer.openai.responses.create({
+        ...turn(),
+        model: GEMINI_MODEL,
+        tools: [...CODEX_TOOLS, VIEW_IMAGE],
+      });
+      expect(response.output_text).toBe('A single pixel.');
+      const contents = gemini.last().json?.contents as Array<{ role: string; parts: unknown[] }>;
+      expect(contents.at(-1)).toEqual({
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'view_image', response: { content: '(image)' } } },
+          { functionResponse: { name: 'exec_command', response: { content: 'a.png' } } },
+          { text: 'Images from call_a:' },
+          { inlineData: { mimeType: 'image/png', data: PNG.split(',')[1] } },
+        ],
+      });
+    });
+  });
+
   it('Anthropic, streamed: a namespaced call comes back as a function_call with its namespace, a custom call with its input events', async () => {
     answerClaude({
       toolUse: {

@@ -57,24 +57,28 @@ function chatContent(content: unknown, role: string, param: string): string | Js
   return parts;
 }
 
-/** A function call output's `output`: a string, or text parts joined. */
-function toolOutput(output: unknown, param: string): string {
-  if (typeof output === 'string') return output;
-  if (Array.isArray(output)) {
-    return output
-      .map((part, index) => {
-        const object = asObject(part);
-        if (object?.type !== 'input_text' || typeof object.text !== 'string') {
-          throw invalidResponsesRequest(
-            `${param}[${index}]: only input_text parts are supported in a function call output`,
-            `${param}[${index}]`,
-          );
-        }
-        return object.text;
-      })
-      .join('');
-  }
-  throw invalidResponsesRequest(`${param} must be a string`, param);
+/**
+ * A function call output's `output` as chat: its text, and the images it holds (Codex's view_image
+ * answers one). Chat formats take only text in a tool message, so images follow it in a user turn.
+ */
+function toolOutput(output: unknown, param: string): { text: string; images: Json[] } {
+  if (typeof output === 'string') return { text: output, images: [] };
+  if (!Array.isArray(output))
+    throw invalidResponsesRequest(`${param} must be a string or an array of parts`, param);
+  const texts: string[] = [];
+  const images: Json[] = [];
+  output.forEach((part, index) => {
+    const object = asObject(part);
+    const partParam = `${param}[${index}]`;
+    if (object?.type === 'input_text' && typeof object.text === 'string') texts.push(object.text);
+    else if (object?.type === 'input_image') images.push(chatPart(object, partParam));
+    else
+      throw invalidResponsesRequest(
+        `${partParam}: a function call output holds input_text and input_image parts`,
+        partParam,
+      );
+  });
+  return { text: texts.join(''), images };
 }
 
 const callIdOf = (item: Json, param: string): string => {
@@ -127,7 +131,7 @@ function addToolCall(messages: Json[], item: Json, param: string): void {
 }
 
 /** One input item appended to the chat messages. */
-function addItem(messages: Json[], item: Json, param: string): void {
+function addItem(messages: Json[], item: Json, param: string, imagesAfterTools: Json[]): void {
   const type = item.type ?? (item.role !== undefined ? 'message' : undefined);
   switch (type) {
     case 'message': {
@@ -149,13 +153,18 @@ function addItem(messages: Json[], item: Json, param: string): void {
       addToolCall(messages, item, param);
       return;
     case 'function_call_output':
-    case 'custom_tool_call_output':
+    case 'custom_tool_call_output': {
+      const { text, images } = toolOutput(item.output, `${param}.output`);
+      const callId = callIdOf(item, param);
       messages.push({
         role: 'tool',
-        tool_call_id: callIdOf(item, param),
-        content: toolOutput(item.output, `${param}.output`),
+        tool_call_id: callId,
+        content: text || (images.length > 0 ? '(image)' : ''),
       });
+      if (images.length > 0)
+        imagesAfterTools.push({ type: 'text', text: `Images from ${callId}:` }, ...images);
       return;
+    }
     case 'tool_search_output':
       messages.push({ role: 'tool', tool_call_id: callIdOf(item, param), content: searchOutput(item) });
       return;
@@ -176,9 +185,19 @@ function addItem(messages: Json[], item: Json, param: string): void {
   }
 }
 
+/** Input items answered by chat `tool` messages, which must follow their calls with nothing between. */
+const TOOL_OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output', 'tool_search_output']);
+
+/** Images that tool outputs held, as one user turn after the run of tool messages they came in. */
+function flushImages(messages: Json[], images: Json[]): void {
+  if (images.length === 0) return;
+  messages.push({ role: 'user', content: images.splice(0) });
+}
+
 /** `instructions` and `input` as chat messages. */
 export function inputToMessages(instructions: unknown, input: unknown): Json[] {
   const messages: Json[] = [];
+  const imagesAfterTools: Json[] = [];
   if (instructions !== undefined && instructions !== null) {
     if (typeof instructions !== 'string')
       throw invalidResponsesRequest('instructions must be a string', 'instructions');
@@ -190,8 +209,10 @@ export function inputToMessages(instructions: unknown, input: unknown): Json[] {
     input.forEach((entry, index) => {
       const item = asObject(entry);
       if (!item) throw invalidResponsesRequest(`input[${index}] must be an object`, `input[${index}]`);
-      addItem(messages, item, `input[${index}]`);
+      if (!TOOL_OUTPUTS.has(String(item.type))) flushImages(messages, imagesAfterTools);
+      addItem(messages, item, `input[${index}]`, imagesAfterTools);
     });
+    flushImages(messages, imagesAfterTools);
   } else {
     throw invalidResponsesRequest('input is required: a string or an array of input items', 'input');
   }
