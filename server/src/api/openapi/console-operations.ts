@@ -113,7 +113,7 @@ export const CONSOLE_OPERATIONS: Operation[] = [
   ),
   op('DELETE', '/api/redemption/:id', 'Redemption codes', 'admin', 'Delete a code'),
 
-  op('GET', '/api/channel/', 'Channels', 'admin', 'List channels', { query: ['p'] }),
+  op('GET', '/api/channel/', 'Channels', 'admin', 'List channels', paged),
   op('GET', '/api/channel/search', 'Channels', 'admin', 'Search channels', search),
   op('GET', '/api/channel/models', 'Channels', 'admin', 'Every model name known'),
   op('GET', '/api/channel/test', 'Channels', 'admin', 'Test every channel in the background', {
