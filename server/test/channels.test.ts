@@ -255,7 +255,8 @@ describe('channels', () => {
     ];
     for (const [index, id] of ids.entries()) {
       const { priority, ...measured } = values[index]!;
-      if (priority !== null) expect((await root.put('/api/channel/', { id, priority })).body.success).toBe(true);
+      if (priority !== null)
+        expect((await root.put('/api/channel/', { id, priority })).body.success).toBe(true);
       // A null priority (a row one-api wrote) goes in straight; its abilities keep 0.
       const row = priority === null ? { ...measured, priority } : measured;
       await t.db.kysely.updateTable('channels').set(row).where('id', '=', id).execute();
@@ -279,7 +280,15 @@ describe('channels', () => {
     expect(await listed('balance')).toEqual(expected((row) => Number(row.balance)));
     expect(await listed('response_time')).toEqual(expected((row) => Number(row.response_time)));
     const newestFirst = expected((row) => row.id);
-    for (const other of ['', 'id', 'weight', 'key', 'priority desc', 'priority;drop table channels', '-priority'])
+    for (const other of [
+      '',
+      'id',
+      'weight',
+      'key',
+      'priority desc',
+      'priority;drop table channels',
+      '-priority',
+    ])
       expect(await listed(other)).toEqual(newestFirst);
     const admins = (await admin.get<Many>('/api/channel/?order=balance')).body.data!;
     expect(admins.map((channel) => channel.id)).toEqual(expected((row) => Number(row.balance)).slice(0, 10));

@@ -1,8 +1,8 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import {
-  channelListOrders,
   type Channel,
   type CreateChannelInput,
+  channelListOrders,
   defaultOtherFor,
   type UpdateChannelInput,
 } from '@switchyard/contract/channels';
