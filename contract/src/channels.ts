@@ -251,6 +251,9 @@ export const updateChannelInput = z
 export type CreateChannelInput = z.infer<typeof createChannelInput>;
 export type UpdateChannelInput = z.infer<typeof updateChannelInput>;
 
+/** The columns `GET /api/channel/?order=` sorts by, largest first (then newest first); else newest first. */
+export const channelListOrders = ['priority', 'balance', 'response_time'] as const;
+
 /** Where a channel's requests go: its base URL, else its type's default, without trailing slashes. */
 export const channelBaseUrl = (channel: { base_url?: string | null; type: number }): string =>
   trimBaseUrl(channel.base_url || channelTypeById(channel.type)?.defaultBaseUrl || '');

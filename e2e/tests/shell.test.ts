@@ -117,11 +117,11 @@ describe('header menu', () => {
     await screenshot(page, 'flows/users-phone');
   });
 
-  it('shows toasts at the top centre on phones', async () => {
+  it('shows toasts at the bottom centre on phones', async () => {
     const page = await open({ viewport: PHONE });
     await loginThroughForm(page, 'dora', 'wrong-password');
     await page
-      .locator('.mantine-Notifications-root[data-position="top-center"] .mantine-Notification-root')
+      .locator('.mantine-Notifications-root[data-position="bottom-center"] .mantine-Notification-root')
       .waitFor();
   });
 });
@@ -281,10 +281,12 @@ describe('toasts', () => {
       }),
     );
 
+  /** Two different toasts (the same message twice shows once). */
   async function showTwoToasts(page: Page) {
     await page.goto('/channel');
     await page.getByRole('button', { name: 'Test all channels' }).click();
-    await page.getByRole('button', { name: 'Test disabled channels' }).click();
+    await page.getByRole('button', { name: 'Delete disabled channels' }).click();
+    await page.getByRole('button', { name: 'Confirm: delete every disabled channel' }).click();
     await page.locator('.mantine-Notification-root').nth(1).waitFor();
   }
 

@@ -244,6 +244,57 @@ describe('channels', () => {
     await expectAbilitiesConsistent();
   });
 
+  it('sorts by priority, balance or response time, largest first, ties newest first, across pages', async () => {
+    const ids = await create({ key: 'o1\no2\no3\no4\no5', name: 'ordered' });
+    const values = [
+      { priority: 7, balance: 2.5, response_time: 900 },
+      { priority: null as number | null, balance: 40, response_time: 0 },
+      { priority: -3, balance: 2.5, response_time: 120 },
+      { priority: 7, balance: 0, response_time: 900 },
+      { priority: 0, balance: 11.25, response_time: 4000 },
+    ];
+    for (const [index, id] of ids.entries()) {
+      const { priority, ...measured } = values[index]!;
+      if (priority !== null)
+        expect((await root.put('/api/channel/', { id, priority })).body.success).toBe(true);
+      // A null priority (a row one-api wrote) goes in straight; its abilities keep 0.
+      const row = priority === null ? { ...measured, priority } : measured;
+      await t.db.kysely.updateTable('channels').set(row).where('id', '=', id).execute();
+    }
+    const rows = await t.db.kysely
+      .selectFrom('channels')
+      .select(['id', 'priority', 'balance', 'response_time'])
+      .execute();
+    const listed = async (order: string) => {
+      const seen: number[] = [];
+      for (let page = 0; ; page++) {
+        const data = (await root.get<Many>(`/api/channel/?p=${page}&order=${encodeURIComponent(order)}`)).body
+          .data!;
+        seen.push(...data.map((channel) => channel.id));
+        if (data.length < 10) return seen;
+      }
+    };
+    const expected = (value: (row: (typeof rows)[number]) => number) =>
+      [...rows].sort((a, b) => value(b) - value(a) || b.id - a.id).map((row) => row.id);
+    expect(await listed('priority')).toEqual(expected((row) => Number(row.priority ?? 0)));
+    expect(await listed('balance')).toEqual(expected((row) => Number(row.balance)));
+    expect(await listed('response_time')).toEqual(expected((row) => Number(row.response_time)));
+    const newestFirst = expected((row) => row.id);
+    for (const other of [
+      '',
+      'id',
+      'weight',
+      'key',
+      'priority desc',
+      'priority;drop table channels',
+      '-priority',
+    ])
+      expect(await listed(other)).toEqual(newestFirst);
+    const admins = (await admin.get<Many>('/api/channel/?order=balance')).body.data!;
+    expect(admins.map((channel) => channel.id)).toEqual(expected((row) => Number(row.balance)).slice(0, 10));
+    expect(admins.every((channel) => channel.key === '')).toBe(true);
+  });
+
   it('deletes all disabled channels and answers how many', async () => {
     const ids = await create({ key: 'k1\nk2\nk3', name: 'todisable' });
     await root.put('/api/channel/', { id: ids[0], status: 2 });

@@ -2,10 +2,11 @@ import { channelTypeById } from '@switchyard/contract/channel-types';
 import {
   type Channel,
   type CreateChannelInput,
+  channelListOrders,
   defaultOtherFor,
   type UpdateChannelInput,
 } from '@switchyard/contract/channels';
-import { SEARCH_LIMIT } from '@switchyard/contract/envelope';
+import { listOrder, SEARCH_LIMIT } from '@switchyard/contract/envelope';
 import { type ErrorDetail, isErrorCode, renderError } from '@switchyard/contract/render-error';
 import { ChannelStatus } from '@switchyard/contract/roles';
 import { splitList } from '@switchyard/contract/tokens';
@@ -125,8 +126,10 @@ export interface ChannelServiceDeps {
 export class ChannelService {
   constructor(private readonly deps: ChannelServiceDeps) {}
 
-  async list(page: number, revealKeys: boolean): Promise<Channel[]> {
-    return (await listChannels(this.deps.db, page)).map((row) => toApiChannel(row, revealKeys));
+  async list(page: number, order: string | undefined, revealKeys: boolean): Promise<Channel[]> {
+    return (await listChannels(this.deps.db, page, listOrder(channelListOrders, order))).map((row) =>
+      toApiChannel(row, revealKeys),
+    );
   }
 
   async search(keyword: string, revealKeys: boolean): Promise<Channel[]> {

@@ -1,18 +1,11 @@
 import { Group, Select, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import type { ListOrder } from '../lib/list-order';
 import type { KeywordSearch } from '../lib/use-keyword-search';
 
-/** A list's sort order; labels live under `{section}.sort.{order|'default'}`. */
-export interface ListOrder<Order extends string> {
-  section: string;
-  orders: readonly Order[];
-  value: Order;
-  set: (order: Order) => void;
-}
-
 /**
- * The keyword box of a list screen, with the order beside it when the list has one. Enter searches;
- * a new order leaves the search. Either way `onSearch` runs after (back to page 1).
+ * The keyword box of a list screen, with the order's menu beside it on phones when the list has one
+ * (wider screens sort by the table's headers). Enter searches, then `onSearch` runs (back to page 1).
  */
 export function ListSearchBox<Order extends string>({
   search,
@@ -46,7 +39,8 @@ export function ListSearchBox<Order extends string>({
       </form>
       {order && (
         <Select
-          w={{ base: '100%', xs: 200 }}
+          hiddenFrom="xs"
+          w="100%"
           aria-label={t(`${order.section}.sort.label`)}
           data={order.orders.map((value) => ({
             value,
@@ -54,11 +48,7 @@ export function ListSearchBox<Order extends string>({
           }))}
           value={order.value}
           allowDeselect={false}
-          onChange={(next) => {
-            order.set((next ?? '') as Order);
-            search.clear();
-            onSearch();
-          }}
+          onChange={(next) => order.set((next ?? '') as Order)}
         />
       )}
     </Group>

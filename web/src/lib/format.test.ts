@@ -31,6 +31,19 @@ describe('quota display', () => {
     expect(renderLogQuota(500_000_000)).toBe('$1,000.000000');
   });
 
+  it('shows a small amount that is not zero with enough digits to see it (a cheap call)', () => {
+    displaySettings(true);
+    expect(renderQuota(600)).toBe('$0.0012');
+    expect(renderQuota(1000)).toBe('$0.002');
+    expect(renderTokenQuota(37)).toBe('$0.000074');
+    expect(renderQuota(1)).toBe('$0.000002');
+    expect(renderQuota(-600)).toBe('$-0.0012');
+    expect(renderQuota(2500)).toBe('$0.005');
+    expect(renderQuota(5000)).toBe('$0.01');
+    expect(renderQuota(5600)).toBe('$0.01');
+    expect(renderLogQuota(600)).toBe('$0.001200');
+  });
+
   it('follows the server quota_per_unit', () => {
     displaySettings(true, 1000);
     expect(renderQuota(2500)).toBe('$2.50');

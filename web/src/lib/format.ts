@@ -17,15 +17,23 @@ export function readQuotaDisplay(): QuotaDisplay {
   };
 }
 
+/** The most decimals an amount gets: one quota at the default $1 = 500,000 quota is $0.000002. */
+const SMALL_AMOUNT_MAX_DIGITS = 6;
+
 /**
  * Quota for tables and forms, following the server's currency setting; amounts in thousands grouped
- * ($1,000,000,000.00), unlike the server's log and mail texts, which keep one-api's plain form.
+ * ($1,000,000,000.00), unlike the server's log and mail texts, which keep one-api's plain form. An
+ * amount that is not zero never shows as zero: below a cent it keeps two significant digits ($0.0012).
  */
 export function renderQuota(quota: number, digits: number = QUOTA_DIGITS.default): string {
   const display = readQuotaDisplay();
   if (!display.displayInCurrency) return formatQuota(quota, display, digits);
   const amount = quotaAmount(quota, display);
-  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+  const tiny = amount !== 0 && Math.abs(amount) < 10 ** -digits;
+  const shown = tiny
+    ? Math.min(SMALL_AMOUNT_MAX_DIGITS, Math.max(digits, 1 - Math.floor(Math.log10(Math.abs(amount)))))
+    : digits;
+  return `$${amount.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: shown })}`;
 }
 
 export const renderLogQuota = (quota: number): string => renderQuota(quota, QUOTA_DIGITS.log);

@@ -184,7 +184,7 @@ export const CONSOLE_OPERATIONS: Operation[] = [
   ),
   op('DELETE', '/api/redemption/:id', 'Redemption codes', 'admin', ['Delete a code', '删除兑换码']),
 
-  op('GET', '/api/channel/', 'Channels', 'admin', ['List channels', '渠道列表'], { query: ['p'] }),
+  op('GET', '/api/channel/', 'Channels', 'admin', ['List channels', '渠道列表'], paged),
   op('GET', '/api/channel/search', 'Channels', 'admin', ['Search channels', '搜索渠道'], search),
   op('GET', '/api/channel/models', 'Channels', 'admin', ['Every model name known', '所有已知的模型名称']),
   op(

@@ -25,7 +25,13 @@ export function channelRoutes(
   }));
 
   app.get('/api/channel/', admin, async (request) =>
-    ok(await channels.list(parsePage(queryText(request.query, 'p')), revealKeys(request.caller.role))),
+    ok(
+      await channels.list(
+        parsePage(queryText(request.query, 'p')),
+        queryText(request.query, 'order'),
+        revealKeys(request.caller.role),
+      ),
+    ),
   );
   app.get('/api/channel/search', admin, async (request) =>
     ok(await channels.search(searchKeyword(request.query), revealKeys(request.caller.role))),

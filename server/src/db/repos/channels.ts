@@ -1,6 +1,7 @@
+import type { channelListOrders } from '@switchyard/contract/channels';
 import { ITEMS_PER_PAGE, wholeNumberText } from '@switchyard/contract/envelope';
 import { ChannelStatus } from '@switchyard/contract/roles';
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Sql } from '../connect';
 import { insertReturningId } from '../insert';
 import { startsWith } from '../like';
@@ -14,10 +15,17 @@ export const insertChannel = (db: Sql, row: Insertable<ChannelsTable>): Promise<
 export const findChannel = (db: Sql, id: number): Promise<ChannelRow | undefined> =>
   db.kysely.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const listChannels = (db: Sql, page: number): Promise<ChannelRow[]> =>
+export type ChannelListOrder = (typeof channelListOrders)[number] | 'id';
+
+/** One page, largest first by `order`, then newest first (an unset priority counts as 0 on every database). */
+export const listChannels = (db: Sql, page: number, order: ChannelListOrder): Promise<ChannelRow[]> =>
   db.kysely
     .selectFrom('channels')
     .selectAll()
+    .$if(order === 'priority', (query) => query.orderBy(sql`coalesce(priority, 0)`, 'desc'))
+    .$if(order === 'balance' || order === 'response_time', (query) =>
+      query.orderBy(order as 'balance' | 'response_time', 'desc'),
+    )
     .orderBy('id', 'desc')
     .limit(ITEMS_PER_PAGE)
     .offset(page * ITEMS_PER_PAGE)

@@ -17,6 +17,7 @@ export function NoticeBanner() {
         variant="light"
         title={t('common.noticeTitle')}
         withCloseButton
+        classNames={{ closeButton: 'tap-target' }}
         closeButtonLabel={t('common.closeNotice')}
         onClose={dismissNotice}
         data-testid="site-notice"

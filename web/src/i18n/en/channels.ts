@@ -14,6 +14,13 @@ export const enChannels = {
     unknownType: 'Unknown type',
     note: 'OpenAI channels no longer support reading the balance by key, so their balance shows 0. For the types that support it, use ↻ next to the balance to refresh it.',
     closeNote: 'Close',
+    sort: {
+      label: 'Sort by',
+      default: 'Default order',
+      priority: 'By priority',
+      balance: 'By balance',
+      response_time: 'By response time',
+    },
     testNote:
       'Channel tests use chat models only: gpt-3.5-turbo when the channel has it, otherwise the first chat model in its list (embedding, moderation, speech and image models are skipped).',
     columns: {

@@ -4,10 +4,7 @@ export const enPages = {
     welcomeTitle: 'Welcome to {{name}}',
     welcomeText:
       '{{name}} is an LLM API gateway: it relays requests to many model providers with per-user quotas, API tokens and usage logs.',
-    loginNotice: 'To get started, please',
-    loginLink: 'log in',
-    or: 'or',
-    registerLink: 'sign up',
+    signInPrompt: 'To get started, please <login>log in</login> or <register>sign up</register>.',
     statusTitle: 'System status',
     infoTitle: 'System information',
     name: 'Name',

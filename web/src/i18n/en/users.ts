@@ -17,7 +17,6 @@ export const enUsers = {
       id: 'ID',
       username: 'Username',
       group: 'Group',
-      stats: 'Statistics',
       role: 'Role',
       status: 'Status',
       actions: 'Actions',

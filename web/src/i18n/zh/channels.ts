@@ -17,6 +17,13 @@ export const zhChannels: Messages<typeof enChannels> = {
     unknownType: '未知类型',
     note: 'OpenAI 渠道已不再支持通过密钥查询余额，因此余额显示为 0。对于支持的渠道类型，可点击余额旁的 ↻ 刷新。',
     closeNote: '关闭',
+    sort: {
+      label: '排序方式',
+      default: '默认排序',
+      priority: '按优先级排序',
+      balance: '按余额排序',
+      response_time: '按响应时间排序',
+    },
     testNote:
       '渠道测试只使用对话模型：渠道有 gpt-3.5-turbo 时优先使用它，否则使用模型列表中的第一个对话模型（跳过嵌入、审核、语音和图像模型）。',
     columns: {

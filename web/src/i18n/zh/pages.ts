@@ -6,10 +6,7 @@ export const zhPages: Messages<typeof enPages> = {
     welcomeTitle: '欢迎使用 {{name}}',
     welcomeText:
       '{{name}} 是一个 LLM API 网关，可以把请求转发到各大模型厂商，并提供按用户的额度、API 令牌和使用日志。',
-    loginNotice: '如需使用，请先',
-    loginLink: '登录',
-    or: '或',
-    registerLink: '注册',
+    signInPrompt: '如需使用，请先<login>登录</login>或<register>注册</register>。',
     statusTitle: '系统状况',
     infoTitle: '系统信息',
     name: '名称',

@@ -19,7 +19,6 @@ export const zhUsers: Messages<typeof enUsers> = {
       id: 'ID',
       username: '用户名',
       group: '分组',
-      stats: '统计信息',
       role: '用户角色',
       status: '状态',
       actions: '操作',

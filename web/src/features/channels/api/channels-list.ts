@@ -1,13 +1,15 @@
-import type { Channel } from '@switchyard/contract/channels';
+import type { Channel, channelListOrders } from '@switchyard/contract/channels';
 import type { QueryClient } from '@tanstack/react-query';
 import { patchCachedRows, useServerPages, useServerSearch } from '../../../lib/list-queries';
 
 /** A row of the list; `deleted` hides a row right after a successful delete. */
 export type ChannelRow = Channel & { deleted?: boolean };
 
+export type ChannelOrder = '' | (typeof channelListOrders)[number];
+
 export const channelsKeys = {
   all: ['channels'] as const,
-  pages: ['channels', 'pages'] as const,
+  pages: (order: ChannelOrder) => ['channels', 'pages', order] as const,
   search: (keyword: string) => ['channels', 'search', keyword] as const,
   one: (id: number) => ['channels', 'one', id] as const,
   typeModels: ['channel-type-models'] as const,
@@ -15,9 +17,9 @@ export const channelsKeys = {
   groups: ['groups'] as const,
 };
 
-/** GET /api/channel/?p=: pages of 10, newest first, the next fetched when the last cached one is reached. */
-export function useChannelPages() {
-  return useServerPages<ChannelRow>(channelsKeys.pages, '/api/channel/');
+/** GET /api/channel/?p=&order=: pages of 10 (newest first by default), the next fetched when the last cached one is reached. */
+export function useChannelPages(order: ChannelOrder) {
+  return useServerPages<ChannelRow>(channelsKeys.pages(order), '/api/channel/', { order });
 }
 
 /** GET /api/channel/search?keyword=: channels whose id is the keyword or whose name starts with it. */

@@ -5,7 +5,7 @@ import { useUpdateChannelBalance } from '../api/channel-actions';
 import type { ChannelRow } from '../api/channels-list';
 import { balanceText } from './channel-display';
 
-/** The balance in the type's unit ('not supported' otherwise) with its refresh button. */
+/** The balance in the type's unit with its refresh button; 'not supported' alone for a type that has no balance to read. */
 export function ChannelBalance({ channel }: { channel: ChannelRow }) {
   const { t } = useTranslation();
   const update = useUpdateChannelBalance();
@@ -26,18 +26,21 @@ export function ChannelBalance({ channel }: { channel: ChannelRow }) {
           {text ?? t('channels.notSupported')}
         </Text>
       </Tooltip>
-      <Tooltip label={t('channels.actions.updateBalance')} withArrow openDelay={300}>
-        <ActionIcon
-          variant="subtle"
-          color="gray"
-          size="sm"
-          aria-label={t('channels.actions.updateBalance')}
-          loading={update.isPending}
-          onClick={() => update.mutate(channel)}
-        >
-          <span aria-hidden>↻</span>
-        </ActionIcon>
-      </Tooltip>
+      {text !== null && (
+        <Tooltip label={t('channels.actions.updateBalance')} withArrow openDelay={300}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="sm"
+            className="tap-target"
+            aria-label={t('channels.actions.updateBalance')}
+            loading={update.isPending}
+            onClick={() => update.mutate(channel)}
+          >
+            <span aria-hidden>↻</span>
+          </ActionIcon>
+        </Tooltip>
+      )}
     </Group>
   );
 }

@@ -16,6 +16,7 @@ export function ChannelsNote() {
       variant="light"
       mb="md"
       withCloseButton
+      classNames={{ closeButton: 'tap-target' }}
       closeButtonLabel={t('channels.closeNote')}
       onClose={() => {
         writeItem(PROMPT, 'true');

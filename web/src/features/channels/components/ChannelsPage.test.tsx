@@ -164,20 +164,23 @@ describe('channel list', () => {
     server((url) => {
       if (url === '/api/channel/test/1/')
         return jsonResponse({ success: false, message: 'Incorrect API key provided', time: 0.2 });
-      if (url === '/api/channel/update_balance/3/')
-        return jsonResponse({
-          success: false,
-          message: 'Reading the balance is not supported for Anthropic Claude channels',
-        });
+      if (url === '/api/channel/update_balance/2/')
+        return jsonResponse({ success: false, message: 'The upstream answered 401 to the balance read' });
       return undefined;
     });
     renderAt('/channel', '/channel', <ChannelsPage />);
     fireEvent.click(within(await row('channel-1')).getByRole('button', { name: 'Test' }));
     await waitFor(() => expect(messages()).toContain('Incorrect API key provided'));
-    fireEvent.click(within(await row('channel-3')).getByRole('button', { name: 'Update balance' }));
-    await waitFor(() =>
-      expect(messages()).toContain('Reading the balance is not supported for Anthropic Claude channels'),
-    );
+    fireEvent.click(within(await row('channel-2')).getByRole('button', { name: 'Update balance' }));
+    await waitFor(() => expect(messages()).toContain('The upstream answered 401 to the balance read'));
+  });
+
+  it('offers no balance refresh where the type has no balance to read', async () => {
+    server();
+    renderAt('/channel', '/channel', <ChannelsPage />);
+    const anthropic = await row('channel-3');
+    expect(within(anthropic).getByTestId('balance').textContent).toBe('Not supported');
+    expect(within(anthropic).queryByRole('button', { name: 'Update balance' })).toBeNull();
   });
 
   it('updates the balance from the answer', async () => {

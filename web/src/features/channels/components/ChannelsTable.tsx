@@ -1,7 +1,8 @@
 import { Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/ListTable';
-import type { ChannelRow } from '../api/channels-list';
+import type { ListOrder } from '../../../lib/list-order';
+import type { ChannelOrder, ChannelRow } from '../api/channels-list';
 import { ChannelBalance } from './ChannelBalance';
 import { ChannelOrderInput } from './ChannelOrderInput';
 import { ChannelRowActions } from './ChannelRowActions';
@@ -19,14 +20,28 @@ const COLUMNS = [
   'weight',
   'actions',
 ] as const;
+/** Newest first is the default order, so the id column stands for it. */
+const ORDER_BY_COLUMN: Partial<Record<(typeof COLUMNS)[number], ChannelOrder>> = {
+  id: '',
+  responseTime: 'response_time',
+  balance: 'balance',
+  priority: 'priority',
+};
 
-export function ChannelsTable({ channels }: { channels: ChannelRow[] }) {
+export function ChannelsTable({
+  channels,
+  order,
+}: {
+  channels: ChannelRow[];
+  order: ListOrder<ChannelOrder>;
+}) {
   const { t } = useTranslation();
   return (
     <ListTable
       miw={1180}
       testId="channels-table"
       headers={COLUMNS.map((column) => t(`channels.columns.${column}`))}
+      sort={{ order, byColumn: COLUMNS.map((column) => ORDER_BY_COLUMN[column] ?? null) }}
     >
       {channels.map((channel) => (
         <Table.Tr key={channel.id} data-channel={channel.name} data-id={channel.id}>

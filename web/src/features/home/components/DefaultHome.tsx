@@ -1,6 +1,6 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { SOURCE_URL } from '@switchyard/contract/status';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { renderTimestamp } from '../../../lib/format';
 import { getSystemName, useServerStatus } from '../../../lib/server-status';
@@ -43,16 +43,15 @@ export function DefaultHome() {
         </Title>
         <Text c="dimmed">{t('home.welcomeText', { name })}</Text>
         {!user && (
-          <Text mt="sm">
-            {t('home.loginNotice')}{' '}
-            <Anchor component={Link} to="/login">
-              {t('home.loginLink')}
-            </Anchor>{' '}
-            {t('home.or')}{' '}
-            <Anchor component={Link} to="/register">
-              {t('home.registerLink')}
-            </Anchor>
-            .
+          <Text mt="sm" data-testid="sign-in-prompt">
+            {/* One sentence per language, so each ends with its own full stop. */}
+            <Trans
+              i18nKey="home.signInPrompt"
+              components={{
+                login: <Anchor component={Link} to="/login" />,
+                register: <Anchor component={Link} to="/register" />,
+              }}
+            />
           </Text>
         )}
       </Card>

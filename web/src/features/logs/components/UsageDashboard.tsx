@@ -23,7 +23,7 @@ const UsageChart = lazy(async () => ({ default: (await loadChart()).UsageChart }
 function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
     <Paper withBorder p="sm" radius="md">
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+      <Text size="xs" c="dimmed" fw={600}>
         {label}
       </Text>
       <Text fw={700} fz="lg" ff="monospace" data-testid={testId} style={{ wordBreak: 'break-all' }}>

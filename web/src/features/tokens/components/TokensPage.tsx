@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { ListBody, ListEmpty } from '../../../components/ListBody';
 import { ListSearchBox } from '../../../components/ListSearchBox';
 import { PageHeader } from '../../../components/PageHeader';
+import { listOrder } from '../../../lib/list-order';
 import { useKeywordSearch } from '../../../lib/use-keyword-search';
 import { useListPaging } from '../../../lib/use-list-paging';
 import { type TokenOrder, useTokenPages, useTokenSearch } from '../api/tokens-list';
@@ -16,11 +17,12 @@ const ORDERS: TokenOrder[] = ['', ...tokenListOrders];
 
 export function TokensPage() {
   const { t } = useTranslation();
-  const [order, setOrder] = useState<TokenOrder>('');
+  const orderState = useState<TokenOrder>('');
   const search = useKeywordSearch();
-  const pages = useTokenPages(order);
+  const pages = useTokenPages(orderState[0]);
   const found = useTokenSearch(search.keyword);
   const list = useListPaging(pages, found, search.searching);
+  const order = listOrder('tokens', ORDERS, orderState, search, list);
 
   return (
     <>
@@ -33,18 +35,13 @@ export function TokensPage() {
         </Button>
       </PageHeader>
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
-        <ListSearchBox
-          search={search}
-          placeholder={t('tokens.search')}
-          onSearch={list.reset}
-          order={{ section: 'tokens', orders: ORDERS, value: order, set: setOrder }}
-        />
+        <ListSearchBox search={search} placeholder={t('tokens.search')} onSearch={list.reset} order={order} />
         <ListBody
           list={list}
           loadingPage={t('pageNames.token')}
           empty={<ListEmpty section="tokens" searching={search.searching} addTo="/token/add" />}
           cards={(tokens) => <TokenCards tokens={tokens} onCopyFailed={search.setInput} />}
-          table={(tokens) => <TokensTable tokens={tokens} onCopyFailed={search.setInput} />}
+          table={(tokens) => <TokensTable tokens={tokens} order={order} onCopyFailed={search.setInput} />}
         />
       </Paper>
     </>

@@ -7,6 +7,7 @@ import { EmptyPanel } from '../../../components/EmptyPanel';
 import { ListBody } from '../../../components/ListBody';
 import { ListSearchBox } from '../../../components/ListSearchBox';
 import { PageHeader } from '../../../components/PageHeader';
+import { listOrder } from '../../../lib/list-order';
 import { useKeywordSearch } from '../../../lib/use-keyword-search';
 import { useListPaging } from '../../../lib/use-list-paging';
 import { type UserOrder, useUserPages, useUserSearch } from '../api/users-list';
@@ -17,11 +18,12 @@ const ORDERS: UserOrder[] = ['', ...userListOrders];
 
 export function UsersPage() {
   const { t } = useTranslation();
-  const [order, setOrder] = useState<UserOrder>('');
+  const orderState = useState<UserOrder>('');
   const search = useKeywordSearch();
-  const pages = useUserPages(order);
+  const pages = useUserPages(orderState[0]);
   const found = useUserSearch(search.keyword);
   const list = useListPaging(pages, found, search.searching);
+  const order = listOrder('users', ORDERS, orderState, search, list);
 
   return (
     <>
@@ -31,18 +33,13 @@ export function UsersPage() {
         </Button>
       </PageHeader>
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
-        <ListSearchBox
-          search={search}
-          placeholder={t('users.search')}
-          onSearch={list.reset}
-          order={{ section: 'users', orders: ORDERS, value: order, set: setOrder }}
-        />
+        <ListSearchBox search={search} placeholder={t('users.search')} onSearch={list.reset} order={order} />
         <ListBody
           list={list}
           loadingPage={t('pageNames.user')}
           empty={<EmptyPanel title={t('users.empty')} text={t('users.emptyHint')} />}
           cards={(users) => <UserCards users={users} />}
-          table={(users) => <UsersTable users={users} />}
+          table={(users) => <UsersTable users={users} order={order} />}
         />
       </Paper>
     </>

@@ -1,28 +1,41 @@
-import { Badge, Group, Table, Text, Tooltip } from '@mantine/core';
+import { Table, Text, Tooltip } from '@mantine/core';
 import { USERNAME_DISPLAY_TRUNCATE } from '@switchyard/contract/users';
 import { useTranslation } from 'react-i18next';
 import { ListTable } from '../../../components/ListTable';
 import { renderNumber, renderQuota, truncateText } from '../../../lib/format';
-import type { UserRow } from '../api/users-list';
+import type { ListOrder } from '../../../lib/list-order';
+import type { UserOrder, UserRow } from '../api/users-list';
 import { UserRowActions } from './UserRowActions';
 import { GroupBadges, RoleBadge, StatusBadge } from './user-labels';
 
-const COLUMNS = ['id', 'username', 'group', 'stats', 'role', 'status', 'actions'] as const;
+const COLUMNS = [
+  'id',
+  'username',
+  'group',
+  'remaining',
+  'used',
+  'requests',
+  'role',
+  'status',
+  'actions',
+] as const;
+/** Newest first is the default order, so the id column stands for it. */
+const ORDER_BY_COLUMN: Partial<Record<(typeof COLUMNS)[number], UserOrder>> = {
+  id: '',
+  remaining: 'quota',
+  used: 'used_quota',
+  requests: 'request_count',
+};
 
-function Stat({ label, value }: { label: string; value: string }) {
-  return (
-    <Tooltip label={label} withArrow openDelay={70}>
-      <Badge variant="outline" color="gray" tt="none" fw={500}>
-        {value}
-      </Badge>
-    </Tooltip>
-  );
-}
-
-export function UsersTable({ users }: { users: UserRow[] }) {
+export function UsersTable({ users, order }: { users: UserRow[]; order: ListOrder<UserOrder> }) {
   const { t } = useTranslation();
   return (
-    <ListTable miw={980} testId="users-table" headers={COLUMNS.map((column) => t(`users.table.${column}`))}>
+    <ListTable
+      miw={1080}
+      testId="users-table"
+      headers={COLUMNS.map((column) => t(`users.table.${column}`))}
+      sort={{ order, byColumn: COLUMNS.map((column) => ORDER_BY_COLUMN[column] ?? null) }}
+    >
       {users.map((user) => (
         <Table.Tr key={user.id} data-username={user.username}>
           <Table.Td>{user.id}</Table.Td>
@@ -41,13 +54,9 @@ export function UsersTable({ users }: { users: UserRow[] }) {
           <Table.Td>
             <GroupBadges group={user.group} />
           </Table.Td>
-          <Table.Td>
-            <Group gap={4} wrap="nowrap">
-              <Stat label={t('users.table.remaining')} value={renderQuota(user.quota)} />
-              <Stat label={t('users.table.used')} value={renderQuota(user.used_quota)} />
-              <Stat label={t('users.table.requests')} value={renderNumber(user.request_count)} />
-            </Group>
-          </Table.Td>
+          <Table.Td>{renderQuota(user.quota)}</Table.Td>
+          <Table.Td>{renderQuota(user.used_quota)}</Table.Td>
+          <Table.Td>{renderNumber(user.request_count)}</Table.Td>
           <Table.Td>
             <RoleBadge role={user.role} />
           </Table.Td>
