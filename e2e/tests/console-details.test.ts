@@ -9,7 +9,7 @@ import {
   screenshot,
   type TestBrowser,
 } from '../src/browser';
-import { AdminApi, ROOT, settle, signInContext } from '../src/console';
+import { AdminApi, ROOT, settle, signedInContext } from '../src/console';
 import { type FakeOpenAi, startFakeOpenAi } from '../src/fake-openai';
 import { type RunningServer, startServer } from '../src/server';
 
@@ -62,8 +62,10 @@ async function open(
   viewport: typeof DESKTOP,
   signedIn = true,
 ): Promise<[BrowserContext, Page]> {
-  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-  if (signedIn) await signInContext(context, ROOT.username, ROOT.password);
+  const options = { baseUrl: server.baseUrl, language, viewport };
+  const context = signedIn
+    ? await signedInContext(chromium.browser, options, ROOT)
+    : await newContext(chromium.browser, options);
   return [context, await context.newPage()];
 }
 

@@ -1,15 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  DESKTOP,
-  type Language,
-  launchBrowser,
-  newContext,
-  PHONE,
-  screenshot,
-  type TestBrowser,
-} from '../src/browser';
-import { AdminApi, ROOT, signInContext } from '../src/console';
+import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import { AdminApi, ROOT, signedInContext } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 let server: RunningServer;
@@ -111,8 +103,11 @@ afterAll(async () => {
 });
 
 async function rootPage(language: Language, viewport: typeof DESKTOP): Promise<[BrowserContext, Page]> {
-  const context = await newContext(chromium.browser, { baseUrl: server.baseUrl, language, viewport });
-  await signInContext(context, ROOT.username, ROOT.password);
+  const context = await signedInContext(
+    chromium.browser,
+    { baseUrl: server.baseUrl, language, viewport },
+    ROOT,
+  );
   return [context, await context.newPage()];
 }
 

@@ -216,6 +216,19 @@ const call = (over: Partial<Settlement> = {}): Settlement => ({
 const giveBack = (over: Partial<Settlement> = {}): Settlement =>
   call({ giveBack: true, cost: 0, channelId: 0, elapsedMs: 0, log: undefined, ...over });
 
+/** Every settlement starts by taking its hold back from the user and the key. */
+const RELEASE_HOLD = ['markSettled', 'releaseHold', 'releaseUser', 'releaseToken'];
+/** The careful settlement of one call: the balances read and locked, then charged exactly and logged. */
+const CAREFUL_CHARGE = [
+  ...RELEASE_HOLD,
+  'readUser',
+  'readToken',
+  'chargeUserExactly',
+  'chargeTokenExactly',
+  'chargeChannel',
+  'logs',
+];
+
 interface SettleCase {
   name: string;
   batch: Settlement[];
@@ -230,16 +243,7 @@ const fastCases: SettleCase[] = [
   {
     name: 'a covered call: hold released, cost charged to user, key and channel, log written',
     batch: [call()],
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'chargeUser',
-      'chargeToken',
-      'chargeChannel',
-      'logs',
-    ],
+    steps: [...RELEASE_HOLD, 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
     charges: [80],
     check: (steps) => {
       expect(paramsOf(steps, 'markSettled')).toEqual([[7, HOLDER]]);
@@ -253,16 +257,7 @@ const fastCases: SettleCase[] = [
   {
     name: "one payer's holds are released in one statement and charged in one",
     batch: [call(), call({ cost: 30, elapsedMs: 500, log: consumeLog(30) })],
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'chargeUser',
-      'chargeToken',
-      'chargeChannel',
-      'logs',
-    ],
+    steps: [...RELEASE_HOLD, 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
     charges: [80, 30],
     check: (steps) => {
       expect(paramsOf(steps, 'releaseHold')).toEqual([[200, 200, HOLDER, 1, 10, 200, 200]]);
@@ -324,17 +319,7 @@ const fastCases: SettleCase[] = [
   {
     name: "a key's budget counts the charge into the period running",
     batch: [call({ ...budgetKey })],
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'chargeUser',
-      'useToken',
-      'chargeBudget',
-      'chargeChannel',
-      'logs',
-    ],
+    steps: [...RELEASE_HOLD, 'chargeUser', 'useToken', 'chargeBudget', 'chargeChannel', 'logs'],
     charges: [80],
     check: (steps) =>
       expect(paramsOf(steps, 'chargeBudget')).toEqual([[TODAY, 80, 80, TODAY, 12, 'daily', TODAY, 80]]),
@@ -343,15 +328,7 @@ const fastCases: SettleCase[] = [
     name: 'a budget that does not cover the charge sends the batch the careful way',
     batch: [call({ ...budgetKey })],
     script: { chargeBudget: [0] },
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'chargeUser',
-      'useToken',
-      'chargeBudget',
-    ],
+    steps: [...RELEASE_HOLD, 'chargeUser', 'useToken', 'chargeBudget'],
     throws: NeedsCarefulSettlement,
   },
   {
@@ -361,10 +338,7 @@ const fastCases: SettleCase[] = [
       call({ userId: 2, tokenId: 20, channelId: 4, log: undefined }),
     ],
     steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
+      ...RELEASE_HOLD,
       'releaseHold',
       'releaseUser',
       'releaseToken',
@@ -400,18 +374,7 @@ const carefulCases: SettleCase[] = [
     name: 'a covered call is charged whole with the rows read and locked; its log as it was',
     batch: [call()],
     script: { readUser: [user(1000)], readToken: [token(1000)] },
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'readUser',
-      'readToken',
-      'chargeUserExactly',
-      'chargeTokenExactly',
-      'chargeChannel',
-      'logs',
-    ],
+    steps: CAREFUL_CHARGE,
     charges: [80],
     check: (steps) => {
       expect(paramsOf(steps, 'chargeUserExactly')).toEqual([[80, 80, 1, 1]]);
@@ -423,18 +386,7 @@ const carefulCases: SettleCase[] = [
     name: 'a user short of the cost pays what is left, and the log says so',
     batch: [call()],
     script: { readUser: [user(50)], readToken: [token(1000)] },
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'readUser',
-      'readToken',
-      'chargeUserExactly',
-      'chargeTokenExactly',
-      'chargeChannel',
-      'logs',
-    ],
+    steps: CAREFUL_CHARGE,
     charges: [50],
     check: (steps) => {
       const [[log]] = paramsOf(steps, 'logs') as [[NewLogRow]];
@@ -448,53 +400,21 @@ const carefulCases: SettleCase[] = [
     name: 'a balance below zero is charged nothing, never more below',
     batch: [call()],
     script: { readUser: [user(-5)], readToken: [token(1000)] },
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'readUser',
-      'readToken',
-      'chargeUserExactly',
-      'chargeTokenExactly',
-      'chargeChannel',
-      'logs',
-    ],
+    steps: CAREFUL_CHARGE,
     charges: [0],
   },
   {
     name: 'a user that is gone is not charged; the key and the channel still are',
     batch: [call()],
     script: { readUser: [undefined], readToken: [token(1000)] },
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'readUser',
-      'readToken',
-      'chargeTokenExactly',
-      'chargeChannel',
-      'logs',
-    ],
+    steps: [...RELEASE_HOLD, 'readUser', 'readToken', 'chargeTokenExactly', 'chargeChannel', 'logs'],
     charges: [80],
   },
   {
     name: 'a limited key short of the cost pays what it has left',
     batch: [call()],
     script: { readUser: [user(1000)], readToken: [token(30)] },
-    steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
-      'readUser',
-      'readToken',
-      'chargeUserExactly',
-      'chargeTokenExactly',
-      'chargeChannel',
-      'logs',
-    ],
+    steps: CAREFUL_CHARGE,
     charges: [30],
   },
   {
@@ -527,10 +447,7 @@ const carefulCases: SettleCase[] = [
     batch: [call({ ...budgetKey })],
     script: { readUser: [user(1000)], readToken: [token(0, 0, dailyBudget(100, 90))] },
     steps: [
-      'markSettled',
-      'releaseHold',
-      'releaseUser',
-      'releaseToken',
+      ...RELEASE_HOLD,
       'readUser',
       'readToken',
       'chargeUserExactly',
