@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { type Client, startTestApp, type TestApp } from './harness';
-import { books, expectBalancedBooks, setKeyQuota, setUserQuota, sleep } from './ledger-books';
+import { books, booksOnce, expectBalancedBooks, setKeyQuota, setUserQuota, sleep } from './ledger-books';
 import { createChannel, createCustomer, openAiFor } from './relay-setup';
 
 const REDIS = { REDIS_CONN_STRING: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' };
@@ -147,8 +147,13 @@ describe('guarantee 1: an administrator edit is final', () => {
     await setKeyQuota(customer.client, customer.token.id, 0);
     await heard;
     expect(await chat(caller, key), label).toBe(401);
-    await sleep(3_500);
-    const now = await books(a, customer.userId, customer.token.id);
+    const now = await booksOnce(
+      a,
+      customer.userId,
+      customer.token.id,
+      (now) => now.tokenHeld === 0,
+      'the held credit to come back',
+    );
     expect(now.remain).toBe(0);
     expect(now.tokenHeld).toBe(0);
     expect(await chat(caller, key)).toBe(401);
@@ -164,8 +169,13 @@ describe('guarantee 1: an administrator edit is final', () => {
     expect(await chat(caller, key)).toBe(200);
     expect((await books(a, customer.userId, customer.token.id)).held).toBeGreaterThan(0);
     await setUserQuota(await a.root(), customer.userId, 0);
-    await sleep(3_500);
-    const now = await books(a, customer.userId, customer.token.id);
+    const now = await booksOnce(
+      a,
+      customer.userId,
+      customer.token.id,
+      (now) => now.held === 0,
+      'the held credit to come back',
+    );
     expect(now.quota, label).toBe(0);
     expect(now.held).toBe(0);
     expect(await chat(caller, key)).toBe(403);
@@ -179,8 +189,13 @@ describe('guarantee 1: an administrator edit is final', () => {
     const before = await books(a, customer.userId, customer.token.id);
     expect(before.held).toBeGreaterThan(0);
     await (await a.root()).post('/api/topup', { user_id: customer.userId, quota: 777 });
-    await sleep(3_500);
-    const after = await books(a, customer.userId, customer.token.id);
+    const after = await booksOnce(
+      a,
+      customer.userId,
+      customer.token.id,
+      (now) => now.held === 0,
+      'the held credit to come back',
+    );
     expect(after.quota).toBe(before.quota + 777);
     expect(after.held).toBe(0);
   });
