@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { type Client, startTestApp, type TestApp } from './harness';
-import { books, booksOnce, expectBalancedBooks, setKeyQuota, setUserQuota, sleep } from './ledger-books';
+import { books, booksOnce, expectBalancedBooks, setKeyQuota, setUserQuota } from './ledger-books';
 import { createChannel, createCustomer, openAiFor } from './relay-setup';
+import { waitUntil } from './wait';
 
 const REDIS = { REDIS_CONN_STRING: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' };
 
@@ -216,7 +217,9 @@ describe('guarantee 2: no quota stranded in another process', () => {
     await createChannel(root, { base_url: fake.url });
     await root.put('/api/option/', { key: 'PreConsumedQuota', value: '0' });
     // Every process reads the option at once through Redis; wait for the others to have it.
-    await sleep(200);
+    await waitUntil(() => apps.every(({ app }) => app.services.options.number('PreConsumedQuota') === 0), {
+      what: 'every process to read PreConsumedQuota',
+    });
   });
   afterAll(async () => {
     for (const app of apps.reverse()) await app.close();
