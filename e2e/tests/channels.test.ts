@@ -198,7 +198,10 @@ describe('an administrator manages channels', () => {
     await page.getByRole('button', { name: 'Delete disabled channels' }).click();
     const confirm = page.getByRole('button', { name: 'Confirm: delete every disabled channel' });
     await confirm.waitFor();
-    await page.waitForTimeout(300); // let the popup finish opening
+    // The popup has finished opening: no transition still running.
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== 'running'),
+    );
     await screenshot(page, 'flows/channel-delete-disabled-confirm', { fullPage: false });
     await confirm.click();
     await expectToast(page, 'All disabled channels deleted: 1 in total.');

@@ -182,14 +182,20 @@ describe('shell pages', () => {
 
   it('shows the loading placeholder while a page chunk downloads', async () => {
     const page = await open({ language: 'zh' });
+    // The chunk's download is held until the placeholder has been seen.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route('**/assets/AboutPage-*.js', async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      await released;
       await route.continue();
     });
     await page.goto('/');
     await page.locator('header [data-nav="about"]:visible').click();
     await page.getByText('加载关于中...').waitFor();
     await screenshot(page, 'flows/loading-placeholder');
+    release();
     await page.getByRole('heading', { name: '关于' }).waitFor();
   });
 });
@@ -252,9 +258,14 @@ describe('server status and content', () => {
     await notice.getByText('tonight').waitFor();
     await notice.getByRole('button', { name: 'Close the notice' }).click();
     await notice.waitFor({ state: 'detached' });
+    const noticeAnswered = page.waitForResponse((answer) => new URL(answer.url()).pathname === '/api/notice');
     await page.reload();
     await page.getByRole('heading', { name: 'Hello gateway' }).waitFor();
-    await page.waitForTimeout(500);
+    // The notice came with its answer, and the page has drawn what it had to.
+    await noticeAnswered;
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
     expect(await notice.count()).toBe(0);
     await admin.call('PUT', '/api/option/', { key: 'Notice', value: 'Maintenance **again**' });
     await page.reload();

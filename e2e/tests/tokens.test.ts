@@ -280,13 +280,15 @@ describe('screenshots', () => {
 
   it('of the filled list and the forms at 1280 and 375 px in both languages', async () => {
     // One token of each status at the top of the list.
-    await createToken(context, { name: 'expiring', expired_time: Math.floor(Date.now() / 1000) + 2 });
+    const expiresAt = Math.floor(Date.now() / 1000) + 2;
+    await createToken(context, { name: 'expiring', expired_time: expiresAt });
     await createToken(context, { name: 'paused', remain_quota: 250000 });
     await context.request.put('/api/token/?status_only=true', {
       data: { id: (await ownToken('paused')).id, status: 2 },
     });
     await createToken(context, { name: 'unlimited', unlimited_quota: true, models: 'gpt-4o' });
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // Time is under test: the token's expiry (whole seconds) has to pass for it to show as expired.
+    await new Promise((resolve) => setTimeout(resolve, (expiresAt + 1) * 1000 - Date.now()));
     const token = await ownToken('unlimited');
     for (const { language, viewport } of shots) {
       const label = `${language}-${viewport.width}`;

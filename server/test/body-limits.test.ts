@@ -3,8 +3,12 @@ import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { type Client, startTestApp, type TestApp } from './harness';
 import { sleep } from './ledger-books';
+import { gauge } from './metrics-gauge';
 import { createChannel, createCustomer } from './relay-setup';
 import { audioForm, Upload, type UploadAnswer, upload } from './uploads';
+import { waitUntil } from './wait';
+
+const METRICS_TOKEN = 'body-limits-metrics';
 
 const MB = 1024 * 1024;
 const REPLY = 'the transcript';
@@ -43,7 +47,7 @@ describe('request bodies: read only for authenticated callers, within limits and
 
   beforeAll(async () => {
     fake = await new HttpFake(openAiHandler({ reply: REPLY })).start();
-    t = await startTestApp({ env: { RELAY_BODY_LIMIT: '12', REQUEST_BODY_BUDGET: '16' } });
+    t = await startTestApp({ env: { RELAY_BODY_LIMIT: '12', REQUEST_BODY_BUDGET: '16', METRICS_TOKEN } });
     root = await t.root();
     await createChannel(root, { base_url: fake.url, models: 'gpt-3.5-turbo,whisper-1' });
     const customer = await createCustomer(t, 'uploader', { quota: 100_000_000 });
@@ -161,6 +165,15 @@ describe('request bodies: read only for authenticated callers, within limits and
   });
 
   describe('REQUEST_BODY_BUDGET: bodies in memory across all calls', () => {
+    /** Waits until the server counts `bytes` of bodies against its budget (its /metrics gauge). */
+    const budgetHolds = (bytes: number) =>
+      waitUntil(
+        async () => (await gauge(t.baseUrl, METRICS_TOKEN, 'switchyard_request_body_bytes')) >= bytes,
+        {
+          what: `${bytes} bytes of bodies counted`,
+          intervalMs: 20,
+        },
+      );
     /** Tries until the budget has room again (the server sees a client go away a moment later). */
     const relayedSoon = async (size: number) => {
       for (let attempt = 0; ; attempt++) {
@@ -175,7 +188,7 @@ describe('request bodies: read only for authenticated callers, within limits and
       // The uploader's share of the 16 MB budget is 12 MB (RELAY_BODY_LIMIT, the larger of it and a quarter).
       const first = audio(10 * MB);
       const holding = await hold(audioUrl, first.headers, first.body.length, first.body.subarray(0, 9 * MB));
-      await sleep(200);
+      await budgetHolds(9 * MB);
 
       const second = audio(10 * MB);
       const call = new Upload(audioUrl, second.headers, second.body.length);
@@ -197,7 +210,7 @@ describe('request bodies: read only for authenticated callers, within limits and
       const more = audio(6 * MB);
       const otherHeaders = { ...more.headers, authorization: `Bearer sk-${other.token.key}` };
       const alsoHolding = await hold(audioUrl, otherHeaders, more.body.length, more.body.subarray(0, 5 * MB));
-      await sleep(200);
+      await budgetHolds(14 * MB);
       const option = Buffer.from(JSON.stringify({ key: 'Notice', value: 'n'.repeat(900_000) }));
       const apiCall = new Upload(
         `${t.baseUrl}/api/option/`,
@@ -220,7 +233,7 @@ describe('request bodies: read only for authenticated callers, within limits and
     it('chunked bodies: counted as they arrive, refused once they overflow, freed when answered', async () => {
       const first = audio(10 * MB);
       const holding = await hold(audioUrl, first.headers, undefined, first.body.subarray(0, 10 * MB));
-      await sleep(300);
+      await budgetHolds(10 * MB);
 
       const second = audio(10 * MB);
       const refused = await upload(audioUrl, second.headers, second.body, { chunked: true });

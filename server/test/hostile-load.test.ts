@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { TEST_DIALECT } from './databases';
 import { openAiHandler } from './fakes/openai';
 import { sleep } from './ledger-books';
+import { gauge } from './metrics-gauge';
 import { builtServerRig } from './process/built-server-rig';
-import { residentBytes, watchPeak } from './process/memory';
+import { settledResidentBytes, watchPeak } from './process/memory';
 import { Upload, upload } from './uploads';
 
 const MB = 1024 * 1024;
@@ -31,14 +32,8 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
   });
 
   /** A gauge of the server's /metrics (reading them starts the event loop's delay histogram over). */
-  const gauge = async (name: string) => {
-    const answer = await fetch(`${rig.server.baseUrl}/metrics`, {
-      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-    }).catch(() => undefined);
-    const text = (await answer?.text()) ?? '';
-    return Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1]);
-  };
-  const bodyBytesHeld = () => gauge('switchyard_request_body_bytes');
+  const metric = (name: string) => gauge(rig.server.baseUrl, METRICS_TOKEN, name);
+  const bodyBytesHeld = () => metric('switchyard_request_body_bytes');
 
   it('crash, starvation and parse-bomb attacks at once: the process stays up, a legitimate client is served, memory bounded', async () => {
     const { server } = rig;
@@ -60,8 +55,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     const chat = JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'hi' }] });
     // Warm: the routes have run once.
     expect((await legitCall('/v1/chat/completions', chatInit(userKey, chat))).status).toBe(200);
-    await sleep(300);
-    const rssBefore = residentBytes(server.pid);
+    const rssBefore = await settledResidentBytes(server.pid);
     const sampler = watchPeak(server.pid);
 
     let attacking = true;
@@ -88,7 +82,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     const note = (what: string, status: number) =>
       statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
 
-    await gauge('nodejs_eventloop_lag_max_seconds');
+    await metric('nodejs_eventloop_lag_max_seconds');
     const started = Date.now();
     const attacks = Promise.all([
       // Item 1: chunked 4 MB bodies to an unknown path and to the sign-in route, 16 at a time.
@@ -123,7 +117,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     attacking = false;
     await legitClient;
     const rssPeak = sampler.stop();
-    const loopDelayMax = await gauge('nodejs_eventloop_lag_max_seconds');
+    const loopDelayMax = await metric('nodejs_eventloop_lag_max_seconds');
 
     for (const call of holders) call.abort();
     const deadline = Date.now() + 10_000;

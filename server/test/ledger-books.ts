@@ -1,12 +1,32 @@
 import { expect } from 'vitest';
 import type { Client, EnvelopeBody, TestApp } from './harness';
 import { balances, consumeLogs } from './relay-setup';
+import { waitFor } from './wait';
 
 /** A user and key's books, read straight from the database. */
 export async function books(t: Pick<TestApp, 'db'>, userId: number, tokenId: number) {
   const balance = await balances(t, userId, tokenId);
   const logs = await consumeLogs(t, userId);
   return { ...balance, logged: logs.reduce((sum, log) => sum + Number(log.quota), 0), logs: logs.length };
+}
+
+type Books = Awaited<ReturnType<typeof books>>;
+
+/** The books once `holds` is true of them (a give-back landed, say); fails naming `what` after 10 s. */
+export function booksOnce(
+  t: Pick<TestApp, 'db'>,
+  userId: number,
+  tokenId: number,
+  holds: (now: Books) => boolean,
+  what: string,
+): Promise<Books> {
+  return waitFor(
+    async () => {
+      const now = await books(t, userId, tokenId);
+      return holds(now) ? now : undefined;
+    },
+    { what, intervalMs: 50 },
+  );
 }
 
 /**

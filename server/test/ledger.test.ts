@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { type Client, startTestApp, type TestApp } from './harness';
-import { books, expectBalancedBooks, setKeyQuota, setUserQuota, sleep } from './ledger-books';
+import { books, booksOnce, expectBalancedBooks, setKeyQuota, setUserQuota } from './ledger-books';
 import { createChannel, createCustomer, openAiFor } from './relay-setup';
+import { waitUntil } from './wait';
 
 const REDIS = { REDIS_CONN_STRING: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' };
 
@@ -147,8 +148,13 @@ describe('guarantee 1: an administrator edit is final', () => {
     await setKeyQuota(customer.client, customer.token.id, 0);
     await heard;
     expect(await chat(caller, key), label).toBe(401);
-    await sleep(3_500);
-    const now = await books(a, customer.userId, customer.token.id);
+    const now = await booksOnce(
+      a,
+      customer.userId,
+      customer.token.id,
+      (now) => now.tokenHeld === 0,
+      'the held credit to come back',
+    );
     expect(now.remain).toBe(0);
     expect(now.tokenHeld).toBe(0);
     expect(await chat(caller, key)).toBe(401);
@@ -164,8 +170,13 @@ describe('guarantee 1: an administrator edit is final', () => {
     expect(await chat(caller, key)).toBe(200);
     expect((await books(a, customer.userId, customer.token.id)).held).toBeGreaterThan(0);
     await setUserQuota(await a.root(), customer.userId, 0);
-    await sleep(3_500);
-    const now = await books(a, customer.userId, customer.token.id);
+    const now = await booksOnce(
+      a,
+      customer.userId,
+      customer.token.id,
+      (now) => now.held === 0,
+      'the held credit to come back',
+    );
     expect(now.quota, label).toBe(0);
     expect(now.held).toBe(0);
     expect(await chat(caller, key)).toBe(403);
@@ -179,8 +190,13 @@ describe('guarantee 1: an administrator edit is final', () => {
     const before = await books(a, customer.userId, customer.token.id);
     expect(before.held).toBeGreaterThan(0);
     await (await a.root()).post('/api/topup', { user_id: customer.userId, quota: 777 });
-    await sleep(3_500);
-    const after = await books(a, customer.userId, customer.token.id);
+    const after = await booksOnce(
+      a,
+      customer.userId,
+      customer.token.id,
+      (now) => now.held === 0,
+      'the held credit to come back',
+    );
     expect(after.quota).toBe(before.quota + 777);
     expect(after.held).toBe(0);
   });
@@ -201,7 +217,9 @@ describe('guarantee 2: no quota stranded in another process', () => {
     await createChannel(root, { base_url: fake.url });
     await root.put('/api/option/', { key: 'PreConsumedQuota', value: '0' });
     // Every process reads the option at once through Redis; wait for the others to have it.
-    await sleep(200);
+    await waitUntil(() => apps.every(({ app }) => app.services.options.number('PreConsumedQuota') === 0), {
+      what: 'every process to read PreConsumedQuota',
+    });
   });
   afterAll(async () => {
     for (const app of apps.reverse()) await app.close();

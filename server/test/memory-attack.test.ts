@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openAiHandler } from './fakes/openai';
-import { sleep } from './ledger-books';
 import { builtServerRig } from './process/built-server-rig';
-import { residentBytes, watchPeak } from './process/memory';
+import { settledResidentBytes, watchPeak } from './process/memory';
 import { audioForm, upload } from './uploads';
 
 const MB = 1024 * 1024;
@@ -28,8 +27,7 @@ describe('memory under a flood of big anonymous bodies (the built server, defaul
     // Warm: the routes and the database have been used once.
     for (const [path, headers] of targets)
       await upload(`${server.baseUrl}${path}`, headers, Buffer.from('{}'));
-    await sleep(500);
-    const before = residentBytes(server.pid);
+    const before = await settledResidentBytes(server.pid);
 
     const peak = watchPeak(server.pid);
     let growth = 0;

@@ -5,6 +5,7 @@ import { openAiError, openAiHandler } from './fakes/openai';
 import { MailCatcher } from './fakes/smtp';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
 import { createChannel, createCustomer } from './relay-setup';
+import { waitFor } from './wait';
 
 const PUSHER_TOKEN = 'pusher-token-value';
 const deadKey = () =>
@@ -14,16 +15,6 @@ async function setOptions(root: Client, values: Record<string, string>): Promise
   for (const [key, value] of Object.entries(values)) {
     const saved = await root.put('/api/option/', { key, value });
     if (!saved.body.success) throw new Error(`option ${key}: ${saved.body.message}`);
-  }
-}
-
-async function waitFor<T>(find: () => T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -66,7 +57,10 @@ describe('notices to the super administrator', () => {
       }),
     ).rejects.toThrow();
 
-    const notice = await waitFor(pushed('"dead-key-channel"'), 'the channel-disabled notice');
+    const notice = await waitFor(pushed('"dead-key-channel"'), {
+      what: 'the channel-disabled notice',
+      timeoutMs: 5_000,
+    });
     expect(notice.method).toBe('POST');
     expect(notice.url).toBe('/push/root');
     expect(notice.json).toMatchObject({ title: 'Channel status change', token: PUSHER_TOKEN });
@@ -79,7 +73,10 @@ describe('notices to the super administrator', () => {
 
     upstream.use(openAiHandler());
     expect((await root.get('/api/channel/test?scope=disabled')).body.success).toBe(true);
-    const back = await waitFor(pushed('has been enabled again'), 'the channel-enabled notice');
+    const back = await waitFor(pushed('has been enabled again'), {
+      what: 'the channel-enabled notice',
+      timeoutMs: 5_000,
+    });
     expect(back.json?.content).toMatch(/"dead-key-channel"/);
   });
 

@@ -6,17 +6,22 @@ import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { clientsFor } from './harness';
 import { books, sleep } from './ledger-books';
+import { gauge } from './metrics-gauge';
 import { buildServer, freePort, ServerProcess } from './process/built-server';
 import { targetPort, targetThroughProxy, throughProxy } from './process/database-proxy';
-import { runLoad } from './process/load';
+import { type LoadCall, runLoad } from './process/load';
 import { TcpProxy } from './process/tcp-proxy';
 import { type Customer, createChannel, createCustomer } from './relay-setup';
+import { waitUntil } from './wait';
 
 const RELAY_TIMEOUT_S = 3;
 /** Settled calls a process may keep unwritten before it refuses new ones: what a kill can lose. */
 const BACKLOG = 40;
 /** What a call refused for want of the database may take beyond RELAY_TIMEOUT on a loaded machine. */
 const MARGIN_MS = 1_500;
+const METRICS_TOKEN = 'outage-metrics';
+
+const metric = (sample: string) => gauge(server.baseUrl, METRICS_TOKEN, sample);
 
 const chat = async (key: string) => {
   const started = Date.now();
@@ -55,6 +60,7 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
       SETTLEMENT_BACKLOG: String(BACKLOG),
       // A killed process's holds come back this soon.
       QUOTA_HOLD_LEASE: '3',
+      METRICS_TOKEN,
     });
     await server.start();
     db = openDatabase(database.target);
@@ -117,11 +123,25 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
 
   it('calls that cannot reserve fail at once and clearly; completed calls are billed once, after', async () => {
     const keys = customers.map(({ customer }) => `sk-${customer.token.key}`);
-    const load = runLoad({ targets: () => [server.baseUrl], keys, workers: 16, durationMs: 7_000 });
-    await sleep(1_500);
+    const finished: LoadCall[] = [];
+    const load = runLoad({
+      targets: () => [server.baseUrl],
+      keys,
+      workers: 16,
+      durationMs: 7_000,
+      calls: finished,
+    });
+    let loadEnded = false;
+    void load.finally(() => {
+      loadEnded = true;
+    });
+    await waitUntil(() => finished.filter((call) => call.completed).length >= 32, {
+      what: 'the load to be served',
+    });
     const cutAt = Date.now();
     await proxy.cut();
-    await sleep(1_000);
+    const startedSinceCut = () => finished.filter((call) => call.startedAt > cutAt).length;
+    await waitUntil(() => startedSinceCut() >= 16, { what: 'the load to meet the cut' });
     // A key with no credit held in memory needs the database to reserve: a clear error, at once.
     const probeStarted = Date.now();
     const probe = await fetch(`${server.baseUrl}/v1/chat/completions`, {
@@ -132,7 +152,11 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
     expect(probe.status).toBe(503);
     expect(((await probe.json()) as { error: { code: string } }).error.code).toBe('database_unavailable');
     expect(Date.now() - probeStarted).toBeLessThan(3_000);
-    await sleep(3_000);
+    // The database stays away while the load goes on.
+    await waitUntil(() => startedSinceCut() >= 64 || loadEnded, {
+      what: 'calls made while the database is away',
+      timeoutMs: 30_000,
+    });
     await proxy.restore();
     const restoredAt = Date.now();
     const calls = await load;
@@ -195,8 +219,17 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
     // A rich account: the call held credit ahead for the next ones.
     expect((await books({ db }, idle.userId, idle.token.id)).held).toBeGreaterThan(0);
     await proxy.cut();
-    // Idle credit goes back after 2 s: that give-back fails now.
-    await sleep(3_500);
+    // Idle credit goes back after 2 s: it leaves memory, and its give-back waits in the queue now.
+    await waitUntil(
+      async () =>
+        (await metric('switchyard_reserved_credit_quota')) === 0 &&
+        (await metric('switchyard_group_commit_queue_depth{queue="settlements"}')) > 0,
+      {
+        what: 'the idle credit to be given back, and the give-back to fail',
+        timeoutMs: 10_000,
+        intervalMs: 50,
+      },
+    );
     await proxy.restore();
     const restoredAt = Date.now();
     // Bound: the retries back off to 1 s; a new connection and the write take well under 2 s more.
@@ -218,14 +251,19 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
     const rich = await createCustomer(clients, 'bhrich', { quota: funds.rich });
     const poor = await createCustomer(clients, 'bhpoor', { quota: funds.poor });
     const fresh = await createCustomer(clients, 'bhfresh', { quota: funds.fresh });
-    // The rich key holds credit ahead; both keys are now known to the process (its cache).
-    expect((await chat(rich.token.key)).status).toBe(200);
+    // Both keys are now known to the process (its cache); the rich key holds credit ahead, used last
+    // so that it is not idle (2 s) yet when the database stops answering.
     expect((await chat(poor.token.key)).status).toBe(200);
+    expect((await chat(rich.token.key)).status).toBe(200);
     proxy.blackHole();
     let answers: Array<Awaited<ReturnType<typeof chat>>>;
     try {
       answers = await Promise.all([chat(rich.token.key), chat(poor.token.key), chat(fresh.token.key)]);
-      await sleep(2_000);
+      // The rich key's idle credit (2 s) leaves memory too: its give-back waits for the database.
+      await waitUntil(async () => (await metric('switchyard_reserved_credit_quota')) === 0, {
+        what: 'the idle credit to be given back',
+        intervalMs: 50,
+      });
     } finally {
       await proxy.restore();
     }

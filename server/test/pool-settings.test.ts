@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './harness';
+import { waitUntil } from './wait';
 
 /** The pool's connections MySQL sees (the counting query rides on one of them). */
 async function mysqlConnections(t: TestApp, database: string): Promise<number> {
@@ -79,8 +80,12 @@ describe('SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_
     expect(peak).toBe(3);
     // Back to idle: mysql2 keeps at most SQL_MAX_IDLE_CONNS of them (checked once a second).
     if (t.database.target.dialect === 'mysql') {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(await mysqlConnections(t, t.database.target.database)).toBeLessThanOrEqual(2);
+      const { database } = t.database.target;
+      await waitUntil(async () => (await mysqlConnections(t, database)) <= 2, {
+        what: 'the pool to close the idle connections past SQL_MAX_IDLE_CONNS',
+        timeoutMs: 5_000,
+        intervalMs: 100,
+      });
     }
   });
 });

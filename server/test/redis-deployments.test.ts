@@ -5,23 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../src/cluster/change-bus';
 import type { EnvelopeBody, TestApp } from './harness';
 import { startTestApp } from './harness';
+import { waitUntil } from './wait';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const onDatabase = (number: number) => ({ REDIS_CONN_STRING: `${new URL('/', REDIS_URL)}${number}` });
 // A prefix of this run only: the Redis server is shared with every other test.
 const PREFIX = `deploy-${randomBytes(4).toString('hex')}:`;
-
-async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Everything a process's bus delivers (its own changes and those it hears from Redis). */
 function heardBy(app: TestApp): Change[] {
@@ -61,9 +50,10 @@ describe('deployments sharing one Redis server keep apart', () => {
     const found = await root.get<EnvelopeBody<User[]>>('/api/user/search?keyword=scoped');
     const id = found.body.data?.[0]?.id ?? 0;
     expect((await root.put('/api/user/', { id, username: 'scoped', quota: 0 })).body.success).toBe(true);
-    await until('the other process of the deployment to hear the change', () =>
-      onA2.some((change) => change.kind === 'user' && change.id === id),
-    );
+    await waitUntil(() => onA2.some((change) => change.kind === 'user' && change.id === id), {
+      what: 'the other process of the deployment to hear the change',
+      timeoutMs: 5_000,
+    });
     // Published on one Redis connection, delivered to every subscriber of the channel together.
     expect(onB).toEqual([]);
     expect(onC).toEqual([]);

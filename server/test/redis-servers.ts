@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { waitUntil } from './wait';
 
 /** Redis processes of a test's own, on loopback ports of their own. */
 export interface RedisDeployment {
@@ -57,14 +58,6 @@ async function answersPing(port: number): Promise<boolean> {
   });
 }
 
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** Starts redis-server with `args` and waits until it answers on `port`; a missing binary fails loudly. */
 async function startProcess(args: string[], port: number, dir: string): Promise<ChildProcess> {
   const child = spawn(BINARY, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -85,7 +78,7 @@ async function startProcess(args: string[], port: number, dir: string): Promise<
     );
   });
   failed.catch(() => {});
-  await Promise.race([until(`${BINARY} on port ${port}`, () => answersPing(port)), failed]);
+  await Promise.race([waitUntil(() => answersPing(port), { what: `${BINARY} on port ${port}` }), failed]);
   return child;
 }
 
@@ -157,14 +150,17 @@ export async function startClusterDeployment(masters = 3): Promise<RedisDeployme
     );
     const [first] = admins as [Redis];
     for (const port of ports.slice(1)) await first.call('CLUSTER', 'MEET', '127.0.0.1', port);
-    await until('the Cluster to agree on its slots', async () => {
-      const infos = await Promise.all(
-        admins.map((admin) => admin.call('CLUSTER', 'INFO') as Promise<string>),
-      );
-      return infos.every(
-        (info) => info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${masters}`),
-      );
-    });
+    await waitUntil(
+      async () => {
+        const infos = await Promise.all(
+          admins.map((admin) => admin.call('CLUSTER', 'INFO') as Promise<string>),
+        );
+        return infos.every(
+          (info) => info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${masters}`),
+        );
+      },
+      { what: 'the Cluster to agree on its slots' },
+    );
     return {
       env: { REDIS_CONN_STRING: ports.map((port) => `127.0.0.1:${port}`).join(',') },
       dataPorts: ports,

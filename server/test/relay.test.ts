@@ -13,6 +13,7 @@ import {
   createCustomer,
   openAiFor,
 } from './relay-setup';
+import { waitUntil } from './wait';
 
 // gpt-3.5-turbo: model ratio 0.25, completion ratio 3; the fake reports 11 prompt + 7 completion tokens.
 const EXPECTED_QUOTA = Math.ceil((11 + 7 * 3) * 0.25);
@@ -210,8 +211,7 @@ describe('relay: OpenAI-compatible endpoints', () => {
       received += new TextDecoder().decode(value);
     }
     controller.abort();
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(upstreamClosed).toBe(true);
+    await waitUntil(() => upstreamClosed, { what: 'the upstream answer to be closed', timeoutMs: 5_000 });
     await t.app.services.relay.settled();
     const log = (await consumeLogs(t, carol.userId)).at(-1)!;
     expect(log.completion_tokens).toBeGreaterThan(0);

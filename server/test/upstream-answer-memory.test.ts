@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { floods, type Sending } from './fakes/hostile-upstream';
 import { openAiHandler } from './fakes/openai';
-import { sleep } from './ledger-books';
 import { builtServerRig } from './process/built-server-rig';
-import { residentBytes, watchPeak } from './process/memory';
+import { settledResidentBytes, watchPeak } from './process/memory';
 
 const MB = 1024 * 1024;
 /** What the upstream offers: several times RELAY_ANSWER_LIMIT's default (64 MB). */
@@ -27,8 +26,7 @@ describe('memory under a huge upstream answer (the built server, default limits)
     const { server, fake } = rig;
     // Warm: the route and the database have been used once.
     expect((await chat()).status).toBe(200);
-    await sleep(500);
-    const before = residentBytes(server.pid);
+    const before = await settledResidentBytes(server.pid);
 
     const sending: Sending = { sent: 0, finished: false };
     fake.use(floods(sending, ANSWER_BYTES, 200, 'application/json', '{"choices":[{"message":{"content":"'));

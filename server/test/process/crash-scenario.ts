@@ -143,7 +143,11 @@ export function describeCrashUnderLoad({ logDatabase = false }: { logDatabase?: 
       await victim.stop('SIGKILL');
       // With two processes the load goes on against the survivor for a while; with one it stops here.
       alive = alive.filter((url) => url !== victim.baseUrl);
-      if (alive.length > 0) await sleep(1_500);
+      const killedAt = Date.now();
+      const servedSinceKill = () =>
+        calls.filter((call) => call.completed && call.startedAt > killedAt && alive.includes(call.target))
+          .length;
+      while (alive.length > 0 && servedSinceKill() < 60 && Date.now() < killedAt + 15_000) await sleep(50);
       alive = [];
       await load;
       await victim.start();

@@ -30,3 +30,18 @@ export function watchPeak(pid: number): { stop(): number } {
     },
   };
 }
+
+/**
+ * The resident memory once it stopped moving after a warm-up (two samples 100 ms apart within
+ * 1 MB), or as it stands after 3 s: the baseline a growth is measured from.
+ */
+export async function settledResidentBytes(pid: number): Promise<number> {
+  const deadline = Date.now() + 3_000;
+  let last = residentBytes(pid);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = residentBytes(pid);
+    if (Math.abs(now - last) < 1024 * 1024 || Date.now() > deadline) return now;
+    last = now;
+  }
+}

@@ -208,7 +208,8 @@ describe('Baidu Wenxin channels (access token exchange, ERNIE chat and embedding
     await ask();
     expect(tokenOf(rig.fake.last())).toBe(first);
     expect(baidu.exchanges(SHORT.apiKey)).toBe(1);
-    // The fake refuses expired tokens (111), so this call only passes with a new one.
+    // The fake refuses expired tokens (111), so this call only passes with a new one. Time is under
+    // test: the token's 2 s lifetime (Baidu's expires_in counts whole seconds) must pass.
     await new Promise((resolve) => setTimeout(resolve, 2300));
     const answer = await ask();
     expect(answer.choices[0]?.message.content).toBe('tiny');
