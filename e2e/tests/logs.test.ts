@@ -390,7 +390,13 @@ describe('long names at 1280 px, and the request id', () => {
       await view.goto('/log');
       const list = view.getByTestId(viewport === PHONE ? 'logs-cards' : 'logs-table');
       const entry = list.locator('[data-log-type="2"]', { hasText: MODEL });
-      await entry.getByTestId('log-request-id').click();
+      const button = entry.getByTestId('log-request-id');
+      if (viewport === PHONE) {
+        // A tap target on phones: 44 × 44 px at least (docs/decisions.md).
+        const box = await button.boundingBox();
+        expect(Math.min(box?.width ?? 0, box?.height ?? 0)).toBeGreaterThanOrEqual(44);
+      }
+      await button.click();
       await expectToast(view, `${COPIED[language]}${requestId}`);
       expect(await view.evaluate(() => navigator.clipboard.readText())).toBe(requestId);
       await settle(view);

@@ -1,4 +1,4 @@
-import { Badge, Group, Text } from '@mantine/core';
+import { Badge, Button, Group, Text } from '@mantine/core';
 import type { LogEntry } from '@switchyard/contract/logs';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../../lib/clipboard';
@@ -14,20 +14,18 @@ function RequestIdButton({ id }: { id: string }) {
     else showWarning(t('logs.requestIdNotCopied', { id }));
   };
   return (
-    <Badge
-      component="button"
-      type="button"
-      size="xs"
+    <Button
+      size="compact-xs"
       variant="light"
       color="gray"
+      className="tap-target"
       title={id}
       aria-label={t('logs.copyRequestId', { id })}
       data-testid="log-request-id"
-      style={{ cursor: 'pointer' }}
       onClick={() => void copy()}
     >
       {t('logs.requestId')}
-    </Badge>
+    </Button>
   );
 }
 
