@@ -43,9 +43,16 @@ describe('the agent CLIs through the gateway', () => {
       const { usedQuota, logs } = await logsFor(gateway.billing, upstream.turns.length);
       expect(
         logs
-          .map((log) => ({ prompt: log.prompt_tokens, completion: log.completion_tokens, quota: log.quota }))
+          .map((log) => ({
+            model: log.model_name,
+            prompt: log.prompt_tokens,
+            completion: log.completion_tokens,
+            quota: log.quota,
+          }))
           .reverse(),
-      ).toEqual(upstream.turns.map(({ usage }) => ({ ...usage, quota: price(usage) })));
+      ).toEqual(
+        upstream.turns.map(({ usage }) => ({ model: AGENT_MODEL[agent], ...usage, quota: price(usage) })),
+      );
       expect(usedQuota).toBe(upstream.turns.reduce((sum, { usage }) => sum + price(usage), 0));
       console.log(`${agent} on ${format}: ${run.took} ms, ${upstream.turns.length} upstream calls`);
     } finally {
