@@ -1,35 +1,48 @@
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AGENT_FORMAT, AGENT_MODEL, type AgentName, runAgent } from '../src/agent-clis';
-import { type ConsumeLog, startGateway } from '../src/gateway';
+import { type Customer, type Gateway, startGateway } from '../src/gateway';
 import { CHANNEL_TYPE, ScriptedUpstream, type UpstreamFormat } from '../src/scripted-upstream';
 
 const AGENTS: AgentName[] = ['claude', 'codex', 'gemini'];
 const FORMATS: UpstreamFormat[] = ['anthropic', 'openai', 'gemini'];
 
+const cases = AGENTS.flatMap((agent) =>
+  FORMATS.map((format) => ({
+    agent,
+    format,
+    way: AGENT_FORMAT[agent] === format ? 'passed through' : 'translated',
+    // A username, and the group whose one channel reaches this case's fake.
+    name: `${agent}-${format.slice(0, 3)}`,
+  })),
+);
+
 /** Waits until the gateway has written a log for each of the fake's answers (logs are written after the answer). */
-async function logsFor(billing: () => Promise<{ usedQuota: number; logs: ConsumeLog[] }>, count: number) {
+async function logsFor(customer: Customer, count: number) {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const seen = await billing();
+    const seen = await customer.billing();
     if (seen.logs.length >= count || Date.now() > deadline) return seen;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 describe('the agent CLIs through the gateway', () => {
-  const cases = AGENTS.flatMap((agent) =>
-    FORMATS.map((format) => ({
-      agent,
-      format,
-      way: AGENT_FORMAT[agent] === format ? 'passed through' : 'translated',
-    })),
-  );
-  test.concurrent.each(cases)('$agent on an $format channel ($way)', async ({ agent, format }) => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await startGateway(cases.map(({ name }) => name));
+  });
+  afterAll(() => gateway?.stop());
+
+  test.concurrent.each(cases)('$agent on an $format channel ($way)', async ({ agent, format, name }) => {
     const upstream = await new ScriptedUpstream(format).start();
-    const gateway = await startGateway({ format, url: upstream.url, agentModel: AGENT_MODEL[agent] });
     try {
-      const run = await runAgent(agent, gateway.url, gateway.key);
+      const customer = await gateway.addCustomer(name, {
+        format,
+        url: upstream.url,
+        agentModel: AGENT_MODEL[agent],
+      });
+      const run = await runAgent(agent, gateway.url, customer.key);
       const transcript = `exit ${run.code} after ${run.took} ms\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- upstream saw\n${upstream.fake.requests.map((r) => `${r.method} ${r.url} ${r.body.slice(0, 3000)}`).join('\n')}`;
       expect(run.code, transcript).toBe(0);
       expect(upstream.turns.filter((turn) => turn.answer === 'shell-call').length, transcript).toBe(1);
@@ -40,7 +53,7 @@ describe('the agent CLIs through the gateway', () => {
       const completionRatio = resolveCompletionRatio(AGENT_MODEL[agent], CHANNEL_TYPE[format]);
       const price = ({ prompt, completion }: { prompt: number; completion: number }) =>
         Math.ceil(Number(((prompt + completion * completionRatio) * modelRatio).toPrecision(12)));
-      const { usedQuota, logs } = await logsFor(gateway.billing, upstream.turns.length);
+      const { usedQuota, logs } = await logsFor(customer, upstream.turns.length);
       expect(
         logs
           .map((log) => ({
@@ -56,7 +69,6 @@ describe('the agent CLIs through the gateway', () => {
       expect(usedQuota).toBe(upstream.turns.reduce((sum, { usage }) => sum + price(usage), 0));
       console.log(`${agent} on ${format}: ${run.took} ms, ${upstream.turns.length} upstream calls`);
     } finally {
-      await gateway.stop();
       await upstream.fake.close();
     }
   });
