@@ -34,7 +34,7 @@ describe('the agent CLIs through the gateway', () => {
   });
   afterAll(() => gateway?.stop());
 
-  test.concurrent.each(cases)('$agent on an $format channel ($way)', async ({ agent, format, name }) => {
+  test.concurrent.each(cases)('$agent, $format channel ($way)', async ({ agent, format, name }) => {
     const upstream = await new ScriptedUpstream(format).start();
     try {
       const customer = await gateway.addCustomer(name, {
