@@ -121,7 +121,14 @@ function invocation(agent: AgentName, home: string, gateway: string, key: string
       return {
         command: join(packageDir(require.resolve('@google/gemini-cli/package.json')), 'bundle/gemini.js'),
         args: ['-p', PROMPT, '-m', model, '--yolo'],
-        env: { GOOGLE_GEMINI_BASE_URL: gateway, GEMINI_API_KEY: key, GEMINI_CLI_TRUST_WORKSPACE: 'true' },
+        env: {
+          GOOGLE_GEMINI_BASE_URL: gateway,
+          GEMINI_API_KEY: key,
+          // Headless in a folder it has never seen: trusted, or it refuses --yolo.
+          GEMINI_CLI_TRUST_WORKSPACE: 'true',
+          // It would start itself again in a second Node.js with a larger heap: seconds of start-up.
+          GEMINI_CLI_NO_RELAUNCH: 'true',
+        },
       };
     }
   }
