@@ -5,10 +5,13 @@ import { type FakeHandler, HttpFake, type RecordedRequest } from '../../server/t
 import { openAiHandler } from '../../server/test/fakes/openai';
 import { responsesHandler } from '../../server/test/fakes/openai-responses';
 
-/** The channel type that reaches each upstream. */
-/** The format of an upstream: OpenAI's (Responses for Codex passed through, chat for translated calls), Anthropic's or Gemini's. */
+/**
+ * The format of an upstream: OpenAI's (Responses, as Codex's calls pass through, and chat, as the
+ * others' are translated), Anthropic's Messages or Gemini's generateContent.
+ */
 export type UpstreamFormat = 'openai' | 'anthropic' | 'gemini';
 
+/** The channel type that reaches each upstream. */
 export const CHANNEL_TYPE: Record<UpstreamFormat, number> = { openai: 1, anthropic: 14, gemini: 24 };
 
 /** The model each fake says it is, as an operator maps the agents' models onto it. */
@@ -34,16 +37,13 @@ export interface Turn {
 }
 
 /**
- * The agent's own shell tool, by the names the three CLIs give it (Claude Code `Bash`, Codex
- * `shell`/`exec_command`/`shell_command`, Gemini CLI `run_shell_command`), and the arguments that run
- * `command` in each one's schema.
+ * The agent's own shell tool, by the name each CLI gives it in its requests (Claude Code `Bash`, Codex
+ * `exec_command`, Gemini CLI `run_shell_command`), and the arguments that run `command` in its schema.
  */
 const SHELL_TOOLS: Record<string, (command: string) => Record<string, unknown>> = {
   Bash: (command) => ({ command, description: 'Print the marker' }),
-  run_shell_command: (command) => ({ command, description: 'Print the marker' }),
-  shell: (command) => ({ command: ['bash', '-lc', command] }),
-  shell_command: (command) => ({ command }),
   exec_command: (command) => ({ cmd: command }),
+  run_shell_command: (command) => ({ command, description: 'Print the marker' }),
 };
 
 /** The names of the tools a request offers, whatever its format. */

@@ -2,7 +2,7 @@ import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AGENT_FORMAT, AGENT_MODEL, type AgentName, runAgent } from '../src/agent-clis';
 import { type Customer, type Gateway, startGateway } from '../src/gateway';
-import { CHANNEL_TYPE, ScriptedUpstream, type UpstreamFormat } from '../src/scripted-upstream';
+import { CHANNEL_TYPE, ScriptedUpstream, UPSTREAM_KEY, type UpstreamFormat } from '../src/scripted-upstream';
 
 const AGENTS: AgentName[] = ['claude', 'codex', 'gemini'];
 const FORMATS: UpstreamFormat[] = ['anthropic', 'openai', 'gemini'];
@@ -48,6 +48,11 @@ describe('the agent CLIs through the gateway', () => {
       expect(upstream.turns.filter((turn) => turn.answer === 'shell-call').length, transcript).toBe(1);
       expect(upstream.roundTrips, transcript).toBe(1);
       expect(run.stdout.split(upstream.finalText).length - 1, transcript).toBe(1);
+      // The provider is called with the channel's key, never the customer's.
+      for (const { headers, body } of upstream.fake.requests) {
+        expect(JSON.stringify(headers)).toContain(UPSTREAM_KEY);
+        expect(JSON.stringify(headers) + body).not.toContain(customer.key.slice(3));
+      }
 
       const modelRatio = resolveModelRatio(AGENT_MODEL[agent], CHANNEL_TYPE[format]);
       const completionRatio = resolveCompletionRatio(AGENT_MODEL[agent], CHANNEL_TYPE[format]);
