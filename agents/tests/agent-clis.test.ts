@@ -1,6 +1,6 @@
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { AGENT_FORMAT, AGENT_MODEL, type AgentName, runAgent } from '../src/agent-clis';
+import { AGENT_FORMAT, AGENT_MODEL, type AgentName, type AgentRun, runAgent } from '../src/agent-clis';
 import { type Customer, type Gateway, startGateway } from '../src/gateway';
 import { CHANNEL_TYPE, ScriptedUpstream, UPSTREAM_KEY, type UpstreamFormat } from '../src/scripted-upstream';
 
@@ -27,6 +27,18 @@ async function logsFor(customer: Customer, count: number) {
   }
 }
 
+/** What a failed case shows: the CLI's output and the start of each request the fake received. */
+const transcriptOf = (run: AgentRun, upstream: ScriptedUpstream): string =>
+  [
+    `exit ${run.code} after ${run.took} ms`,
+    `--- stdout\n${run.stdout}`,
+    `--- stderr\n${run.stderr}`,
+    '--- upstream saw',
+    ...upstream.fake.requests.map(
+      (request) => `${request.method} ${request.url} ${request.body.slice(0, 3000)}`,
+    ),
+  ].join('\n');
+
 describe('the agent CLIs through the gateway', () => {
   let gateway: Gateway;
   beforeAll(async () => {
@@ -43,7 +55,7 @@ describe('the agent CLIs through the gateway', () => {
         agentModel: AGENT_MODEL[agent],
       });
       const run = await runAgent(agent, gateway.url, customer.key);
-      const transcript = `exit ${run.code} after ${run.took} ms\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- upstream saw\n${upstream.fake.requests.map((r) => `${r.method} ${r.url} ${r.body.slice(0, 3000)}`).join('\n')}`;
+      const transcript = transcriptOf(run, upstream);
       expect(run.code, transcript).toBe(0);
       expect(upstream.turns.filter((turn) => turn.answer === 'shell-call').length, transcript).toBe(1);
       expect(upstream.roundTrips, transcript).toBe(1);
