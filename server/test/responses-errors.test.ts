@@ -63,7 +63,7 @@ describe('/v1/responses errors', () => {
   it.each([
     {
       name: 'a hosted tool type',
-      body: { input: 'x', tools: [{ type: 'web_search' }] },
+      body: { input: 'x', tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] },
       code: 'unsupported_tool_type',
       param: 'tools[0].type',
     },

@@ -86,7 +86,7 @@ describe('/v1/responses pass-through retries, and translation elsewhere', () => 
       customer.openai.responses.create({
         model: 'claude-sonnet-4-20250514',
         input: 'Hello',
-        tools: [{ type: 'web_search' }],
+        tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }],
       }),
     );
     expect(refused.error).toBeInstanceOf(OpenAI.BadRequestError);

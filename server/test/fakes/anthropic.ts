@@ -145,6 +145,27 @@ function stream(response: http.ServerResponse, options: FakeAnthropicOptions, mo
   res.end();
 }
 
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+
+/** What Anthropic refuses in `tools` and `output_config`: bad or repeated tool names, a format without a schema. */
+function refusal(body: Record<string, unknown>): string | undefined {
+  const names = new Set<string>();
+  for (const [index, tool] of (Array.isArray(body.tools) ? body.tools : []).entries()) {
+    const { name, input_schema } = (tool ?? {}) as Record<string, unknown>;
+    if (typeof name !== 'string' || !TOOL_NAME.test(name))
+      return `tools.${index}.name: String should match pattern '${TOOL_NAME.source}'`;
+    if (names.has(name)) return 'tools: Tool names must be unique.';
+    names.add(name);
+    if (typeof input_schema !== 'object' || input_schema === null)
+      return `tools.${index}.input_schema: Field required`;
+  }
+  if (body.output_config === undefined) return undefined;
+  const format = (body.output_config as { format?: { type?: unknown; schema?: unknown } } | null)?.format;
+  if (format?.type !== 'json_schema' || typeof format.schema !== 'object' || format.schema === null)
+    return 'output_config.format: a json_schema format with a schema is required';
+  return undefined;
+}
+
 /**
  * A fake Anthropic Messages API (and count_tokens): checks the path, key and version header, then
  * answers as Anthropic does. What it received is in the HttpFake's `requests`.
@@ -170,6 +191,8 @@ export function anthropicHandler(options: FakeAnthropicOptions): FakeHandler {
     if (typeof body.max_tokens !== 'number' || !Array.isArray(body.messages)) {
       return sendJson(res, 400, errorBody('invalid_request_error', 'max_tokens: Field required'));
     }
+    const refused = refusal(body);
+    if (refused) return sendJson(res, 400, errorBody('invalid_request_error', refused));
     if (options.error) {
       const { status, type, message: text } = options.error;
       return sendJson(res, status, errorBody(type, text ?? `fake says ${type}`));

@@ -3,6 +3,7 @@ import { asObject, type Json, numberOf } from '../../json-value';
 import type { RelayCall, UpstreamRequest } from '../types';
 import { authHeaders } from './auth';
 import { toAnthropicMessages } from './messages';
+import { withOutputFormat } from './output-format';
 import { toAnthropicToolChoice, toAnthropicTools } from './tools';
 import { type AnthropicRequest, DEFAULT_MAX_TOKENS } from './wire';
 
@@ -18,7 +19,9 @@ const defined = <T extends object>(value: T): T =>
 
 /** An OpenAI chat completion request → an Anthropic Messages request for `model`. */
 export function toAnthropicRequest(body: Json, model: string): AnthropicRequest {
-  const { system, messages } = toAnthropicMessages(body.messages);
+  const converted = toAnthropicMessages(body.messages);
+  const { system, output_config } = withOutputFormat(body.response_format, converted.system, model);
+  const { messages } = converted;
   const tools = toAnthropicTools(body.tools);
   return defined<AnthropicRequest>({
     model,
@@ -36,6 +39,7 @@ export function toAnthropicRequest(body: Json, model: string): AnthropicRequest 
     metadata: typeof body.user === 'string' && body.user ? { user_id: body.user } : undefined,
     // Not OpenAI's, but clients of Anthropic's OpenAI-compatible API send it: it goes on as it came.
     thinking: asObject(body.thinking),
+    output_config,
   });
 }
 

@@ -78,6 +78,8 @@ export interface AnthropicRequest {
   metadata?: { user_id?: string };
   /** Extended thinking, e.g. `{type: "enabled", budget_tokens: 2048}`: passed on as the client sent it. */
   thinking?: Record<string, unknown>;
+  /** Structured output: the answer's text is JSON matching the schema. */
+  output_config?: { format: { type: 'json_schema'; schema: Record<string, unknown> } };
 }
 
 export interface AnthropicUsage {

@@ -15,19 +15,25 @@ describe('Gemini request conversion', () => {
     expect(defaultVersion('text-embedding-004')).toBe('v1');
   });
 
-  it('keeps property names that look like keywords and drops the keywords', () => {
+  it('keeps property names that look like keywords and drops the fields Gemini has not', () => {
     expect(
       geminiSchema({
         type: 'object',
         additionalProperties: false,
         properties: {
           strict: { type: 'boolean' },
+          // Codex marks some of its tools' arguments so.
+          message: { type: 'string', description: 'Task', encrypted: true },
           items: { type: 'array', items: { type: 'string', $id: 'x' } },
         },
       }),
     ).toEqual({
       type: 'object',
-      properties: { strict: { type: 'boolean' }, items: { type: 'array', items: { type: 'string' } } },
+      properties: {
+        strict: { type: 'boolean' },
+        message: { type: 'string', description: 'Task' },
+        items: { type: 'array', items: { type: 'string' } },
+      },
     });
   });
 

@@ -1,17 +1,43 @@
 import { asObject, type Json } from '../../json-value';
 import type { GeminiFunctionDeclaration, GeminiToolConfig } from './wire';
 
-/** JSON Schema keywords outside the OpenAPI subset Gemini reads; it refuses a request that has them. */
-const UNSUPPORTED_KEYWORDS = new Set(['$schema', 'additionalProperties', 'strict', '$id', '$comment']);
+/**
+ * The fields of Gemini's `Schema` (an OpenAPI subset). It refuses a request with any other
+ * (`additionalProperties`, `$schema`, or a client's own such as Codex's `encrypted`).
+ */
+const SCHEMA_FIELDS = new Set([
+  'type',
+  'format',
+  'title',
+  'description',
+  'nullable',
+  'enum',
+  'maxItems',
+  'minItems',
+  'properties',
+  'required',
+  'minProperties',
+  'maxProperties',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'example',
+  'anyOf',
+  'propertyOrdering',
+  'default',
+  'items',
+  'minimum',
+  'maximum',
+]);
 
-/** A JSON schema as Gemini accepts it: the unsupported keywords removed at every depth. */
+/** A JSON schema as Gemini accepts it: only the fields of its `Schema`, at every depth. */
 export function geminiSchema(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(geminiSchema);
   const object = asObject(value);
   if (!object) return value;
   return Object.fromEntries(
     Object.entries(object)
-      .filter(([key]) => !UNSUPPORTED_KEYWORDS.has(key))
+      .filter(([key]) => SCHEMA_FIELDS.has(key))
       .map(([key, field]) => [key, key === 'properties' ? propertiesSchema(field) : geminiSchema(field)]),
   );
 }

@@ -59,6 +59,13 @@ function convertContent(role: string, content: unknown) {
 const textOnly = (parts: Json[]) =>
   parts.every((part) => part.type === 'text') ? parts.map((part) => String(part.text)).join('') : parts;
 
+/** Structured output (`output_config.format`, or the beta's `output_format`) as OpenAI's `response_format`. */
+function responseFormat(body: Json): Json | undefined {
+  const format = asObject(asObject(body.output_config)?.format) ?? asObject(body.output_format);
+  const schema = format?.type === 'json_schema' ? asObject(format.schema) : undefined;
+  return schema ? { type: 'json_schema', json_schema: { name: 'response', schema } } : undefined;
+}
+
 /** An Anthropic Messages request as the equivalent OpenAI chat request (what every adaptor speaks). */
 export function anthropicToOpenAi(body: Json): Json {
   if (typeof body.model !== 'string' || !body.model) throw invalid('model: Field required');
@@ -111,5 +118,7 @@ export function anthropicToOpenAi(body: Json): Json {
   if (choice?.disable_parallel_tool_use === true && request.tools) request.parallel_tool_calls = false;
   const userId = asObject(body.metadata)?.user_id;
   if (typeof userId === 'string' && userId) request.user = userId;
+  const format = responseFormat(body);
+  if (format) request.response_format = format;
   return request;
 }

@@ -1,5 +1,6 @@
 import { asObject, type Json } from '../../json-value';
 import { invalidResponsesRequest, needsStoredState } from './errors';
+import { chatToolName, translateTools } from './tools';
 
 const MESSAGE_ROLES = new Set(['user', 'assistant', 'system', 'developer']);
 
@@ -76,17 +77,47 @@ function toolOutput(output: unknown, param: string): string {
   throw invalidResponsesRequest(`${param} must be a string`, param);
 }
 
-/** Appends a function call to the assistant turn it belongs to (parallel calls share one turn). */
-function addToolCall(messages: Json[], item: Json, param: string): void {
+const callIdOf = (item: Json, param: string): string => {
   if (typeof item.call_id !== 'string' || !item.call_id)
     throw invalidResponsesRequest(`${param}.call_id is required`, `${param}.call_id`);
+  return item.call_id;
+};
+
+const nameOf = (item: Json, param: string): string => {
   if (typeof item.name !== 'string' || !item.name)
     throw invalidResponsesRequest(`${param}.name is required`, `${param}.name`);
-  const call = {
-    id: item.call_id,
-    type: 'function',
-    function: { name: item.name, arguments: typeof item.arguments === 'string' ? item.arguments : '{}' },
+  return chatToolName(item.name, item.namespace);
+};
+
+/**
+ * A function, custom tool or tool search call as the chat function call the model made: a custom
+ * tool's text as its `input` argument, a search's arguments as JSON.
+ */
+function chatCall(item: Json, param: string): { name: string; arguments: string } {
+  if (item.type === 'custom_tool_call') {
+    if (typeof item.input !== 'string')
+      throw invalidResponsesRequest(`${param}.input must be a string`, `${param}.input`);
+    return { name: nameOf(item, param), arguments: JSON.stringify({ input: item.input }) };
+  }
+  if (item.type === 'tool_search_call') {
+    const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
+    return { name: 'tool_search', arguments: args };
+  }
+  return {
+    name: nameOf(item, param),
+    arguments: typeof item.arguments === 'string' ? item.arguments : '{}',
   };
+}
+
+/** What a client tool search answers, as the model reads it: the tools it loaded, which it may now call. */
+function searchOutput(item: Json): string {
+  const names = translateTools({ tools: item.tools }).tools.map((tool) => asObject(tool.function)?.name);
+  return names.length > 0 ? `Tools loaded: ${names.join(', ')}` : 'No tools found.';
+}
+
+/** Appends a tool call to the assistant turn it belongs to (parallel calls share one turn). */
+function addToolCall(messages: Json[], item: Json, param: string): void {
+  const call = { id: callIdOf(item, param), type: 'function', function: chatCall(item, param) };
   const last = messages.at(-1);
   if (last?.role === 'assistant') {
     last.tool_calls = [...((last.tool_calls as Json[] | undefined) ?? []), call];
@@ -113,16 +144,23 @@ function addItem(messages: Json[], item: Json, param: string): void {
       return;
     }
     case 'function_call':
+    case 'custom_tool_call':
+    case 'tool_search_call':
       addToolCall(messages, item, param);
       return;
     case 'function_call_output':
-      if (typeof item.call_id !== 'string' || !item.call_id)
-        throw invalidResponsesRequest(`${param}.call_id is required`, `${param}.call_id`);
+    case 'custom_tool_call_output':
       messages.push({
         role: 'tool',
-        tool_call_id: item.call_id,
+        tool_call_id: callIdOf(item, param),
         content: toolOutput(item.output, `${param}.output`),
       });
+      return;
+    case 'tool_search_output':
+      messages.push({ role: 'tool', tool_call_id: callIdOf(item, param), content: searchOutput(item) });
+      return;
+    case 'additional_tools':
+      // Tools, not words: they join the request's tools (tools.ts).
       return;
     case 'reasoning':
       // A reasoning item replayed from an earlier answer: chat formats take no reasoning back.
@@ -131,7 +169,7 @@ function addItem(messages: Json[], item: Json, param: string): void {
       if (STATEFUL_ITEMS.has(String(type)))
         throw needsStoredState(`${param}.type`, `${param}: ${String(type)}`);
       throw invalidResponsesRequest(
-        `${param}.type '${String(type)}' is not supported; use message, function_call or function_call_output items`,
+        `${param}.type '${String(type)}' is not supported; use message items, function or custom tool calls and their outputs`,
         `${param}.type`,
         'unsupported_input_item',
       );

@@ -1,6 +1,7 @@
 import { RelayError } from '../../errors';
 import { asObject, type Json } from '../../json-value';
 import { responsesToChat } from './request';
+import { type ClientTools, isTranslatableTool, translateTools } from './tools';
 
 /** Refusals of features chat has no translation for, which OpenAI and Azure channels serve as sent. */
 const PASSTHROUGH_ONLY = new Set([
@@ -14,6 +15,11 @@ const TRANSLATED_ITEMS = new Set([
   'message',
   'function_call',
   'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'tool_search_call',
+  'tool_search_output',
+  'additional_tools',
   'reasoning',
   'item_reference',
 ]);
@@ -32,10 +38,10 @@ function withTranslatedParts(item: Json): Json {
  */
 function translatableCopy(body: Json): Json {
   const copy: Json = { ...body };
-  if (Array.isArray(body.tools))
-    copy.tools = body.tools.filter((tool) => asObject(tool)?.type === 'function');
+  if (Array.isArray(body.tools)) copy.tools = body.tools.filter(isTranslatableTool);
   const choice = asObject(body.tool_choice);
-  if (choice && choice.type !== 'function' && choice.type !== 'allowed_tools') delete copy.tool_choice;
+  if (choice && !['function', 'custom', 'allowed_tools'].includes(String(choice.type)))
+    delete copy.tool_choice;
   if (Array.isArray(body.input)) {
     copy.input = body.input
       .map((entry) => asObject(entry))
@@ -47,15 +53,17 @@ function translatableCopy(body: Json): Json {
 }
 
 /**
- * The chat translation of a Responses request. A request with features chat cannot carry is
- * translated without them, for the pipeline's stages, and keeps its refusal: an OpenAI or Azure
- * channel passes it through whole, any other channel answers the refusal (pipeline/native.ts).
+ * The chat translation of a Responses request, with the client's tools by their chat names (to
+ * answer each call in its kind). A request with features chat cannot carry is translated without
+ * them, for the pipeline's stages, and keeps its refusal: an OpenAI or Azure channel passes it
+ * through whole, any other channel answers the refusal (pipeline/native.ts).
  */
-export function chatForPipeline(body: Json): { chat: Json; untranslatable?: RelayError } {
+export function chatForPipeline(body: Json): { chat: Json; tools: ClientTools; untranslatable?: RelayError } {
   try {
-    return { chat: responsesToChat(body) };
+    return { chat: responsesToChat(body), tools: translateTools(body).origins };
   } catch (error) {
     if (!(error instanceof RelayError) || !PASSTHROUGH_ONLY.has(String(error.code))) throw error;
-    return { chat: responsesToChat(translatableCopy(body)), untranslatable: error };
+    const copy = translatableCopy(body);
+    return { chat: responsesToChat(copy), tools: translateTools(copy).origins, untranslatable: error };
   }
 }

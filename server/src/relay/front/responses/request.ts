@@ -1,51 +1,40 @@
 import { asObject, type Json, numberOf } from '../../json-value';
 import { invalidResponsesRequest, needsStoredState } from './errors';
 import { inputToMessages } from './input';
+import { chatToolName, translateTools } from './tools';
 
-/** Function tools as chat tools; OpenAI's hosted tools (web search, files, computer…) are refused. */
-function chatTools(tools: unknown): Json[] | undefined {
-  if (tools === undefined || tools === null) return undefined;
-  if (!Array.isArray(tools)) throw invalidResponsesRequest('tools must be an array', 'tools');
-  return tools.map((entry, index) => {
-    const tool = asObject(entry);
-    const param = `tools[${index}]`;
-    if (tool?.type !== 'function') {
-      throw invalidResponsesRequest(
-        `${param}.type '${String(tool?.type)}' is not supported: this gateway serves function tools only`,
-        `${param}.type`,
-        'unsupported_tool_type',
-      );
-    }
-    if (typeof tool.name !== 'string' || !tool.name)
-      throw invalidResponsesRequest(`${param}.name is required`, `${param}.name`);
-    const fn: Json = { name: tool.name };
-    if (typeof tool.description === 'string') fn.description = tool.description;
-    if (asObject(tool.parameters)) fn.parameters = tool.parameters;
-    if (typeof tool.strict === 'boolean') fn.strict = tool.strict;
-    return { type: 'function', function: fn };
-  });
-}
-
-/** The function names an `allowed_tools` choice lists. */
+/** The chat names of the tools an `allowed_tools` choice lists. */
 const allowedNames = (tools: unknown): Set<unknown> =>
-  new Set((Array.isArray(tools) ? tools : []).map((tool) => asObject(tool)?.name));
+  new Set(
+    (Array.isArray(tools) ? tools : []).map((entry) => {
+      const tool = asObject(entry);
+      return typeof tool?.name === 'string' ? chatToolName(tool.name, tool.namespace) : undefined;
+    }),
+  );
 
 /**
- * `tool_choice` over the chat tools: a mode, one function by name, or `allowed_tools` (the tools
- * narrowed to the ones it names, called in its mode).
+ * `tool_choice` over the chat tools: a mode, one function or custom tool by name, or `allowed_tools`
+ * (the tools narrowed to the ones it names, called in its mode).
  */
 function withToolChoice(tools: Json[], choice: unknown): { tools: Json[]; choice?: unknown } {
   if (choice === undefined || choice === null) return { tools };
   if (choice === 'none' || choice === 'auto' || choice === 'required') return { tools, choice };
   const object = asObject(choice);
-  if (object?.type === 'function' && typeof object.name === 'string' && object.name)
-    return { tools, choice: { type: 'function', function: { name: object.name } } };
+  if (
+    (object?.type === 'function' || object?.type === 'custom') &&
+    typeof object.name === 'string' &&
+    object.name
+  )
+    return {
+      tools,
+      choice: { type: 'function', function: { name: chatToolName(object.name, object.namespace) } },
+    };
   if (object?.type === 'allowed_tools' && (object.mode === 'auto' || object.mode === 'required')) {
     const names = allowedNames(object.tools);
     return { tools: tools.filter((tool) => names.has(asObject(tool.function)?.name)), choice: object.mode };
   }
   throw invalidResponsesRequest(
-    "tool_choice must be 'none', 'auto', 'required', {type: 'function', name} or {type: 'allowed_tools', mode, tools}",
+    "tool_choice must be 'none', 'auto', 'required', {type: 'function' or 'custom', name} or {type: 'allowed_tools', mode, tools}",
     'tool_choice',
     'unsupported_tool_choice',
   );
@@ -119,7 +108,7 @@ export function responsesToChat(body: Json): Json {
     const value = optionalNumber(body, field);
     if (value !== undefined) chat[field] = value;
   }
-  const { tools, choice } = withToolChoice(chatTools(body.tools) ?? [], body.tool_choice);
+  const { tools, choice } = withToolChoice(translateTools(body).tools, body.tool_choice);
   if (tools.length > 0) {
     chat.tools = tools;
     if (choice !== undefined) chat.tool_choice = choice;

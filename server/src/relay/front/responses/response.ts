@@ -1,4 +1,5 @@
 import { asObject, type Json, numberOf } from '../../json-value';
+import { type ClientTools, toolCallItem } from './tools';
 
 /** What every response object of one call shares: its ids, model, time and the request it answers. */
 export interface ResponseContext {
@@ -9,6 +10,8 @@ export interface ResponseContext {
   createdAt: number;
   /** The client's Responses request, echoed back as OpenAI does. */
   request: Json;
+  /** The client's tools by their chat names: each call goes back as the kind of tool it calls. */
+  tools: ClientTools;
 }
 
 type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
@@ -36,19 +39,6 @@ export const reasoningItem = (id: string, status: ItemStatus, text: string | und
   status,
   summary: [],
   content: text === undefined ? [] : [{ type: 'reasoning_text', text }],
-});
-
-export const functionCallItem = (
-  id: string,
-  status: ItemStatus,
-  call: { callId: string; name: string; arguments: string },
-): Json => ({
-  id,
-  type: 'function_call',
-  status,
-  call_id: call.callId,
-  name: call.name,
-  arguments: call.arguments,
 });
 
 /** A chat answer's `usage` as the Responses API reports it; null when the upstream sent none. */
@@ -142,7 +132,7 @@ export function chatToResponse(completion: Json, context: ResponseContext): Json
     const call = asObject(entry);
     const fn = asObject(call?.function);
     output.push(
-      functionCallItem(ids.functionCall(index), 'completed', {
+      toolCallItem(context.tools, ids.functionCall(index), 'completed', {
         callId: typeof call?.id === 'string' && call.id ? call.id : `call_${context.requestId}_${index}`,
         name: String(fn?.name ?? ''),
         arguments: typeof fn?.arguments === 'string' ? fn.arguments : '{}',

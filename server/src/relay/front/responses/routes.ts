@@ -36,8 +36,14 @@ export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps
     try {
       const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const native = parseJsonObject(rawBody);
-      const { chat, untranslatable } = chatForPipeline(native);
-      const context = { requestId, model: String(native.model), createdAt: nowSeconds(), request: native };
+      const { chat, tools, untranslatable } = chatForPipeline(native);
+      const context = {
+        requestId,
+        model: String(native.model),
+        createdAt: nowSeconds(),
+        request: native,
+        tools,
+      };
       await deps.relay.handle(
         caller,
         nativeChatCall(requestId, chat, {

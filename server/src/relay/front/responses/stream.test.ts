@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ResponsesStreamWriter } from './stream';
 
-const context = { requestId: '42', model: 'gpt-4o', createdAt: 1, request: { model: 'gpt-4o', input: 'x' } };
+const context = {
+  requestId: '42',
+  model: 'gpt-4o',
+  createdAt: 1,
+  request: { model: 'gpt-4o', input: 'x' },
+  tools: new Map(),
+};
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
   JSON.stringify({ id: 'chatcmpl-1', choices: [{ index: 0, delta, finish_reason: finish }] });

@@ -2,7 +2,6 @@ import { asObject, type Json } from '../../json-value';
 import { brokenStreamEvents, responsesEvent } from './failure';
 import {
   finalStatus,
-  functionCallItem,
   itemIds,
   messageItem,
   outputText,
@@ -12,6 +11,7 @@ import {
   responseShell,
   responsesUsage,
 } from './response';
+import { toolCallItem } from './tools';
 
 type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
@@ -121,7 +121,7 @@ export class ResponsesStreamWriter {
     const itemStatus = item.status === 'in_progress' ? unfinished : item.status;
     if (item.kind === 'message') return messageItem(item.id, itemStatus, [outputText(item.text)]);
     if (item.kind === 'reasoning') return reasoningItem(item.id, itemStatus, item.text);
-    return functionCallItem(item.id, itemStatus, {
+    return toolCallItem(this.context.tools, item.id, itemStatus, {
       callId: item.callId ?? '',
       name: item.name ?? '',
       arguments: item.text,
@@ -199,6 +199,8 @@ export class ResponsesStreamWriter {
     }
     if (typeof fn?.arguments === 'string' && fn.arguments) {
       item.text += fn.arguments;
+      // A custom tool's text is one JSON argument until the call is whole: it is sent when it closes.
+      if (this.#callKind(item) !== 'function') return out;
       out += this.#event('response.function_call_arguments.delta', {
         item_id: item.id,
         output_index: this.#items.indexOf(item),
@@ -208,19 +210,31 @@ export class ResponsesStreamWriter {
     return out;
   }
 
+  /** What a call item calls: a function, a custom tool or the client's tool search (none for text items). */
+  #callKind(item: OutputItem): string | undefined {
+    if (item.kind !== 'function_call') return undefined;
+    return this.context.tools.get(item.name ?? '')?.kind ?? 'function';
+  }
+
   /** The closing events of an open item: its text or arguments whole, then the item done. */
   #close(item: OutputItem | undefined, status: ItemStatus = 'completed'): string {
     if (item?.status !== 'in_progress') return '';
     const output_index = this.#items.indexOf(item);
     const where = { item_id: item.id, output_index };
     let out = '';
-    if (item.kind === 'function_call') {
+    const callKind = this.#callKind(item);
+    if (callKind === 'custom') {
+      const input = String(this.#item(item).input);
+      out += this.#event('response.custom_tool_call_input.delta', { ...where, delta: input });
+      out += this.#event('response.custom_tool_call_input.done', { ...where, input });
+    } else if (callKind === 'function') {
+      const call = this.#item(item);
       out += this.#event('response.function_call_arguments.done', {
         ...where,
-        name: item.name,
+        name: call.name,
         arguments: item.text,
       });
-    } else {
+    } else if (item.kind !== 'function_call') {
       const message = item.kind === 'message';
       out += this.#event(message ? 'response.output_text.done' : 'response.reasoning_text.done', {
         ...where,
