@@ -1,7 +1,7 @@
 import { Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage, LANGUAGES } from '../../i18n/i18n';
-import { LanguageButton } from './LanguageSwitch';
+import { LanguageButton } from './LanguageButton';
 
 /** The language choices, open from the start (the first click asked for them); a chunk of its own. */
 export default function LanguageMenu() {
