@@ -1,4 +1,5 @@
 import { RelayError } from '../errors';
+import type { Json } from '../json-value';
 import { answerObject } from './answer-check';
 import type { ConvertedResponse, RelayCall, StreamTranslator, Usage } from './types';
 
@@ -121,8 +122,9 @@ export function chatChunk(options: {
 }
 
 /** A converted JSON answer: its usage when the provider reported some, its text for counting otherwise. */
-export const jsonAnswer = (value: unknown, text: string, usage?: Usage): ConvertedResponse => ({
+export const jsonAnswer = (value: Json, text: string, usage?: Usage): ConvertedResponse => ({
   body: JSON.stringify(value),
+  json: value,
   contentType: 'application/json',
   usage,
   text,

@@ -237,6 +237,7 @@ export function openAiAdaptor(settings: OpenAiSettings = {}): Adaptor {
       if (!Array.isArray(parsed[list])) return missing(`"${list}" list`);
       return {
         body,
+        json: parsed,
         contentType: contentType.includes('json') ? contentType : 'application/json',
         usage: readUsage(parsed.usage),
         text: choicesText(parsed),

@@ -45,6 +45,8 @@ export type Usage = TokenUsage;
 export interface ConvertedResponse {
   /** What the client receives (OpenAI's format). */
   body: string | Buffer;
+  /** `body` parsed, where the adaptor has it: a front translating the answer does not parse it again. */
+  json?: Json;
   contentType: string;
   usage?: Usage;
   /** The generated text, to count when the provider reports no usage. */

@@ -6,13 +6,18 @@ import type { IncomingCall } from '../pipeline/call';
  * request translated to a chat completion, with the client's own request beside it for the channels
  * that speak that protocol (passed through there).
  */
-export function nativeChatCall(requestId: string, chat: unknown, native: NativeRequest): IncomingCall {
+export function nativeChatCall(
+  requestId: string,
+  chat: Record<string, unknown>,
+  native: NativeRequest,
+): IncomingCall {
   return {
     requestId,
     mode: 'chat',
     path: '/v1/chat/completions',
     query: '',
     rawBody: Buffer.from(JSON.stringify(chat)),
+    body: chat,
     contentType: 'application/json',
     native,
   };

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { anthropicErrorOf } from '../adaptors/anthropic/errors';
+import { googleError } from '../adaptors/gemini/errors';
 import { asRelayError, RelayError } from '../errors';
-import { anthropicErrorOf } from './anthropic/response';
-import { googleError } from './gemini/errors';
 import { CORS_HEADERS } from './reply-sink';
 
 /** The error shapes of the client formats we serve. */

@@ -1,4 +1,5 @@
 import type { ClientSignal } from '../client-signal';
+import type { Json } from '../json-value';
 import type { ClientSink } from '../pipeline/client-sink';
 import { FrameSplitter } from './frame-splitter';
 
@@ -28,7 +29,7 @@ export abstract class TranslatingSink implements ClientSink {
     this.untranslated = inner;
   }
 
-  abstract body(status: number, contentType: string, body: string | Buffer): void;
+  abstract body(status: number, contentType: string, body: string | Buffer, json?: Json): void;
 
   setHeader(name: string, value: string): void {
     this.inner.setHeader?.(name, value);

@@ -69,7 +69,8 @@ async function attemptOnChannel(
       if (converted instanceof RelayError) return fail(converted);
       const outcome: Outcome = { usage: converted.usage, text: () => converted.text, complete: true };
       await hooks.finish?.(outcome);
-      target.body(200, converted.contentType, withEmbeddingEncoding(call, converted.body));
+      const answer = withEmbeddingEncoding(call, converted.body);
+      target.body(200, converted.contentType, answer, answer === converted.body ? converted.json : undefined);
       return { ok: true, ...outcome };
     }
     if (upstream.contentType.startsWith('application/json')) {

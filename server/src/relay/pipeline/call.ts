@@ -11,6 +11,8 @@ export interface IncomingCall {
   path: string;
   query: string;
   rawBody: Buffer;
+  /** `rawBody` parsed, when the front made it from an object (a translated call): not parsed again. */
+  body?: Record<string, unknown>;
   contentType: string;
   pathModel?: string;
   /** The client's own request, for a front of another format (native.ts). */

@@ -1,4 +1,5 @@
 import type { ClientSignal } from '../client-signal';
+import type { Json } from '../json-value';
 
 /** Where a relayed answer goes: the caller's HTTP response, or a buffer for channel tests. */
 export interface ClientSink {
@@ -11,7 +12,8 @@ export interface ClientSink {
   readonly untranslated?: ClientSink;
   /** Sets a header every answer to the caller carries, errors included (the key's rate limits). */
   setHeader?(name: string, value: string): void;
-  body(status: number, contentType: string, body: string | Buffer): void;
+  /** `json` is `body` parsed, when the pipeline has it (a translating sink then does not parse it). */
+  body(status: number, contentType: string, body: string | Buffer, json?: Json): void;
   startStream(): void;
   write(data: string): void;
   end(): void;

@@ -31,20 +31,13 @@ export async function readRelayRequest(
   raw: Buffer,
   contentType: string,
   pathModel?: string,
+  parsed?: Record<string, unknown>,
 ): Promise<RelayRequest> {
   if (contentType.startsWith('multipart/form-data')) {
     const model = (await readFormFields(raw, contentType)).get('model') || DEFAULT_MODELS[mode] || '';
     return { mode, model, isStream: false, maxTokens: 0, body: undefined, rawBody: raw, contentType };
   }
-  let body: Record<string, unknown>;
-  try {
-    const parsed: unknown = JSON.parse(raw.toString('utf8'));
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw new Error('not an object');
-    body = parsed as Record<string, unknown>;
-  } catch {
-    throw invalid('The request body must be a JSON object', 'invalid_json');
-  }
+  const body = parsed ?? parseBody(raw);
   const model = (typeof body.model === 'string' && body.model) || pathModel || DEFAULT_MODELS[mode] || '';
   const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
   const request: RelayRequest = {
@@ -58,6 +51,17 @@ export async function readRelayRequest(
   };
   validate(request);
   return request;
+}
+
+function parseBody(raw: Buffer): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(raw.toString('utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new Error('not an object');
+    return parsed as Record<string, unknown>;
+  } catch {
+    throw invalid('The request body must be a JSON object', 'invalid_json');
+  }
 }
 
 function validate({ mode, model, body, maxTokens }: RelayRequest): void {

@@ -147,6 +147,7 @@ export class Relay {
       incoming.rawBody,
       incoming.contentType,
       incoming.pathModel,
+      incoming.body,
     );
     checkModelAllowed(caller, request.model);
     const admission = await this.deps.limits?.admit(caller, request, sink);

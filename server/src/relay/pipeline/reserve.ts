@@ -25,7 +25,7 @@ export interface ReserveDeps {
 }
 
 /** What a call holds while it runs: its reservation, and how to watch a stream's cost on a channel. */
-export interface Hold {
+export interface ReservedFunds {
   reservation: Reservation;
   watch: ((channel: ChannelRow) => StreamSpendWatch | undefined) | undefined;
 }
@@ -56,7 +56,7 @@ export async function reserveFor(
   request: RelayRequest,
   group: string,
   channel: ChannelRow,
-): Promise<Hold> {
+): Promise<ReservedFunds> {
   const { billing } = deps;
   const firstPrice = billing.price(request.model, group, channel.type);
   const unitPrice = unitQuota(request, firstPrice);

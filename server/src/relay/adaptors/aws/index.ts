@@ -11,7 +11,7 @@ import { transport } from './transport';
  * AWS Bedrock Runtime (InvokeModel), signed with SigV4 from the channel config's region, ak and sk:
  * Claude (Anthropic's Messages body, Anthropic's converters) and Llama 3 (a prompt template). Streams
  * come in AWS's binary event stream, re-framed by the transport. Anthropic's own `/v1/messages` on a
- * Claude model passes through (front/anthropic/native.ts).
+ * Claude model passes through (adaptors/anthropic/native.ts).
  */
 export const adaptor: Adaptor = {
   buildRequest,

@@ -2,12 +2,12 @@ import { channelSecrets } from '../../../domain/channel-secrets';
 import { redactSecretsInJsonText } from '../../../domain/redact-secrets';
 import { authHeaders } from '../../adaptors/anthropic/auth';
 import { parseError } from '../../adaptors/anthropic/errors';
+import { anthropicNative, forwardedHeaders } from '../../adaptors/anthropic/native';
+import { withTopLevelFields } from '../../adaptors/native-body';
 import type { ClientSignal } from '../../client-signal';
 import type { Json } from '../../json-value';
 import { speaks } from '../../pipeline/native';
-import { withTopLevelFields } from '../../pipeline/native-body';
 import type { Relay, SideCall } from '../../pipeline/relay';
-import { anthropicNative, forwardedHeaders } from './native';
 import { anthropicToOpenAi } from './request';
 
 export interface CountTokensRequest {

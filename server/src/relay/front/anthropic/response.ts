@@ -1,4 +1,3 @@
-import type { RelayError } from '../../errors';
 import { asObject, type Json } from '../../json-value';
 
 const STOP_REASONS: Record<string, string> = {
@@ -68,36 +67,4 @@ export function anthropicUsage(value: unknown): Json {
     output_tokens: Number(usage.completion_tokens ?? 0),
     ...(cached > 0 ? { cache_read_input_tokens: cached } : {}),
   };
-}
-
-const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  529: 'overloaded_error',
-};
-
-const ANTHROPIC_ERROR_TYPES = new Set([...Object.values(ERROR_TYPES), 'api_error']);
-
-/** An error type as Anthropic names it: its own types are kept, any other is an api_error. */
-export const anthropicErrorType = (type: unknown): string =>
-  typeof type === 'string' && ANTHROPIC_ERROR_TYPES.has(type) ? type : 'api_error';
-
-/** Anthropic's error body for a status and message. */
-function anthropicError(status: number, message: string, type?: string): Json {
-  return { type: 'error', error: { type: type ?? ERROR_TYPES[status] ?? 'api_error', message } };
-}
-
-/**
- * Any relay error in Anthropic's shape: an Anthropic channel's error type is kept, others are named
- * by their status (the gateway's own 404 is a not_found_error, as Anthropic's is); the message
- * carries the request id.
- */
-export function anthropicErrorOf(error: RelayError, requestId: string): Json {
-  const byStatus = error.origin === 'gateway' ? ERROR_TYPES[error.status] : undefined;
-  const ownType = ANTHROPIC_ERROR_TYPES.has(error.type) ? error.type : undefined;
-  return anthropicError(error.status, `${error.message} (request id: ${requestId})`, byStatus ?? ownType);
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { anthropicNative } from '../../adaptors/anthropic/native';
 import type { Relay } from '../../pipeline/relay';
 import { parseJsonObject } from '../json-body';
 import { nativeChatCall } from '../native-chat-call';
 import { CORS_HEADERS, ReplySink } from '../reply-sink';
 import { sendError } from '../send-error';
 import { countTokens } from './count-tokens';
-import { anthropicNative } from './native';
 import { anthropicToOpenAi } from './request';
 import { AnthropicSink } from './sink';
 

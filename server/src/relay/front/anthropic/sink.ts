@@ -1,3 +1,4 @@
+import type { Json } from '../../json-value';
 import type { ClientSink } from '../../pipeline/client-sink';
 import { TranslatingSink } from '../translating-sink';
 import { openAiToAnthropic } from './response';
@@ -13,12 +14,13 @@ export class AnthropicSink extends TranslatingSink {
     super(inner, new AnthropicStreamWriter(model, `msg_${requestId}`));
   }
 
-  body(status: number, contentType: string, body: string | Buffer): void {
+  body(status: number, contentType: string, body: string | Buffer, json?: Json): void {
     if (!contentType.includes('json')) {
       this.inner.body(status, contentType, body);
       return;
     }
-    const converted = openAiToAnthropic(JSON.parse(body.toString()) as Record<string, unknown>, this.model);
+    const answer = json ?? (JSON.parse(body.toString()) as Json);
+    const converted = openAiToAnthropic(answer, this.model);
     this.inner.body(status, 'application/json', JSON.stringify(converted));
   }
 }

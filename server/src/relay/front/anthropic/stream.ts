@@ -1,5 +1,6 @@
+import { anthropicErrorType } from '../../adaptors/anthropic/errors';
 import type { Json } from '../../json-value';
-import { anthropicErrorType, anthropicMessageId, anthropicStopReason, anthropicUsage } from './response';
+import { anthropicMessageId, anthropicStopReason, anthropicUsage } from './response';
 
 const event = (type: string, data: Json) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 

@@ -3,13 +3,13 @@ import { redactSecretsInJsonText } from '../../../domain/redact-secrets';
 import { authHeaders } from '../../adaptors/gemini/auth';
 import { apiVersion } from '../../adaptors/gemini/endpoint';
 import { parseError } from '../../adaptors/gemini/errors';
+import { geminiNative } from '../../adaptors/gemini/native';
+import { withFieldAt } from '../../adaptors/native-body';
 import type { ClientSignal } from '../../client-signal';
 import { asObject } from '../../json-value';
 import { speaks } from '../../pipeline/native';
-import { withFieldAt } from '../../pipeline/native-body';
 import type { Relay, SideCall } from '../../pipeline/relay';
 import { toOpenAiMessages } from './contents';
-import { geminiNative } from './native';
 import { countTokensRequest, type GeminiCall } from './request';
 import { toOpenAiTools } from './tools';
 

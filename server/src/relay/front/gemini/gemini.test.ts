@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { geminiNative } from '../../adaptors/gemini/native';
 import { RelayError, upstreamBroke } from '../../errors';
 import { toOpenAiMessages } from './contents';
 import { toOpenAiSampling } from './generation-config';
-import { geminiNative } from './native';
 import { parseModelAction } from './request';
 import { jsonSchemaOf } from './schema';
 import { GeminiStreamWriter } from './stream';

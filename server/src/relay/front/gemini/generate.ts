@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { geminiNative } from '../../adaptors/gemini/native';
 import { RelayError } from '../../errors';
 import { checkModelAllowed, type RelayCaller } from '../../pipeline/authenticate';
 import type { ChannelRouter } from '../../pipeline/channel-router';
@@ -8,7 +9,6 @@ import { modelsForCaller } from '../reachable-models';
 import { ReplySink } from '../reply-sink';
 import { sendError } from '../send-error';
 import { countTokens } from './count-tokens';
-import { geminiNative } from './native';
 import { type GeminiCall, parseGeminiBody, parseModelAction, pipelineCopy, wantsThoughts } from './request';
 import { GeminiSink } from './sink';
 

@@ -1,10 +1,10 @@
+import { sseEvent } from '../../adaptors/gemini/errors';
 import type { ClientSignal } from '../../client-signal';
 import type { Json } from '../../json-value';
 import type { ClientSink } from '../../pipeline/client-sink';
 import { SseParser } from '../../pipeline/sse';
 import { FrameSplitter } from '../frame-splitter';
 import type { ReplySink } from '../reply-sink';
-import { sseEvent } from './errors';
 import { type AnswerShape, openAiToGemini } from './response';
 import { GeminiStreamWriter } from './stream';
 
@@ -49,14 +49,14 @@ export class GeminiSink implements ClientSink {
     this.inner.setHeader(name, value);
   }
 
-  body(status: number, contentType: string, body: string | Buffer): void {
+  body(status: number, contentType: string, body: string | Buffer, json?: Json): void {
     if (!contentType.includes('json')) {
       this.inner.body(status, contentType, body);
       return;
     }
     let answer: Json;
     try {
-      answer = JSON.parse(body.toString()) as Json;
+      answer = json ?? (JSON.parse(body.toString()) as Json);
     } catch {
       // Settled already: whatever it is, the client gets it rather than nothing.
       this.inner.body(status, contentType, body);

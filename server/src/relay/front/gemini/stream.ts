@@ -1,5 +1,5 @@
+import { googleStreamError } from '../../adaptors/gemini/errors';
 import { asObject, type Json } from '../../json-value';
-import { googleStreamError } from './errors';
 import {
   type AnswerShape,
   functionArgs,

@@ -1,5 +1,6 @@
 import { ChannelTypeId } from '@switchyard/contract/channel-types';
 import { answerObject, missing } from '../../adaptors/answer-check';
+import { withTopLevelFields } from '../../adaptors/native-body';
 import { readUsage } from '../../adaptors/openai';
 import type {
   NativeFormat,
@@ -12,7 +13,6 @@ import type {
 } from '../../adaptors/types';
 import { badUpstreamAnswer, type RelayError } from '../../errors';
 import { asObject, type Json, numberOf } from '../../json-value';
-import { withTopLevelFields } from '../../pipeline/native-body';
 import { brokenStreamEvents } from './failure';
 import { type ResponseContext, responseShell } from './response';
 

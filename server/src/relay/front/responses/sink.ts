@@ -1,5 +1,5 @@
 import { badUpstreamAnswer } from '../../errors';
-import { asObject } from '../../json-value';
+import { asObject, type Json } from '../../json-value';
 import type { ClientSink } from '../../pipeline/client-sink';
 import { TranslatingSink } from '../translating-sink';
 import { chatToResponse, type ResponseContext } from './response';
@@ -14,14 +14,14 @@ export class ResponsesSink extends TranslatingSink {
     super(inner, new ResponsesStreamWriter(context));
   }
 
-  body(status: number, contentType: string, body: string | Buffer): void {
+  body(status: number, contentType: string, body: string | Buffer, json?: Json): void {
     if (!contentType.includes('json')) {
       this.inner.body(status, contentType, body);
       return;
     }
-    let completion: ReturnType<typeof asObject>;
+    let completion: Json | undefined = json;
     try {
-      completion = asObject(JSON.parse(body.toString()));
+      completion ??= asObject(JSON.parse(body.toString()));
     } catch {
       completion = undefined;
     }

@@ -1,9 +1,9 @@
 import { BEDROCK_MODEL_IDS } from '@switchyard/contract/channel-types-cloud';
-import { BEDROCK_CLAUDE_VERSION, cloudClaudeBody } from '../../adaptors/aws/claude-body';
-import { invokeRequest } from '../../adaptors/aws/request';
-import type { NativeRequest, RelayCall, UpstreamRequest } from '../../adaptors/types';
-import { isVertexClaude, VERTEX_CLAUDE_VERSION, vertexRequest } from '../../adaptors/vertex/request';
 import { type Json, numberOf } from '../../json-value';
+import { BEDROCK_CLAUDE_VERSION, cloudClaudeBody } from '../aws/claude-body';
+import { invokeRequest } from '../aws/request';
+import type { NativeRequest, RelayCall, UpstreamRequest } from '../types';
+import { isVertexClaude, VERTEX_CLAUDE_VERSION, vertexRequest } from '../vertex/request';
 
 /** Claude models a cloud serves (Bedrock's table, Vertex's `claude…` names) take Anthropic's own body. */
 export function cloudServesClaude(apiStyle: string | undefined, model: string | undefined): boolean {

@@ -1,9 +1,7 @@
-import { answerObject, badStreamEvent, missing } from '../../adaptors/answer-check';
-import { authHeaders } from '../../adaptors/gemini/auth';
-import { endpointUrl } from '../../adaptors/gemini/endpoint';
-import { geminiError } from '../../adaptors/gemini/errors';
-import { usageOf } from '../../adaptors/gemini/response';
-import type { GeminiChatResponse, GeminiUsageMetadata } from '../../adaptors/gemini/wire';
+import { badUpstreamAnswer, type RelayError } from '../../errors';
+import { asObject, type Json, numberOf } from '../../json-value';
+import { answerObject, badStreamEvent, missing } from '../answer-check';
+import { withFieldAt } from '../native-body';
 import type {
   NativeFormat,
   NativeReading,
@@ -11,11 +9,12 @@ import type {
   NativeStreamReader,
   RelayCall,
   UpstreamRequest,
-} from '../../adaptors/types';
-import { badUpstreamAnswer, type RelayError } from '../../errors';
-import { asObject, type Json, numberOf } from '../../json-value';
-import { withFieldAt } from '../../pipeline/native-body';
-import { googleStreamError, sseEvent } from './errors';
+} from '../types';
+import { authHeaders } from './auth';
+import { endpointUrl } from './endpoint';
+import { geminiError, googleStreamError, sseEvent } from './errors';
+import { usageOf } from './response';
+import type { GeminiChatResponse, GeminiUsageMetadata } from './wire';
 
 /**
  * The client's body as it came (the model lives in the path), with the pipeline's max tokens when

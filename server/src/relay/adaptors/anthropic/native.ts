@@ -1,9 +1,8 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
-import { answerObject, missing } from '../../adaptors/answer-check';
-import { authHeaders } from '../../adaptors/anthropic/auth';
-import { anthropicError as upstreamAnthropicError } from '../../adaptors/anthropic/errors';
-import { usageOf } from '../../adaptors/anthropic/response';
-import type { AnthropicErrorBody, AnthropicResponse, AnthropicUsage } from '../../adaptors/anthropic/wire';
+import { badUpstreamAnswer, type RelayError } from '../../errors';
+import { asObject, type Json, numberOf } from '../../json-value';
+import { answerObject, missing } from '../answer-check';
+import { withTopLevelFields } from '../native-body';
 import type {
   NativeFormat,
   NativeReading,
@@ -11,12 +10,12 @@ import type {
   NativeStreamReader,
   RelayCall,
   UpstreamRequest,
-} from '../../adaptors/types';
-import { badUpstreamAnswer, type RelayError } from '../../errors';
-import { asObject, type Json, numberOf } from '../../json-value';
-import { withTopLevelFields } from '../../pipeline/native-body';
+} from '../types';
+import { authHeaders } from './auth';
 import { cloudClaudeRequest, cloudServesClaude } from './cloud-native';
-import { anthropicErrorOf } from './response';
+import { anthropicErrorOf, anthropicError as upstreamAnthropicError } from './errors';
+import { usageOf } from './response';
+import type { AnthropicErrorBody, AnthropicResponse, AnthropicUsage } from './wire';
 
 /** Client headers that say how Anthropic must read the body: they go upstream as sent. */
 const FORWARDED_HEADERS = ['anthropic-version', 'anthropic-beta'];
