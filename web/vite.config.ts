@@ -21,6 +21,8 @@ export default defineConfig({
   server: { proxy: { '/api': 'http://localhost:3000' } },
   test: {
     environment: 'jsdom',
+    // Vitest's default on a 2-core machine is one file at a time.
+    maxWorkers: 2,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
   },
