@@ -23,6 +23,11 @@ export default defineConfig({
     environment: 'jsdom',
     // Vitest's default on a 2-core machine is one file at a time.
     maxWorkers: 2,
+    // A worker keeps its modules and its jsdom for the next file (Testing Library unmounts after each
+    // test): importing Mantine and the console afresh for each of 44 files cost 5× the CPU.
+    isolate: false,
+    // A deadline, not a wait: the channel form's tests ran past the 5 s default on a busy machine.
+    testTimeout: 15_000,
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
   },

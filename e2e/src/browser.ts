@@ -1,7 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 export const ARTIFACTS = resolve(dirname(fileURLToPath(import.meta.url)), '../artifacts');
@@ -43,6 +49,8 @@ export interface ContextOptions {
   baseUrl: string;
   language?: Language;
   viewport?: { width: number; height: number };
+  /** Cookies and local storage the context starts with (a signed-in session). */
+  storageState?: BrowserContextOptions['storageState'];
 }
 
 /** A fresh visitor: own cookies and storage, chosen console language and window size. */
@@ -52,6 +60,7 @@ export async function newContext(browser: Browser, options: ContextOptions): Pro
     baseURL: options.baseUrl,
     viewport: options.viewport ?? DESKTOP,
     locale: language === 'zh' ? 'zh-CN' : 'en-US',
+    storageState: options.storageState,
   });
   // The console remembers the language under i18nextLng; set it before any page script runs.
   await context.addInitScript((lng: string) => {

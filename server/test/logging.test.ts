@@ -3,10 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from './process/built-server';
 
-const MAIN = path.join(import.meta.dirname, '..', 'src', 'main.ts');
 const children: ChildProcess[] = [];
+let built: Awaited<ReturnType<typeof buildServer>>;
+beforeAll(async () => {
+  built = await buildServer();
+});
+afterAll(() => built.remove());
 const dirs: string[] = [];
 
 function freePort(): Promise<number> {
@@ -23,11 +28,11 @@ async function startServer(onTerminal: boolean): Promise<string> {
   const port = await freePort();
   const dir = mkdtempSync(path.join(tmpdir(), 'switchyard-logging-'));
   dirs.push(dir);
-  const node = `${process.execPath} --import tsx ${MAIN}`;
+  const node = `${process.execPath} ${built.entry}`;
   // `script` runs the server on a pseudo-terminal, as when a person starts it by hand.
   const [command, args] = onTerminal
     ? ['script', ['-qfec', node, '/dev/null']]
-    : [process.execPath, ['--import', 'tsx', MAIN]];
+    : [process.execPath, [built.entry]];
   const child = spawn(command as string, args as string[], {
     env: {
       ...process.env,
@@ -43,7 +48,7 @@ async function startServer(onTerminal: boolean): Promise<string> {
   children.push(child);
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`no start within 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`no start within 25 s:\n${output}`)), 25_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Listening on')) {

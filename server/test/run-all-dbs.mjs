@@ -1,4 +1,5 @@
 // Runs the server suite once per database: SQLite, PostgreSQL and MariaDB (the servers on this machine),
+// the files whose subject is not the database on SQLite only (TEST_SCOPE in vitest.config.ts),
 // then the ledger's suites on PostgreSQL once more with PG_PIPELINE=false (`postgres-stepwise`: each
 // statement its own round trip, the way the pipelined transactions fall back to). Each run also writes
 // a JSON report, so the failures of every run are listed again at the very end, where a CI log that
@@ -43,6 +44,8 @@ for (const database of databases) {
   const stepwise = database === 'postgres-stepwise';
   const files = stepwise && !namesFiles ? STEPWISE_FILES : [];
   const workers = stepwise && !setsWorkers ? [STEPWISE_WORKERS] : [];
+  // Beyond SQLite, only the files whose subject is the database (vitest.config.ts).
+  const scope = database !== 'sqlite' && !namesFiles ? { TEST_SCOPE: 'database' } : {};
   console.log(`\n=== server tests on ${database} ===`);
   const started = performance.now();
   const report = join(reports, `${database}.json`);
@@ -58,7 +61,7 @@ for (const database of databases) {
       ...process.argv.slice(2),
       ...files,
     ],
-    { stdio: 'inherit', env: { ...process.env, ...env } },
+    { stdio: 'inherit', env: { ...process.env, ...scope, ...env } },
   );
   console.log(`=== ${database}: ${Math.round((performance.now() - started) / 1000)} s ===`);
   if (run.status !== 0) failed.push({ database, failures: failuresIn(report) });

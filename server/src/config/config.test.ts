@@ -1,6 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,17 +7,6 @@ import { parseDatabaseTarget, parseLogDatabaseTarget } from './database-target';
 import { ConfigError } from './env';
 import { configSummary } from './summary';
 import { readWorkers } from './workers';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 describe('SQL_DSN', () => {
   it('is SQLite when empty, at ./data/one-api.db unless SQLITE_PATH says otherwise', () => {
@@ -430,85 +417,6 @@ describe('loadConfig', () => {
     expect(loadConfig({ INIT_CWD: '  ', SQLITE_PATH: 'rel.db' }).database).toMatchObject({
       file: path.join(process.cwd(), 'rel.db'),
     });
-  });
-
-  it('a server started from server/ by npm creates its database under INIT_CWD, not server/data', async () => {
-    const started = mkdtempSync(path.join(tmpdir(), 'switchyard-start-'));
-    const scriptDir = mkdtempSync(path.join(tmpdir(), 'switchyard-script-'));
-    const port = await freePort();
-    // tsx by its resolved URL: the child runs in a directory without node_modules.
-    const tsx = import.meta.resolve('tsx');
-    const child = spawn(
-      process.execPath,
-      ['--import', tsx, path.join(import.meta.dirname, '..', 'main.ts')],
-      {
-        cwd: scriptDir,
-        env: {
-          ...process.env,
-          INIT_CWD: started,
-          PORT: String(port),
-          SQL_DSN: '',
-          SQLITE_PATH: '',
-          REDIS_CONN_STRING: '',
-          SESSION_SECRET: 'config-test-secret',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    try {
-      const deadline = Date.now() + 20_000;
-      let up = false;
-      while (!up && Date.now() < deadline && child.exitCode === null) {
-        up = await fetch(`http://127.0.0.1:${port}/api/status`).then(
-          (response) => response.ok,
-          () => false,
-        );
-        if (!up) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(up, output).toBe(true);
-      expect(existsSync(path.join(started, 'data', 'one-api.db'))).toBe(true);
-      expect(existsSync(path.join(scriptDir, 'data'))).toBe(false);
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
-      rmSync(started, { recursive: true, force: true });
-      rmSync(scriptDir, { recursive: true, force: true });
-    }
-  });
-
-  it('stops the process with one clear line naming a bad variable', () => {
-    const run = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, '..', 'main.ts')],
-      {
-        env: { ...process.env, PORT: 'not-a-port' },
-        encoding: 'utf8',
-        timeout: 20_000,
-      },
-    );
-    expect(run.status).toBe(1);
-    expect(run.stderr.trim()).toBe('Configuration error: PORT: expected a whole number, got "not-a-port"');
-  });
-
-  it('stops the process with one line naming a bad global rate limit', () => {
-    const run = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(import.meta.dirname, '..', 'main.ts')],
-      {
-        env: { ...process.env, GLOBAL_WEB_RATE_LIMIT: '-5' },
-        encoding: 'utf8',
-        timeout: 20_000,
-      },
-    );
-    expect(run.status).toBe(1);
-    expect(run.stderr.trim()).toBe(
-      'Configuration error: GLOBAL_WEB_RATE_LIMIT: expected a whole number, got "-5"',
-    );
   });
 });
 

@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer, freePort } from './process/built-server';
+
+// The built server as an operator starts it: where its database lands, and how a bad variable stops it.
+let built: Awaited<ReturnType<typeof buildServer>>;
+beforeAll(async () => {
+  built = await buildServer();
+});
+afterAll(() => built.remove());
+
+/** Runs the server to its exit; its status and what it wrote to stderr. */
+function runToExit(env: Record<string, string>): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [built.entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stderr })));
+}
+
+describe('start-up', () => {
+  it('a server started from server/ by npm creates its database under INIT_CWD, not server/data', async () => {
+    const started = mkdtempSync(path.join(tmpdir(), 'switchyard-start-'));
+    const scriptDir = mkdtempSync(path.join(tmpdir(), 'switchyard-script-'));
+    const port = await freePort();
+    const child = spawn(process.execPath, [built.entry], {
+      cwd: scriptDir,
+      env: {
+        ...process.env,
+        INIT_CWD: started,
+        PORT: String(port),
+        SQL_DSN: '',
+        SQLITE_PATH: '',
+        REDIS_CONN_STRING: '',
+        SESSION_SECRET: 'config-test-secret',
+        LOG_LEVEL: 'info',
+        WEB_DIST: '/nonexistent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const listening = new Promise<boolean>((resolve) => {
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('Listening on')) resolve(true);
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.once('exit', () => resolve(false));
+    });
+    try {
+      expect(await listening, output).toBe(true);
+      expect(existsSync(path.join(started, 'data', 'one-api.db'))).toBe(true);
+      expect(existsSync(path.join(scriptDir, 'data'))).toBe(false);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
+      rmSync(started, { recursive: true, force: true });
+      rmSync(scriptDir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops the process with one clear line naming a bad variable', async () => {
+    const run = await runToExit({ PORT: 'not-a-port' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe('Configuration error: PORT: expected a whole number, got "not-a-port"');
+  });
+
+  it('stops the process with one line naming a bad global rate limit', async () => {
+    const run = await runToExit({ GLOBAL_WEB_RATE_LIMIT: '-5' });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      'Configuration error: GLOBAL_WEB_RATE_LIMIT: expected a whole number, got "-5"',
+    );
+  });
+});
