@@ -5,7 +5,7 @@ import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
 import { expectedQuota, expectRefunded, spentBy } from './providers/quota-check';
-import { type Customer, createChannel, createCustomer } from './relay-setup';
+import { type Customer, consumeLogs, createChannel, createCustomer } from './relay-setup';
 
 const GEMINI = 24;
 const MODEL = 'gemini-2.0-flash';
@@ -344,7 +344,9 @@ describe('Gemini pass-through retries', () => {
     failing = await new HttpFake(
       geminiHandler({ apiKey: KEY, error: { code: 503, status: 'UNAVAILABLE' } }),
     ).start();
-    healthy = await new HttpFake(geminiHandler({ apiKey: KEY, reply: 'from the second' })).start();
+    healthy = await new HttpFake(
+      geminiHandler({ apiKey: KEY, reply: 'from the second', countTokens: 77 }),
+    ).start();
     t = await startTestApp();
     root = await t.root();
     await root.put('/api/option/', { key: 'RetryTimes', value: '1' });
@@ -379,5 +381,52 @@ describe('Gemini pass-through retries', () => {
       const second = channels.body.data!.find((channel) => channel.base_url === healthy.url)!;
       expect(log?.channel_id).toBe(second.id);
     }
+  });
+
+  it('counts tokens on the next channel when the first fails, unbilled and unlogged', async () => {
+    const failedBefore = failing.requests.length;
+    const logsBefore = (await consumeLogs(t, customer.userId)).length;
+    const { quota } = await spentBy(t, customer, async () => {
+      const counted = await genai.models.countTokens({ model: MODEL, contents: 'How many?' });
+      expect(counted.totalTokens).toBe(77);
+    });
+    expect(failing.requests.slice(failedBefore).map((request) => request.url)).toEqual([
+      `/v1beta/models/${MODEL}:countTokens`,
+    ]);
+    expect(healthy.last().url).toBe(`/v1beta/models/${MODEL}:countTokens`);
+    expect(healthy.last().body).toBe(failing.last().body);
+    expect(quota).toBe(0);
+    expect(await consumeLogs(t, customer.userId)).toHaveLength(logsBefore);
+  });
+
+  it("tells channel health of a count the channel refused, and passes the refusal on in Google's shape", async () => {
+    const model = 'gemini-2.0-dead-key';
+    const dead = await createChannel(root, {
+      type: GEMINI,
+      base_url: healthy.url,
+      key: 'AIzaRevoked',
+      models: model,
+    });
+    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    try {
+      const response = await fetch(`${t.baseUrl}/v1beta/models/${model}:countTokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': `sk-${customer.token.key}` },
+        body: JSON.stringify({ contents: [{ parts: [{ text: 'x' }] }] }),
+      });
+      // Google answers a refused key 400; like a generation's, it is 401 here (adaptors/gemini/errors.ts), the body as sent.
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({
+        error: {
+          code: 400,
+          status: 'INVALID_ARGUMENT',
+          message: 'API key not valid. Please pass a valid API key.',
+        },
+      });
+    } finally {
+      await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
+    }
+    const channel = await root.get<EnvelopeBody<{ status: number }>>(`/api/channel/${dead}`);
+    expect(channel.body.data?.status).toBe(3);
   });
 });

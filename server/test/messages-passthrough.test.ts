@@ -6,7 +6,7 @@ import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
 import { expectRefunded, spentBy } from './providers/quota-check';
-import { type Customer, createChannel, createCustomer } from './relay-setup';
+import { type Customer, consumeLogs, createChannel, createCustomer } from './relay-setup';
 
 const ANTHROPIC = 14;
 const MODEL = 'claude-sonnet-4-20250514';
@@ -407,6 +407,51 @@ describe('/v1/messages pass-through retries and count_tokens elsewhere', () => {
       const second = channels.body.data!.find((channel) => channel.base_url === healthy.url)!;
       expect(log?.channel_id).toBe(second.id);
     }
+  });
+
+  it('counts tokens on the next channel when the first fails, unbilled and unlogged', async () => {
+    const failedBefore = failing.requests.length;
+    const logsBefore = (await consumeLogs(t, customer.userId)).length;
+    const { quota } = await spentBy(t, customer, async () => {
+      const counted = await claude.messages.countTokens({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'How many?' }],
+      });
+      expect(counted).toEqual({ input_tokens: 42 });
+    });
+    expect(failing.requests.slice(failedBefore).map((request) => request.url)).toEqual([
+      '/v1/messages/count_tokens',
+    ]);
+    expect(healthy.last().url).toBe('/v1/messages/count_tokens');
+    expect(healthy.last().body).toBe(failing.last().body);
+    expect(quota).toBe(0);
+    expect(await consumeLogs(t, customer.userId)).toHaveLength(logsBefore);
+  });
+
+  it("tells channel health of a count the channel refused, and passes the refusal on in Anthropic's shape", async () => {
+    const model = 'claude-dead-key';
+    const dead = await createChannel(root, {
+      type: ANTHROPIC,
+      base_url: healthy.url,
+      key: 'sk-ant-revoked',
+      models: model,
+    });
+    await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'true' });
+    try {
+      const error = await claude.messages
+        .countTokens({ model, messages: [{ role: 'user', content: 'x' }] })
+        .catch((failure: unknown) => failure);
+      expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
+      expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+        type: 'error',
+        error: { type: 'authentication_error', message: 'invalid x-api-key' },
+        request_id: 'req_011FakeRequest',
+      });
+    } finally {
+      await root.put('/api/option/', { key: 'AutomaticDisableChannelEnabled', value: 'false' });
+    }
+    const channel = await root.get<EnvelopeBody<{ status: number }>>(`/api/channel/${dead}`);
+    expect(channel.body.data?.status).toBe(3);
   });
 
   it('counts tokens with our tokenizer on a channel of another format', async () => {

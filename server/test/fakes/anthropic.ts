@@ -183,9 +183,14 @@ export function anthropicHandler(options: FakeAnthropicOptions): FakeHandler {
       return sendJson(res, 400, errorBody('invalid_request_error', 'anthropic-version: header is required'));
     }
     const body = request.json ?? {};
+    const failure = options.error && {
+      status: options.error.status,
+      body: errorBody(options.error.type, options.error.message ?? `fake says ${options.error.type}`),
+    };
     if (counting) {
       if (!Array.isArray(body.messages))
         return sendJson(res, 400, errorBody('invalid_request_error', 'messages: Field required'));
+      if (failure) return sendJson(res, failure.status, failure.body);
       return sendJson(res, 200, { input_tokens: options.countTokens ?? 42 });
     }
     if (typeof body.max_tokens !== 'number' || !Array.isArray(body.messages)) {
@@ -193,10 +198,7 @@ export function anthropicHandler(options: FakeAnthropicOptions): FakeHandler {
     }
     const refused = refusal(body);
     if (refused) return sendJson(res, 400, errorBody('invalid_request_error', refused));
-    if (options.error) {
-      const { status, type, message: text } = options.error;
-      return sendJson(res, status, errorBody(type, text ?? `fake says ${type}`));
-    }
+    if (failure) return sendJson(res, failure.status, failure.body);
     const model = String(body.model);
     if (body.stream === true) return stream(res, options, model);
     const answer = JSON.stringify(message(options, model));

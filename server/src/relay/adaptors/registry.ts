@@ -11,7 +11,7 @@ import { adaptor as deepl } from './deepl';
 import { adaptor as gemini } from './gemini';
 import { adaptor as ollama } from './ollama';
 import { openAiAdaptor } from './openai';
-import { openAiSettingsOf } from './openai-dialect';
+import { openAiSettingsOf } from './openai/dialect';
 import { adaptor as palm } from './palm';
 import { adaptor as replicate } from './replicate';
 import { adaptor as tencent } from './tencent';

@@ -1,8 +1,10 @@
 import { channelBaseUrl } from '@switchyard/contract/channels';
 import type { ChannelRow } from '../../db/schema';
 import type { NativeRequest, RelayCall, RelayMode } from '../adaptors/types';
+import type { Json } from '../json-value';
 import { modelMappingOf } from './model-mapping';
 import type { RelayRequest } from './relay-request';
+import type { TokenCounter } from './tokenizer';
 
 /** A client's call as a front hands it to the pipeline: still bytes (its caller is checked apart). */
 export interface IncomingCall {
@@ -17,6 +19,21 @@ export interface IncomingCall {
   pathModel?: string;
   /** The client's own request, for a front of another format (native.ts). */
   native?: NativeRequest;
+}
+
+/**
+ * An unbilled call a front hands the pipeline (count_tokens): the client's own request, for the
+ * channels that speak its format, and the answer the gateway gives on the others.
+ */
+export interface UnbilledCall {
+  requestId: string;
+  path: string;
+  query: string;
+  /** The model the client named, routed and mapped as any call's. */
+  model: string;
+  native: NativeRequest;
+  /** The answer on a channel of another format, counted by the gateway without an upstream call. */
+  answerHere(counter: TokenCounter): Json;
 }
 
 /** Everything an adaptor needs for one attempt on one channel, the model mapping applied. */

@@ -1,4 +1,3 @@
-import { channelBaseUrl } from '@switchyard/contract/channels';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelRow } from '../../db/schema';
 import type { Billing } from '../../domain/billing';
@@ -9,12 +8,12 @@ import { isRetryable, RelayError } from '../errors';
 import type { UpstreamClient } from '../upstream';
 import { attempt } from './attempt';
 import { checkModelAllowed, type RelayCaller } from './authenticate';
-import { buildRelayCall, type IncomingCall } from './call';
+import { buildRelayCall, type IncomingCall, type UnbilledCall } from './call';
 import type { ChannelHealth } from './channel-health';
 import type { ChannelRouter } from './channel-router';
 import type { ClientSink } from './client-sink';
 import type { Admission, KeyLimits } from './key-limits';
-import { modelMappingOf } from './model-mapping';
+import { speaks } from './native';
 import type { AttemptHooks, AttemptResult, Outcome } from './outcome';
 import { type RelayRequest, readRelayRequest } from './relay-request';
 import { refund, reserveFor } from './reserve';
@@ -51,15 +50,6 @@ export interface RelayDeps {
   keepAliveMs?: number;
 }
 
-/** What a side call works with: its channel, the model named upstream, the relay's client and counter. */
-export interface SideCall {
-  channel: ChannelRow;
-  baseUrl: string;
-  upstreamModel: string;
-  upstream: UpstreamClient;
-  counter: TokenCounter;
-}
-
 /**
  * The hot path, one stage a module, for a caller the front has authenticated: route (choose a
  * channel), reserve quota, attempt (call upstream, stream), settle; on a retryable failure the next channel, the reservation kept,
@@ -90,11 +80,6 @@ export class Relay {
         resolve();
       });
     });
-  }
-
-  /** The relay's token counter: what the count-tokens endpoints answer with. */
-  get counter(): TokenCounter {
-    return this.deps.counter;
   }
 
   /** Resolves once every settlement started so far has been written (tests, shutdown). */
@@ -213,36 +198,15 @@ export class Relay {
         return;
       }
       if (tally) tally.outcome = result.started ? 'incomplete' : outcomeOfError(result.error);
-      if (result.error.origin === 'upstream') {
-        // Clients get the short message; the log keeps what happened (the key already taken out).
-        this.deps.logger?.warn(
-          {
-            requestId: incoming.requestId,
-            channelId: channel.id,
-            status: result.error.status,
-            reason: result.error.detail,
-          },
-          'upstream attempt failed',
-        );
-      }
-      await this.deps.health
-        .failed(channel, result.error)
-        .catch((error: unknown) => this.deps.logger?.error({ err: error }, 'channel health update failed'));
+      await this.#recordFailure(incoming.requestId, channel, result.error);
       const next =
-        !result.started && retriesLeft > 0 && isRetryable(result.error) && deps.upstream.remainingMs() > 0
-          ? await router.select(group, request.model, tried.add(channel.id))
+        !result.started && retriesLeft > 0
+          ? await this.#nextChannel(group, request.model, channel, result.error, tried, deps.upstream)
           : undefined;
       if (!next) {
         await refund(this.deps, reservation);
         if (result.started) return;
-        throw result.error.status === 429
-          ? RelayError.gateway(
-              429,
-              'The upstream channels of your group are saturated; please try again later',
-              result.error.code,
-              result.error.type,
-            )
-          : result.error;
+        throw answeredError(result.error);
       }
       retriesLeft -= 1;
       metrics?.retried(channel.id);
@@ -251,23 +215,94 @@ export class Relay {
   }
 
   /**
-   * An unbilled side call (Anthropic's count_tokens): the key's model permission checked, the
-   * channel the model routes to chosen, then `work` on it, once. No reservation, no log, no retry.
+   * An unbilled call (count_tokens): the key's model permission checked, then attempts as for any
+   * call (the channel the model routes to, the next on a retryable failure, channel health told, the
+   * upstream's errors mapped), but nothing reserved, settled, logged or counted against the key's
+   * limits. A channel that speaks the client's format answers it upstream; any other channel is
+   * answered here by the call's own counting, with no upstream call.
    */
-  async sideCall<T>(caller: RelayCaller, model: string, work: (side: SideCall) => Promise<T>): Promise<T> {
+  async unbilled(caller: RelayCaller, incoming: UnbilledCall, sink: ClientSink): Promise<void> {
+    const started = performance.now();
+    const { model, native } = incoming;
     checkModelAllowed(caller, model);
-    const channel = await firstChannel(this.deps.router, caller, caller.user.group || 'default', model);
-    return work({
-      channel,
-      baseUrl: channelBaseUrl(channel),
-      upstreamModel: modelMappingOf(channel.model_mapping)[model] || model,
-      upstream: this.deps.upstream.forCall(performance.now()),
-      counter: this.deps.counter,
-    });
+    const { router, logger, keepAliveMs } = this.deps;
+    const group = caller.user.group || 'default';
+    const request: RelayRequest = {
+      mode: 'chat',
+      model,
+      isStream: false,
+      maxTokens: 0,
+      body: undefined,
+      rawBody: native.rawBody,
+      contentType: 'application/json',
+    };
+    const deps = { upstream: this.deps.upstream.forCall(started), logger, keepAliveMs };
+    const tried = new Set<number>();
+    let retriesLeft = caller.pinnedChannelId === undefined ? this.deps.options.number('RetryTimes') : 0;
+    let channel = await firstChannel(router, caller, group, model);
+    for (;;) {
+      const call = buildRelayCall(incoming, request, channel);
+      if (!speaks(native.format, channel.type, call.upstreamModel)) {
+        sink.body(200, 'application/json', JSON.stringify(incoming.answerHere(this.deps.counter)));
+        return;
+      }
+      const result = await attempt(deps, call, sink);
+      if (result.ok) {
+        this.deps.health.succeeded(channel);
+        return;
+      }
+      await this.#recordFailure(incoming.requestId, channel, result.error);
+      const next =
+        retriesLeft > 0
+          ? await this.#nextChannel(group, model, channel, result.error, tried, deps.upstream)
+          : undefined;
+      if (!next) throw answeredError(result.error);
+      retriesLeft -= 1;
+      channel = next;
+    }
+  }
+
+  /** A failed attempt: the upstream's failure logged, channel health told. */
+  async #recordFailure(requestId: string, channel: ChannelRow, error: RelayError): Promise<void> {
+    if (error.origin === 'upstream') {
+      // Clients get the short message; the log keeps what happened (the key already taken out).
+      this.deps.logger?.warn(
+        { requestId, channelId: channel.id, status: error.status, reason: error.detail },
+        'upstream attempt failed',
+      );
+    }
+    await this.deps.health
+      .failed(channel, error)
+      .catch((failure: unknown) => this.deps.logger?.error({ err: failure }, 'channel health update failed'));
+  }
+
+  /** The channel to retry on, when the error may be retried and the call's time allows: one not tried yet. */
+  async #nextChannel(
+    group: string,
+    model: string,
+    channel: ChannelRow,
+    error: RelayError,
+    tried: Set<number>,
+    upstream: UpstreamClient,
+  ): Promise<ChannelRow | undefined> {
+    if (!isRetryable(error) || upstream.remainingMs() <= 0) return undefined;
+    return this.deps.router.select(group, model, tried.add(channel.id));
   }
 
   /** One call on one channel (see `attempt`); channel tests use it without hooks. */
   attempt(call: RelayCall, sink: ClientSink, hooks: AttemptHooks = {}): Promise<AttemptResult> {
     return attempt(this.deps, call, sink, hooks);
   }
+}
+
+/** The error a client gets when no channel is left: an upstream's 429 says the group's channels are saturated. */
+function answeredError(error: RelayError): RelayError {
+  return error.status === 429
+    ? RelayError.gateway(
+        429,
+        'The upstream channels of your group are saturated; please try again later',
+        error.code,
+        error.type,
+      )
+    : error;
 }

@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { anthropicNative } from '../../adaptors/anthropic/native';
 import type { Relay } from '../../pipeline/relay';
 import { parseJsonObject } from '../json-body';
 import { nativeChatCall } from '../native-chat-call';
-import { CORS_HEADERS, ReplySink } from '../reply-sink';
+import { ReplySink } from '../reply-sink';
 import { sendError } from '../send-error';
-import { countTokens } from './count-tokens';
+import { countTokensCall } from './count-tokens';
 import { anthropicToOpenAi } from './request';
 import { AnthropicSink } from './sink';
 
@@ -46,34 +46,20 @@ export function anthropicRoutes(scope: FastifyInstance, relay: Relay, options: R
     }
   });
 
-  scope.post('/v1/messages/count_tokens', options, async (request, reply: FastifyReply) => {
+  scope.post('/v1/messages/count_tokens', options, async (request, reply) => {
     const { requestId, caller } = request.relayCall;
+    const sink = new ReplySink(reply, requestId);
     try {
       const rawBody = bodyOf(request);
-      const answer = await countTokens(relay, caller, {
+      const call = countTokensCall({
+        requestId,
         rawBody,
         body: parseJsonObject(rawBody),
         headers: request.headers,
-        signal: closedSignal(reply),
       });
-      reply.hijack();
-      reply.raw.writeHead(answer.status, {
-        ...CORS_HEADERS,
-        'content-type': 'application/json',
-        'x-oneapi-request-id': requestId,
-      });
-      reply.raw.end(answer.body);
+      await relay.unbilled(caller, call, sink);
     } catch (error) {
-      sendError(reply.hijack(), requestId, error, request.log, 'anthropic');
+      sendError(reply, requestId, error, request.log, 'anthropic');
     }
   });
-}
-
-/** Aborted when the client goes away before its answer. */
-function closedSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }

@@ -8,7 +8,7 @@ import { nativeChatCall } from '../native-chat-call';
 import { modelsForCaller } from '../reachable-models';
 import { ReplySink } from '../reply-sink';
 import { sendError } from '../send-error';
-import { countTokens } from './count-tokens';
+import { countTokensCall } from './count-tokens';
 import { type GeminiCall, parseGeminiBody, parseModelAction, pipelineCopy, wantsThoughts } from './request';
 import { GeminiSink } from './sink';
 
@@ -55,8 +55,7 @@ export async function handleModelAction(
     };
     await checkModelServed(deps, caller, model);
     if (action === 'countTokens') {
-      const answer = await countTokens(deps.relay, caller, call, sink.signal);
-      sink.body(answer.status, 'application/json', answer.body);
+      await deps.relay.unbilled(caller, countTokensCall(requestId, call, request.headers), sink);
       return;
     }
     const { body, untranslatable } = pipelineCopy(call);

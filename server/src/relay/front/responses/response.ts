@@ -1,15 +1,9 @@
+import { type ResponseShellContext, responseShell } from '../../adaptors/openai/responses-wire';
 import { asObject, type Json, numberOf } from '../../json-value';
 import { type ClientTools, toolCallItem } from './tools';
 
-/** What every response object of one call shares: its ids, model, time and the request it answers. */
-export interface ResponseContext {
-  /** The call's request id: `resp_<id>` names the response, and its items derive from it. */
-  requestId: string;
-  /** The model as the client named it. */
-  model: string;
-  createdAt: number;
-  /** The client's Responses request, echoed back as OpenAI does. */
-  request: Json;
+/** What every response object of one call shares, and the client's tools by their chat names. */
+export interface ResponseContext extends ResponseShellContext {
   /** The client's tools by their chat names: each call goes back as the kind of tool it calls. */
   tools: ClientTools;
 }
@@ -17,7 +11,6 @@ export interface ResponseContext {
 type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
 export const itemIds = (requestId: string) => ({
-  response: `resp_${requestId}`,
   message: `msg_${requestId}`,
   reasoning: `rs_${requestId}`,
   functionCall: (index: number) => `fc_${requestId}_${index}`,
@@ -70,40 +63,6 @@ export function finalStatus(finishReason: unknown): { status: string; incomplete
   if (finishReason === 'content_filter')
     return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
   return { status: 'completed', incomplete_details: null };
-}
-
-/** The response object with the request's settings echoed, as OpenAI answers them; no output yet. */
-export function responseShell(context: ResponseContext, status: string): Json {
-  const { request } = context;
-  const reasoning = asObject(request.reasoning);
-  return {
-    id: itemIds(context.requestId).response,
-    object: 'response',
-    created_at: context.createdAt,
-    status,
-    background: false,
-    error: null,
-    incomplete_details: null,
-    instructions: typeof request.instructions === 'string' ? request.instructions : null,
-    max_output_tokens: numberOf(request.max_output_tokens) ?? null,
-    metadata: asObject(request.metadata) ?? {},
-    model: context.model,
-    output: [],
-    parallel_tool_calls:
-      typeof request.parallel_tool_calls === 'boolean' ? request.parallel_tool_calls : true,
-    previous_response_id: null,
-    reasoning: { effort: typeof reasoning?.effort === 'string' ? reasoning.effort : null, summary: null },
-    // Stateless: nothing is kept, whatever the request asked.
-    store: false,
-    temperature: numberOf(request.temperature) ?? null,
-    text: { format: asObject(asObject(request.text)?.format) ?? { type: 'text' } },
-    tool_choice: request.tool_choice ?? 'auto',
-    tools: Array.isArray(request.tools) ? request.tools : [],
-    top_p: numberOf(request.top_p) ?? null,
-    truncation: 'disabled',
-    usage: null,
-    user: typeof request.user === 'string' ? request.user : null,
-  };
 }
 
 /** The reasoning text OpenAI-compatible providers send beside the answer (DeepSeek and kin). */

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { nowSeconds } from '../../../clock';
+import { responsesNative } from '../../adaptors/openai/responses-native';
 import type { Relay } from '../../pipeline/relay';
 import { parseJsonObject } from '../json-body';
 import { nativeChatCall } from '../native-chat-call';
 import { ReplySink } from '../reply-sink';
 import { responseNotStored } from './errors';
-import { responsesNative } from './native';
 import { chatForPipeline } from './passthrough-only';
 import { ResponsesSink } from './sink';
 

@@ -1,5 +1,5 @@
+import { brokenStreamEvents, responseShell, responsesEvent } from '../../adaptors/openai/responses-wire';
 import { asObject, type Json } from '../../json-value';
-import { brokenStreamEvents, responsesEvent } from './failure';
 import {
   finalStatus,
   itemIds,
@@ -8,7 +8,6 @@ import {
   type ResponseContext,
   reasoningItem,
   reasoningTextOf,
-  responseShell,
   responsesUsage,
 } from './response';
 import { toolCallItem } from './tools';

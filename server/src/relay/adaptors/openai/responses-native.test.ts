@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RelayError } from '../../errors';
-import { responsesNative } from './native';
+import { responsesNative } from './responses-native';
 
-const format = () =>
-  responsesNative({ requestId: 'r1', model: 'gpt-4o', createdAt: 1, request: {}, tools: new Map() });
+const format = () => responsesNative({ requestId: 'r1', model: 'gpt-4o', createdAt: 1, request: {} });
 const usage = {
   input_tokens: 50,
   input_tokens_details: { cached_tokens: 20 },

@@ -1,7 +1,8 @@
 import { ChannelTypeId } from '@switchyard/contract/channel-types';
-import { answerObject, missing } from '../../adaptors/answer-check';
-import { withTopLevelFields } from '../../adaptors/native-body';
-import { readUsage } from '../../adaptors/openai';
+import { badUpstreamAnswer, type RelayError } from '../../errors';
+import { asObject, type Json, numberOf } from '../../json-value';
+import { answerObject, missing } from '../answer-check';
+import { withTopLevelFields } from '../native-body';
 import type {
   NativeFormat,
   NativeReading,
@@ -10,11 +11,9 @@ import type {
   RelayCall,
   UpstreamRequest,
   Usage,
-} from '../../adaptors/types';
-import { badUpstreamAnswer, type RelayError } from '../../errors';
-import { asObject, type Json, numberOf } from '../../json-value';
-import { brokenStreamEvents } from './failure';
-import { type ResponseContext, responseShell } from './response';
+} from '../types';
+import { readUsage } from '.';
+import { brokenStreamEvents, type ResponseShellContext, responseShell } from './responses-wire';
 
 /**
  * The body sent upstream: the client's bytes with the mapped model, the pipeline's lowered limit, and
@@ -131,7 +130,7 @@ class ResponsesEventReader implements NativeStreamReader {
  * request as it is. A stream the gateway breaks off ends as a translated one does, numbered on from
  * the upstream's last event and naming its response.
  */
-export function responsesNative(context: ResponseContext): NativeFormat {
+export function responsesNative(context: ResponseShellContext): NativeFormat {
   const place: StreamPlace = { response: undefined, sequence: -1 };
   return {
     // The error shape of OpenAI's API: an upstream error is passed on as the OpenAI front sends errors.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { openAiAdaptor } from './openai';
-import type { RelayCall } from './types';
+import type { RelayCall } from '../types';
+import { openAiAdaptor } from '.';
 
 const translator = () => openAiAdaptor().streamTranslator({} as RelayCall);
 const chunk = (content: string, extra: Record<string, unknown> = {}) =>

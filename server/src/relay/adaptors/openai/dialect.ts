@@ -1,8 +1,8 @@
 import type { ChannelType, OpenAiUrlRule } from '@switchyard/contract/channel-types';
-import { RelayError } from '../errors';
-import { configTextOrOther } from './channel-config';
-import type { OpenAiSettings } from './openai';
-import type { RelayCall } from './types';
+import { RelayError } from '../../errors';
+import { configTextOrOther } from '../channel-config';
+import type { RelayCall } from '../types';
+import type { OpenAiSettings } from '.';
 
 /** Sent where the catalogue says `appHeaders`: the gateway's name and site. */
 const APP_HEADERS = {

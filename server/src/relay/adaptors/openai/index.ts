@@ -1,6 +1,6 @@
-import { RelayError } from '../errors';
-import { asObject, type Json } from '../json-value';
-import { answerObject, badStreamEvent, missing } from './answer-check';
+import { RelayError } from '../../errors';
+import { asObject, type Json } from '../../json-value';
+import { answerObject, badStreamEvent, missing } from '../answer-check';
 import type {
   Adaptor,
   ConvertedResponse,
@@ -9,8 +9,8 @@ import type {
   StreamTranslator,
   UpstreamRequest,
   Usage,
-} from './types';
-import { upstreamError } from './upstream-error';
+} from '../types';
+import { upstreamError } from '../upstream-error';
 
 /** Per-type differences of the OpenAI-compatible family. */
 export interface OpenAiSettings {
