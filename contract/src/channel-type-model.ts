@@ -122,6 +122,14 @@ export type OpenAiUrlRule =
   | { kind: 'per-mode'; paths: { chat: string; embeddings?: string } }
   | { kind: 'versioned-base' };
 
+/**
+ * The rerank API a type serves (POST /v1/rerank): Cohere's v2 (`/v2/rerank`, billed in search units),
+ * Jina's shape (`/v1/rerank`, which SiliconFlow, together.ai and self-hosted servers such as vLLM,
+ * TEI or Xinference share), or Voyage's (`/v1/rerank`, `top_k`, answers in `data`). A type without
+ * one does not rerank.
+ */
+export type RerankApi = 'cohere' | 'jina' | 'voyage';
+
 /** How the console explains the base URL field: a proxy address unless the type needs its own. */
 export type BaseUrlKind = 'proxy' | 'azure' | 'custom' | 'fastgpt';
 
@@ -165,6 +173,8 @@ export interface ChannelType {
   apiStyle: ApiStyle;
   /** Undefined: OpenAI's API as it is (for apiStyle 'openai'). */
   openAi?: OpenAiDialect;
+  /** Undefined: the type does not rerank. */
+  rerank?: RerankApi;
   /** Undefined: balance is not supported for this type. */
   balance?: ChannelBalance;
   defaultModels: readonly string[];

@@ -1,7 +1,7 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { channelSecrets } from '../../domain/channel-secrets';
 import type { RelayMetrics } from '../../metrics/relay-metrics';
-import { adaptorFor } from '../adaptors/registry';
+import { adaptorFor, rerankAdaptorFor } from '../adaptors/registry';
 import type { Adaptor, RelayCall } from '../adaptors/types';
 import { clientClosed, RelayError, upstreamBroke } from '../errors';
 import type { UpstreamClient } from '../upstream';
@@ -39,6 +39,10 @@ async function attemptOnChannel(
   hooks: AttemptHooks,
 ): Promise<AttemptResult> {
   const wire = passThroughWire(call) ?? translatedWire(call);
+  if (!wire && call.mode === 'rerank') {
+    const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
+    return fail(RelayError.invalid(`${name} channels do not serve rerank`, 'unsupported_mode'));
+  }
   if (!wire) {
     const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
     return fail(
@@ -88,9 +92,10 @@ async function attemptOnChannel(
 /** Each adaptor's translated wire, made once (it is the same for every call). */
 const translatedWires = new WeakMap<Adaptor, Wire>();
 
-/** The channel's adaptor, translating between the pipeline's OpenAI shape and its wire format. */
+/** The channel's adaptor (its rerank one for rerank calls), translating between the pipeline's OpenAI shape and its wire format. */
 function translatedWire(call: RelayCall): Wire | undefined {
-  const adaptor = adaptorFor(call.channel.type);
+  const adaptor =
+    call.mode === 'rerank' ? rerankAdaptorFor(call.channel.type) : adaptorFor(call.channel.type);
   if (!adaptor) return undefined;
   let wire = translatedWires.get(adaptor);
   if (!wire) {
