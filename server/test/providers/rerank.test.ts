@@ -1,6 +1,6 @@
 import { CohereClient, CohereClientV2 } from 'cohere-ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpFake } from '../fakes/http-fake';
+import { HttpFake, sendJson } from '../fakes/http-fake';
 import {
   cohereRerankHandler,
   jinaRerankHandler,
@@ -197,6 +197,8 @@ describe('POST /v1/rerank', () => {
         query: QUERY,
         documents: DOCUMENTS,
         return_documents: true,
+        // A rerank answer is one body: `stream` changes nothing.
+        stream: true,
       });
       expect(response.status).toBe(200);
       answer = response.body;
@@ -294,6 +296,30 @@ describe('POST /v1/rerank', () => {
     }
   });
 
+  it('takes an answer that ranks a document the request does not have for a bad one, charging nothing', async () => {
+    fakes.jina.use((_request, res) =>
+      sendJson(res, 200, {
+        model: 'x',
+        usage: { total_tokens: 9 },
+        results: [{ index: 3, relevance_score: 0.9 }],
+      }),
+    );
+    try {
+      let response: Awaited<ReturnType<typeof rerank>> | undefined;
+      const { refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+        response = await rerank({
+          model: 'jina-reranker-v2-base-multilingual',
+          query: QUERY,
+          documents: DOCUMENTS,
+        });
+      });
+      expect(response?.status).toBe(502);
+      expect(refunded && !logged).toBe(true);
+    } finally {
+      fakes.jina.use(jinaRerankHandler({ key: 'jina-key' }));
+    }
+  });
+
   it('refuses a rerank model on a channel type that does not rerank', async () => {
     const before = counts();
     const response = await rerank({ model: 'gpt-reranker', query: QUERY, documents: DOCUMENTS });
@@ -364,6 +390,9 @@ describe('POST /v1/rerank', () => {
     );
     expect(response.status).toBe(403);
     expect(response.body.error?.code).toBe('insufficient_user_quota');
+    // The body is checked before anything is held: a wrong one is a 400 whatever the balance.
+    const wrong = await rerank({ model: 'rerank-v3.5', query: QUERY, documents: [] }, poor.token.key);
+    expect(wrong.status).toBe(400);
     expect(reached(before)).toEqual([]);
   });
 
