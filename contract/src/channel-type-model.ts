@@ -107,7 +107,8 @@ export interface OpenAiDialect {
   /**
    * Where calls go, when not base URL + the client's path: Azure's deployment URLs (named after the
    * model, `api-key` header); one chat path for a type that serves chat completions only (MiniMax,
-   * Novita, Baidu Qianfan V2); a path per mode, other modes refused (Doubao, Bailian); or a base URL
+   * Novita, Baidu Qianfan V2); a path per mode, other modes refused (Doubao, Bailian; Jina AI and
+   * Voyage AI, embeddings only: their rerank calls have their own rule, `rerank`); or a base URL
    * that already holds the API version, so the client's leading `/v1` is dropped (OpenAI compatible,
    * Gemini's OpenAI endpoint).
    */
@@ -119,7 +120,7 @@ export interface OpenAiDialect {
 export type OpenAiUrlRule =
   | { kind: 'azure' }
   | { kind: 'chat-only'; path: string }
-  | { kind: 'per-mode'; paths: { chat: string; embeddings?: string } }
+  | { kind: 'per-mode'; paths: { chat?: string; embeddings?: string } }
   | { kind: 'versioned-base' };
 
 /**

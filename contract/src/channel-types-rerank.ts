@@ -1,9 +1,12 @@
-import { type ChannelType, openAiLike } from './channel-type-model';
+import { type ChannelType, type OpenAiDialect, openAiLike } from './channel-type-model';
 
 /**
  * Types of this gateway's own, for providers one-api has no type for. Their ids start at 1001, so
  * that one-api's next numbers (52 on) stay free for it.
  */
+
+/** Their OpenAI-compatible part is embeddings: a chat call is refused before the upstream. */
+const EMBEDDINGS_ONLY: OpenAiDialect = { url: { kind: 'per-mode', paths: { embeddings: '/v1/embeddings' } } };
 
 const JINA_MODELS = [
   'jina-reranker-v2-base-multilingual',
@@ -20,6 +23,7 @@ export const SILICONFLOW_RERANK_MODELS = ['BAAI/bge-reranker-v2-m3', 'netease-yo
 
 export const RERANK_TYPES: readonly ChannelType[] = [
   openAiLike(1001, 'direct', 'Jina AI', 'Jina AI', 'red', 'https://api.jina.ai', {
+    openAi: EMBEDDINGS_ONLY,
     defaultModels: JINA_MODELS,
     rerank: 'jina',
     tip: {
@@ -28,11 +32,12 @@ export const RERANK_TYPES: readonly ChannelType[] = [
     },
   }),
   openAiLike(1002, 'direct', 'Voyage AI', 'Voyage AI', 'violet', 'https://api.voyageai.com', {
+    openAi: EMBEDDINGS_ONLY,
     defaultModels: VOYAGE_MODELS,
     rerank: 'voyage',
     tip: {
-      en: "Voyage AI's rerankers, called through /v1/rerank.",
-      zh: 'Voyage AI 的重排序模型，通过 /v1/rerank 调用。',
+      en: "Voyage AI's rerankers (/v1/rerank) and embeddings (/v1/embeddings).",
+      zh: 'Voyage AI 的重排序模型（/v1/rerank）与向量嵌入（/v1/embeddings）。',
     },
   }),
 ];

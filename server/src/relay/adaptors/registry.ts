@@ -60,7 +60,7 @@ export function adaptorFor(type: number): Adaptor | undefined {
 /** Each type's rerank adaptor, for the types whose catalogue entry names a rerank API. */
 const RERANKING = new Map<number, Adaptor>(
   CHANNEL_TYPES.flatMap((type) =>
-    type.rerank ? [[type.id, rerankAdaptor(type.rerank, OPENAI_LIKE.get(type.id))] as const] : [],
+    type.rerank ? [[type.id, rerankAdaptor(type.rerank, type)] as const] : [],
   ),
 );
 

@@ -1,4 +1,4 @@
-import type { RerankApi } from '@switchyard/contract/channel-types';
+import type { ChannelType, RerankApi } from '@switchyard/contract/channel-types';
 import { RelayError } from '../../errors';
 import type { Adaptor, RelayCall, UpstreamRequest } from '../types';
 import { upstreamError } from '../upstream-error';
@@ -13,45 +13,32 @@ const noStream = (): never => {
   throw RelayError.invalid('Rerank calls do not stream', 'invalid_rerank_request', { param: 'stream' });
 };
 
-/** Cohere's v2 Rerank API, at the channel's base URL + /v2/rerank. */
-function cohereRequest(call: RelayCall): UpstreamRequest {
-  const body = upstreamRerankBody('cohere', call.upstreamModel, rerankRequestOf(call));
-  return {
-    url: `${call.baseUrl}/v2/rerank`,
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      authorization: `Bearer ${call.apiKey}`,
-    },
-    body: JSON.stringify(body),
-  };
+/**
+ * Where a type's rerank calls go: Cohere's `/v2/rerank`; `/rerank` after a base URL that holds the
+ * API version (OpenAI compatible, `https://host/v1`); else `/v1/rerank`, a base ending in /v1 not doubled.
+ */
+function rerankUrl(api: RerankApi, type: ChannelType, baseUrl: string): string {
+  if (api === 'cohere') return `${baseUrl}/v2/rerank`;
+  if (type.openAi?.url?.kind === 'versioned-base') return `${baseUrl}/rerank`;
+  return `${baseUrl.replace(/\/v1$/, '')}/v1/rerank`;
 }
 
-/**
- * The rerank adaptor of a type whose catalogue entry names its rerank API. `openAi` is the type's
- * OpenAI-compatible adaptor, when it has one: its URL rule and authentication are kept, the body is
- * the rerank API's own.
- */
-export function rerankAdaptor(api: RerankApi, openAi: Adaptor | undefined): Adaptor {
-  const buildRequest = (call: RelayCall): UpstreamRequest | Promise<UpstreamRequest> => {
-    if (api === 'cohere') return cohereRequest(call);
-    // The registry gives every type with another rerank API its OpenAI-compatible adaptor.
-    if (!openAi) throw RelayError.internal();
-    const body = upstreamRerankBody(api, call.upstreamModel, rerankRequestOf(call));
-    const rawBody = Buffer.from(JSON.stringify(body));
-    // The model is already the upstream one: the OpenAI adaptor sends these bytes as they are.
-    return openAi.buildRequest({
-      ...call,
-      requestedModel: call.upstreamModel,
-      body,
-      rawBody,
-      contentType: 'application/json',
-      isStream: false,
-    });
-  };
+/** The rerank adaptor of a type whose catalogue entry names its rerank API (`type.rerank`). */
+export function rerankAdaptor(api: RerankApi, type: ChannelType): Adaptor {
   return {
-    buildRequest,
+    buildRequest(call: RelayCall): UpstreamRequest {
+      const body = upstreamRerankBody(api, call.upstreamModel, rerankRequestOf(call));
+      return {
+        url: rerankUrl(api, type, call.baseUrl),
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${call.apiKey}`,
+        },
+        body: JSON.stringify(body),
+      };
+    },
     convertResponse: (call, body) => rerankAnswer(body, rerankRequestOf(call), call.requestedModel),
     streamTranslator: noStream,
     parseError: upstreamError,
