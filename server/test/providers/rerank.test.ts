@@ -379,6 +379,17 @@ describe('POST /v1/rerank', () => {
     expect(nested.status).toBe(400);
     const broken = await rerank('{"model":"rerank-v3.5","query":');
     expect(broken.status).toBe(400);
+    // Refused before anything is held: the caller who cannot pay gets the 400 too.
+    const form = new FormData();
+    form.set('model', 'rerank-v3.5');
+    form.set('query', QUERY);
+    const multipart = await fetch(`${rig.t.baseUrl}/v1/rerank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${poor.token.key}` },
+      body: form,
+    });
+    expect(multipart.status).toBe(400);
+    expect(((await multipart.json()) as RerankAnswer).error?.code).toBe('invalid_rerank_request');
     expect(reached(before)).toEqual([]);
   });
 

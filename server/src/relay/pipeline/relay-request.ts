@@ -34,6 +34,9 @@ export async function readRelayRequest(
   pathModel?: string,
   parsed?: Record<string, unknown>,
 ): Promise<RelayRequest> {
+  if (contentType.startsWith('multipart/form-data') && mode === 'rerank') {
+    throw invalid('A rerank request is a JSON body', 'invalid_rerank_request');
+  }
   if (contentType.startsWith('multipart/form-data')) {
     const model = (await readFormFields(raw, contentType)).get('model') || DEFAULT_MODELS[mode] || '';
     return { mode, model, isStream: false, maxTokens: 0, body: undefined, rawBody: raw, contentType };
