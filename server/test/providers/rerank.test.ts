@@ -199,12 +199,21 @@ describe('POST /v1/rerank', () => {
         return_documents: true,
         // A rerank answer is one body: `stream` changes nothing.
         stream: true,
+        // SiliconFlow's own knob: passed on as sent.
+        max_chunks_per_doc: 4,
       });
       expect(response.status).toBe(200);
       answer = response.body;
     });
     expect(reached(before)).toEqual(['siliconFlow']);
     expect(fakes.siliconFlow.last().url).toBe('/v1/rerank');
+    expect(fakes.siliconFlow.last().json).toEqual({
+      model: 'BAAI/bge-reranker-v2-m3',
+      query: QUERY,
+      documents: DOCUMENTS,
+      return_documents: false,
+      max_chunks_per_doc: 4,
+    });
     expect(answer?.id).toBe('sf-rerank-1');
     expect(answer?.results.map((result) => result.index)).toEqual([0, 2, 1]);
     expect(answer?.results[1]?.document).toEqual({ text: DOCUMENTS[2] });

@@ -27,7 +27,8 @@ function rerankUrl(api: RerankApi, type: ChannelType, baseUrl: string): string {
 export function rerankAdaptor(api: RerankApi, type: ChannelType): Adaptor {
   return {
     buildRequest(call: RelayCall): UpstreamRequest {
-      const body = upstreamRerankBody(api, call.upstreamModel, rerankRequestOf(call));
+      const clientBody = call.body ?? {};
+      const body = upstreamRerankBody(api, call.upstreamModel, readRerankRequest(clientBody), clientBody);
       return {
         url: rerankUrl(api, type, call.baseUrl),
         method: 'POST',
