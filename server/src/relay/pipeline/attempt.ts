@@ -39,12 +39,12 @@ async function attemptOnChannel(
   hooks: AttemptHooks,
 ): Promise<AttemptResult> {
   const wire = passThroughWire(call) ?? translatedWire(call);
-  if (!wire && call.mode === 'rerank') {
-    const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
-    return fail(RelayError.invalid(`${name} channels do not serve rerank`, 'unsupported_mode'));
-  }
   if (!wire) {
     const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
+    // A rerank model listed on a type that does not rerank: the channel's settings, not the provider.
+    if (call.mode === 'rerank') {
+      return fail(RelayError.invalid(`${name} channels do not serve rerank`, 'unsupported_mode'));
+    }
     return fail(
       RelayError.upstream(501, `Relaying to ${name} channels is not available in this version`, {
         type: 'one_api_error',
@@ -92,7 +92,10 @@ async function attemptOnChannel(
 /** Each adaptor's translated wire, made once (it is the same for every call). */
 const translatedWires = new WeakMap<Adaptor, Wire>();
 
-/** The channel's adaptor (its rerank one for rerank calls), translating between the pipeline's OpenAI shape and its wire format. */
+/**
+ * The channel's adaptor (its rerank one for rerank calls), translating between the pipeline's OpenAI
+ * shape and its wire format.
+ */
 function translatedWire(call: RelayCall): Wire | undefined {
   const adaptor =
     call.mode === 'rerank' ? rerankAdaptorFor(call.channel.type) : adaptorFor(call.channel.type);
