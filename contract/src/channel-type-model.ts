@@ -107,7 +107,8 @@ export interface OpenAiDialect {
   /**
    * Where calls go, when not base URL + the client's path: Azure's deployment URLs (named after the
    * model, `api-key` header); one chat path for a type that serves chat completions only (MiniMax,
-   * Novita, Baidu Qianfan V2); a path per mode, other modes refused (Doubao, Bailian); or a base URL
+   * Novita, Baidu Qianfan V2); a path per mode, other modes refused (Doubao, Bailian; Jina AI and
+   * Voyage AI, embeddings only: their rerank calls have their own rule, `rerank`); or a base URL
    * that already holds the API version, so the client's leading `/v1` is dropped (OpenAI compatible,
    * Gemini's OpenAI endpoint).
    */
@@ -119,8 +120,16 @@ export interface OpenAiDialect {
 export type OpenAiUrlRule =
   | { kind: 'azure' }
   | { kind: 'chat-only'; path: string }
-  | { kind: 'per-mode'; paths: { chat: string; embeddings?: string } }
+  | { kind: 'per-mode'; paths: { chat?: string; embeddings?: string } }
   | { kind: 'versioned-base' };
+
+/**
+ * The rerank API a type serves (POST /v1/rerank): Cohere's v2 (`/v2/rerank`, billed in search units),
+ * Jina's shape (`/v1/rerank`, which SiliconFlow, together.ai and self-hosted servers such as vLLM,
+ * TEI or Xinference share), or Voyage's (`/v1/rerank`, `top_k`, answers in `data`). A type without
+ * one does not rerank.
+ */
+export type RerankApi = 'cohere' | 'jina' | 'voyage';
 
 /** How the console explains the base URL field: a proxy address unless the type needs its own. */
 export type BaseUrlKind = 'proxy' | 'azure' | 'custom' | 'fastgpt';
@@ -165,6 +174,8 @@ export interface ChannelType {
   apiStyle: ApiStyle;
   /** Undefined: OpenAI's API as it is (for apiStyle 'openai'). */
   openAi?: OpenAiDialect;
+  /** Undefined: the type does not rerank. */
+  rerank?: RerankApi;
   /** Undefined: balance is not supported for this type. */
   balance?: ChannelBalance;
   defaultModels: readonly string[];

@@ -1,4 +1,5 @@
 import type { ChannelType } from './channel-type-model';
+import { COHERE_RERANK_MODELS } from './channel-types-rerank';
 
 const COHERE_BASE_MODELS = [
   'command',
@@ -128,7 +129,8 @@ export const LATER_NATIVE_TYPES: readonly ChannelType[] = [
     color: 'blue',
     defaultBaseUrl: 'https://api.cohere.ai',
     apiStyle: 'cohere',
-    defaultModels: COHERE_MODELS,
+    rerank: 'cohere',
+    defaultModels: [...COHERE_MODELS, ...COHERE_RERANK_MODELS],
   },
   {
     id: 37,

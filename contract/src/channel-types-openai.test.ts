@@ -75,7 +75,9 @@ describe("one-api's later OpenAI-format types", () => {
     expect(type(45).defaultModels.every((model) => model.startsWith('grok-'))).toBe(true);
     expect(type(39).defaultModels).toHaveLength(4);
     expect(type(41).defaultModels).toHaveLength(13);
-    expect(type(44).defaultModels).toHaveLength(30);
+    // one-api's 30, then the gateway's two rerankers.
+    expect(type(44).defaultModels).toHaveLength(32);
+    expect(type(44).defaultModels).toContain('BAAI/bge-reranker-v2-m3');
     expect(type(47).defaultModels).toContain('deepseek-r1');
     expect(type(49).defaultModels).toContain('qwq-32b-preview');
     expect(type(50).defaultModels).toBe(type(1).defaultModels);

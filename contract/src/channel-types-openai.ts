@@ -1,5 +1,6 @@
 import { GEMINI_MODELS } from './channel-default-models';
 import { type ChannelType, type OpenAiDialect, openAiLike, STREAM_USAGE } from './channel-type-model';
+import { SILICONFLOW_RERANK_MODELS } from './channel-types-rerank';
 
 // Default model lists as one-api HEAD names them for these providers.
 
@@ -145,6 +146,7 @@ export const LATER_OPENAI_TYPES: readonly ChannelType[] = [
   }),
   openAiLike(39, 'direct', 'together.ai', 'together.ai', 'blue', 'https://api.together.xyz', {
     openAi: STREAM_USAGE,
+    rerank: 'jina',
     defaultModels: TOGETHER_MODELS,
   }),
   openAiLike(
@@ -191,7 +193,8 @@ export const LATER_OPENAI_TYPES: readonly ChannelType[] = [
   },
   openAiLike(44, 'direct', 'SiliconFlow', 'SiliconFlow', 'blue', 'https://api.siliconflow.cn', {
     openAi: STREAM_USAGE,
-    defaultModels: SILICONFLOW_MODELS,
+    defaultModels: [...SILICONFLOW_MODELS, ...SILICONFLOW_RERANK_MODELS],
+    rerank: 'jina',
     balance: {
       unit: 'cny',
       source: { kind: 'siliconflow', url: '{root}/v1/user/info', field: 'data.totalBalance' },
@@ -247,6 +250,7 @@ export const LATER_OPENAI_TYPES: readonly ChannelType[] = [
   ),
   openAiLike(50, 'custom', 'OpenAI compatible', 'OpenAI 兼容', 'lime', '', {
     baseUrlRequired: true,
+    rerank: 'jina',
     openAi: VERSIONED_BASE,
     tip: {
       en: 'Any OpenAI-compatible API: the base URL includes the version, as SDKs take it (e.g. https://host/v1).',

@@ -46,8 +46,8 @@ const SPEC_TABLE: ReadonlyArray<readonly [number, ChannelGroup, string]> = [
 ];
 
 const ALL_IDS = Array.from({ length: 32 }, (_, i) => i + 1);
-/** Every type id: v0.6.5's and the 19 one-api added later (33–51). */
-const EVERY_ID = Array.from({ length: 51 }, (_, i) => i + 1);
+/** Every type id: v0.6.5's, the 19 one-api added later (33–51) and the gateway's own (1001 on). */
+const EVERY_ID = [...Array.from({ length: 51 }, (_, i) => i + 1), 1001, 1002];
 
 /** The types of the console spec (one-api v0.6.5); later ones are checked in their own suites. */
 const V065_TYPES = CHANNEL_TYPES.filter((t) => t.id <= 32);
@@ -238,6 +238,21 @@ describe('catalogue lookups', () => {
     expect(isKnownChannelType(0)).toBe(false);
     expect(isKnownChannelType(52)).toBe(false);
     expect(isKnownChannelType(1.5)).toBe(false);
+  });
+
+  it('says which types rerank, and with which API', () => {
+    const reranking = CHANNEL_TYPES.filter((t) => t.rerank).map((t) => [t.id, t.rerank]);
+    expect(reranking).toEqual([
+      [8, 'jina'],
+      [39, 'jina'],
+      [44, 'jina'],
+      [50, 'jina'],
+      [35, 'cohere'],
+      [1001, 'jina'],
+      [1002, 'voyage'],
+    ]);
+    expect(type(35).defaultModels).toContain('rerank-v3.5');
+    expect(type(1002).defaultModels).toContain('rerank-2-lite');
   });
 
   it('names every id in ChannelTypeId once', () => {

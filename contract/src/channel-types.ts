@@ -1,6 +1,7 @@
 /**
  * The channel type catalogue: every provider type a channel can have (ids 1–32 as one-api v0.6.5
- * and the console spec know them, 33–51 as one-api's later releases added them), with what the server needs to relay and read balances and what
+ * and the console spec know them, 33–51 as one-api's later releases added them, 1001 on the gateway's
+ * own: channel-types-rerank.ts), with what the server needs to relay and read balances and what
  * the console needs to show and pre-fill. The single source of truth for both sides.
  *
  * Default model lists follow one-api's newest lists (they answer GET /api/models). They add the
@@ -38,6 +39,7 @@ import {
 import { AWS_AND_VERTEX_TYPES } from './channel-types-cloud';
 import { LATER_NATIVE_TYPES } from './channel-types-native';
 import { LATER_OPENAI_TYPES } from './channel-types-openai';
+import { RERANK_TYPES } from './channel-types-rerank';
 
 export type * from './channel-type-model';
 
@@ -93,6 +95,8 @@ export const ChannelTypeId = {
   aliBailian: 49,
   openAiCompatible: 50,
   geminiOpenAi: 51,
+  jina: 1001,
+  voyage: 1002,
 } as const;
 
 export const CHANNEL_GROUP_LABELS: Readonly<Record<ChannelGroup, { en: string; zh: string }>> = {
@@ -262,6 +266,7 @@ const V065_TYPES: readonly ChannelType[] = [
       zh: '不推荐：请使用“OpenAI 兼容”类型，其 Base URL 与 SDK 的写法相同。',
     },
     openAi: STREAM_USAGE,
+    rerank: 'jina',
     balance: { unit: 'usd', source: SUBSCRIPTION },
   }),
 
@@ -333,12 +338,13 @@ const V065_TYPES: readonly ChannelType[] = [
   }),
 ];
 
-/** Every type: v0.6.5's, then those one-api added later. */
+/** Every type: v0.6.5's, those one-api added later, then the gateway's own (1001 on). */
 export const CHANNEL_TYPES: readonly ChannelType[] = [
   ...V065_TYPES,
   ...LATER_OPENAI_TYPES,
   ...AWS_AND_VERTEX_TYPES,
   ...LATER_NATIVE_TYPES,
+  ...RERANK_TYPES,
 ];
 
 // ---- Lookups ------------------------------------------------------------------------------------

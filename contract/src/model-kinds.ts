@@ -27,8 +27,9 @@ const NOT_CHAT_PATTERNS: readonly RegExp[] = [
   /^recraft-ai\//i,
   /^imagen/i,
   /midjourney/i,
-  // Rerankers and realtime (WebSocket) models.
+  // Rerankers (jina-colbert-v2 ranks too) and realtime (WebSocket) models.
   /rerank/i,
+  /colbert/i,
   /realtime/i,
   // Completion-only models: they refuse /v1/chat/completions.
   /^text-(davinci|curie|babbage|ada)-/i,

@@ -340,6 +340,27 @@ const MISTRAL_AND_GROQ: RatioMap = {
 };
 
 /**
+ * Rerank models. Cohere bills per search unit, which the relay counts as 1,000 prompt tokens: ratio 1
+ * is $2 per 1,000 searches, Cohere's price. The others bill tokens, at their providers' prices
+ * (SiliconFlow's rerankers, free there at the time of writing, are priced like Jina's).
+ */
+const RERANK: RatioMap = {
+  'rerank-v3.5': 1,
+  'rerank-english-v3.0': 1,
+  'rerank-multilingual-v3.0': 1,
+  'jina-reranker-v2-base-multilingual': usdPer1m(0.05),
+  'jina-reranker-m0': usdPer1m(0.05),
+  'jina-colbert-v2': usdPer1m(0.05),
+  'jina-embeddings-v3': usdPer1m(0.05),
+  'rerank-2.5': usdPer1m(0.05),
+  'rerank-2.5-lite': usdPer1m(0.02),
+  'rerank-2': usdPer1m(0.05),
+  'rerank-2-lite': usdPer1m(0.02),
+  'BAAI/bge-reranker-v2-m3': usdPer1m(0.05),
+  'netease-youdao/bce-reranker-base_v1': usdPer1m(0.05),
+};
+
+/**
  * Providers beyond type 32 that a custom channel may still serve. A key "name(type)" applies only
  * on channels of that type (33 is AWS Bedrock).
  */
@@ -672,6 +693,7 @@ const OPENROUTER: RatioMap = {
 /** The ModelRatio default: model name (or "name(channelType)") → ratio. */
 export const DEFAULT_MODEL_RATIO: RatioMap = {
   ...OPENAI,
+  ...RERANK,
   ...ANTHROPIC,
   ...BAIDU,
   ...GOOGLE,

@@ -44,6 +44,19 @@ export const embeddingRequest = z.looseObject({
   input: textOrTexts,
 });
 
+export const rerankRequest = z.looseObject({
+  model: z.string(),
+  query: z.string().min(1),
+  documents: z
+    .array(z.union([z.string(), z.looseObject({ text: z.string() })]))
+    .min(1)
+    .max(1000)
+    .describe('texts, or {text} objects; at most 1,000'),
+  top_n: z.number().int().min(1).optional(),
+  return_documents: z.boolean().optional().describe('each result then carries its document as {text}'),
+  max_tokens_per_doc: z.number().int().min(1).optional().describe('passed on to Cohere'),
+});
+
 export const moderationRequest = z.looseObject({ model: z.string().optional(), input: textOrTexts });
 
 export const imageGenerationRequest = z.looseObject({

@@ -103,6 +103,12 @@ const CASES: Case[] = [
   }),
 ];
 
+/** The rerank providers' types: their OpenAI-compatible part is embeddings (rerank: providers/rerank.test.ts). */
+const EMBEDDINGS_ONLY = [
+  { type: 1001, name: 'Jina AI', model: 'jina-embeddings-v3' },
+  { type: 1002, name: 'Voyage AI', model: 'rerank-2' },
+];
+
 /** Statuses the fake answers errors with, one per case in turn: each must reach the client as is. */
 const ERROR_STATUSES = [400, 404, 422, 500, 503];
 
@@ -156,7 +162,8 @@ describe('the OpenAI family of channel types', () => {
 
   it('covers every OpenAI-wire type of the catalogue', () => {
     const catalogue = CHANNEL_TYPES.filter((type) => type.apiStyle === 'openai').map((type) => type.id);
-    expect(CASES.map((spec) => spec.type).sort((a, b) => a - b)).toEqual(catalogue.sort((a, b) => a - b));
+    const covered = [...CASES.map((spec) => spec.type), ...EMBEDDINGS_ONLY.map((spec) => spec.type)];
+    expect(covered.sort((a, b) => a - b)).toEqual(catalogue.sort((a, b) => a - b));
   });
 
   it.each(CASES)('type $type relays chat to its URL with its headers and bills the usage', async (spec) => {
@@ -277,6 +284,30 @@ describe('the OpenAI family of channel types', () => {
     expect(logged).toBe(false);
     expect(fake.requests.length).toBe(calls);
   });
+
+  it.each(EMBEDDINGS_ONLY)(
+    '$name serves embeddings at /v1/embeddings and refuses chat before the upstream',
+    async (spec) => {
+      await onlyChannel({ ...direct(spec.type, spec.model), url: '/v1/embeddings' });
+      const { log } = await spentBy(t, customer, () =>
+        customer.openai.embeddings.create({ model: 'text-embedding-ada-002', input: 'x' }),
+      );
+      expect(fake.last().url).toBe('/v1/embeddings');
+      expect(fake.last().headers.authorization).toBe(`Bearer key-of-${spec.type}`);
+      expect(log?.model_name).toBe('text-embedding-ada-002');
+      const calls = fake.requests.length;
+      const { error, refunded, logged } = await expectRefunded(t, customer, () =>
+        customer.openai.chat.completions.create({
+          model: spec.model,
+          messages: [{ role: 'user', content: 'hi' }],
+        }),
+      );
+      expect(error).toMatchObject({ status: 400 });
+      expect(String((error as Error).message)).toContain(`${spec.name} channels serve embeddings only`);
+      expect(refunded && !logged).toBe(true);
+      expect(fake.requests.length).toBe(calls);
+    },
+  );
 
   it('a base URL that already ends in /v1 is not doubled', async () => {
     await onlyChannel(proxy(8), `${fake.url}/v1`);

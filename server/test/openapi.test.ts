@@ -71,6 +71,11 @@ const EXAMPLES: Array<[string, string, unknown]> = [
   ['POST', '/v1/embeddings', { model: 'text-embedding-3-small', input: ['a', 'b'] }],
   [
     'POST',
+    '/v1/rerank',
+    { model: 'rerank-v3.5', query: 'q', documents: ['a', { text: 'b' }], top_n: 1, return_documents: true },
+  ],
+  [
+    'POST',
     '/v1/messages',
     {
       model: 'gpt-4o',
@@ -103,6 +108,8 @@ const REFUSED: Array<[string, string, unknown]> = [
   ['POST', '/api/redemption/', { name: 'ok', quota: 1, count: 101 }],
   ['POST', '/v1/chat/completions', { model: 'gpt-4o' }],
   ['POST', '/v1/messages', { model: 'gpt-4o', messages: [] }],
+  ['POST', '/v1/rerank', { model: 'rerank-v3.5', query: 'q', documents: [] }],
+  ['POST', '/v2/rerank', { model: 'rerank-v3.5', query: 'q', documents: ['a'], top_n: 1.5 }],
 ];
 
 describe('OpenAPI document', () => {

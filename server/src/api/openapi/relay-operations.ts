@@ -52,6 +52,30 @@ export const RELAY_OPERATIONS: Operation[] = [
     body: 'TranscriptionRequest',
     multipart: true,
   }),
+  op(
+    'POST',
+    '/v1/rerank',
+    openAi,
+    'key',
+    [
+      'Rerank documents by relevance to a query (Cohere, Jina, SiliconFlow, Voyage)',
+      '按与查询的相关性重排文档（Cohere、Jina、SiliconFlow、Voyage）',
+    ],
+    { body: 'RerankRequest' },
+  ),
+  op(
+    'POST',
+    '/v2/rerank',
+    openAi,
+    'key',
+    [
+      "/v1/rerank at Cohere's v2 path, for Cohere's SDKs",
+      'Cohere v2 路径上的 /v1/rerank，供 Cohere SDK 使用',
+    ],
+    {
+      body: 'RerankRequest',
+    },
+  ),
   op('GET', '/v1/models', openAi, 'key', ['Models the key may call', '令牌可调用的模型']),
   op('GET', '/v1/models/:model', openAi, 'key', ['One model the key may call', '令牌可调用的单个模型']),
   op(

@@ -14,6 +14,7 @@ import { openAiAdaptor } from './openai';
 import { openAiSettingsOf } from './openai/dialect';
 import { adaptor as palm } from './palm';
 import { adaptor as replicate } from './replicate';
+import { rerankAdaptor } from './rerank';
 import { adaptor as tencent } from './tencent';
 import type { Adaptor } from './types';
 import { adaptor as vertex } from './vertex';
@@ -54,4 +55,16 @@ export function adaptorFor(type: number): Adaptor | undefined {
   const style = channelTypeById(type)?.apiStyle;
   if (style === 'openai') return OPENAI_LIKE.get(type);
   return style ? BY_STYLE[style] : undefined;
+}
+
+/** Each type's rerank adaptor, for the types whose catalogue entry names a rerank API. */
+const RERANKING = new Map<number, Adaptor>(
+  CHANNEL_TYPES.flatMap((type) =>
+    type.rerank ? [[type.id, rerankAdaptor(type.rerank, type)] as const] : [],
+  ),
+);
+
+/** The adaptor for rerank calls on a channel type; undefined for a type that does not rerank. */
+export function rerankAdaptorFor(type: number): Adaptor | undefined {
+  return RERANKING.get(type);
 }

@@ -16,7 +16,8 @@ export type RelayMode =
   | 'images'
   | 'audio-speech'
   | 'audio-transcription'
-  | 'audio-translation';
+  | 'audio-translation'
+  | 'rerank';
 
 /** Everything about one attempt on one channel: adaptors read this and never the HTTP request. */
 export interface RelayCall {

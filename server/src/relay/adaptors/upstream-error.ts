@@ -10,6 +10,8 @@ function findMessage(body: Json): string | undefined {
     body.msg,
     body.err,
     body.error_msg,
+    // FastAPI's shape (Jina, Voyage).
+    body.detail,
     asObject(body.header)?.message,
     asObject(asObject(body.response)?.error)?.message,
   ];

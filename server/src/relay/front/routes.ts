@@ -42,6 +42,9 @@ const RELAY_ROUTES: Array<[string, RelayMode]> = [
   ['/v1/audio/speech', 'audio-speech'],
   ['/v1/audio/transcriptions', 'audio-transcription'],
   ['/v1/audio/translations', 'audio-translation'],
+  ['/v1/rerank', 'rerank'],
+  // Cohere's SDKs call their v2 path: the same call, the same answer (it has Cohere's fields).
+  ['/v2/rerank', 'rerank'],
 ];
 
 /** OpenAI endpoints we do not serve: answered 501 in OpenAI's error shape. */

@@ -1,7 +1,7 @@
 import { channelTypeById } from '@switchyard/contract/channel-types';
 import { channelSecrets } from '../../domain/channel-secrets';
 import type { RelayMetrics } from '../../metrics/relay-metrics';
-import { adaptorFor } from '../adaptors/registry';
+import { adaptorFor, rerankAdaptorFor } from '../adaptors/registry';
 import type { Adaptor, RelayCall } from '../adaptors/types';
 import { clientClosed, RelayError, upstreamBroke } from '../errors';
 import type { UpstreamClient } from '../upstream';
@@ -41,6 +41,10 @@ async function attemptOnChannel(
   const wire = passThroughWire(call) ?? translatedWire(call);
   if (!wire) {
     const name = channelTypeById(call.channel.type)?.name.en ?? `type ${call.channel.type}`;
+    // A rerank model listed on a type that does not rerank: the channel's settings, not the provider.
+    if (call.mode === 'rerank') {
+      return fail(RelayError.invalid(`${name} channels do not serve rerank`, 'unsupported_mode'));
+    }
     return fail(
       RelayError.upstream(501, `Relaying to ${name} channels is not available in this version`, {
         type: 'one_api_error',
@@ -88,9 +92,13 @@ async function attemptOnChannel(
 /** Each adaptor's translated wire, made once (it is the same for every call). */
 const translatedWires = new WeakMap<Adaptor, Wire>();
 
-/** The channel's adaptor, translating between the pipeline's OpenAI shape and its wire format. */
+/**
+ * The channel's adaptor (its rerank one for rerank calls), translating between the pipeline's OpenAI
+ * shape and its wire format.
+ */
 function translatedWire(call: RelayCall): Wire | undefined {
-  const adaptor = adaptorFor(call.channel.type);
+  const adaptor =
+    call.mode === 'rerank' ? rerankAdaptorFor(call.channel.type) : adaptorFor(call.channel.type);
   if (!adaptor) return undefined;
   let wire = translatedWires.get(adaptor);
   if (!wire) {

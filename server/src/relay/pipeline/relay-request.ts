@@ -1,3 +1,4 @@
+import { readRerankRequest } from '../adaptors/rerank/rerank-request';
 import type { RelayMode } from '../adaptors/types';
 import { RelayError } from '../errors';
 import { readFormFields } from './multipart-form';
@@ -33,6 +34,9 @@ export async function readRelayRequest(
   pathModel?: string,
   parsed?: Record<string, unknown>,
 ): Promise<RelayRequest> {
+  if (contentType.startsWith('multipart/form-data') && mode === 'rerank') {
+    throw invalid('A rerank request is a JSON body', 'invalid_rerank_request');
+  }
   if (contentType.startsWith('multipart/form-data')) {
     const model = (await readFormFields(raw, contentType)).get('model') || DEFAULT_MODELS[mode] || '';
     return { mode, model, isStream: false, maxTokens: 0, body: undefined, rawBody: raw, contentType };
@@ -43,7 +47,8 @@ export async function readRelayRequest(
   const request: RelayRequest = {
     mode,
     model,
-    isStream: body.stream === true,
+    // A rerank answer is one JSON body, whatever `stream` says.
+    isStream: mode !== 'rerank' && body.stream === true,
     maxTokens: Number.isFinite(maxTokens) ? maxTokens : 0,
     body,
     rawBody: raw,
@@ -80,6 +85,7 @@ function validate({ mode, model, body, maxTokens }: RelayRequest): void {
     throw invalid('prompt is required', 'prompt_missing');
   if (mode === 'audio-speech' && typeof body?.input !== 'string')
     throw invalid('input is required', 'invalid_request');
+  if (mode === 'rerank') readRerankRequest(body ?? {});
 }
 
 const joinInput = (input: unknown): string =>
@@ -100,6 +106,10 @@ export function countPromptTokens(request: RelayRequest, counter: TokenCounter):
     case 'embeddings':
     case 'moderations':
       return counter.text(joinInput(body?.input), model);
+    case 'rerank': {
+      const { query, documents } = readRerankRequest(body ?? {});
+      return counter.text([query, ...documents].join('\n'), model);
+    }
     default:
       return 0;
   }

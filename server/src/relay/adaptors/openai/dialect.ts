@@ -37,17 +37,18 @@ const chatOnly =
     return `${call.baseUrl}${path}${call.query}`;
   };
 
-/** A type with its own path for chat and embeddings (Doubao, Bailian); other modes are refused. */
+/** What a per-mode type serves, in words: "chat completions and embeddings". */
+const servedModes = (paths: { chat?: string; embeddings?: string }): string =>
+  [paths.chat && 'chat completions', paths.embeddings && 'embeddings'].filter(Boolean).join(' and ');
+
+/** A type with its own path for chat and embeddings (Doubao, Bailian), or embeddings alone; other modes are refused. */
 const perMode =
-  (name: string, paths: { chat: string; embeddings?: string }) =>
+  (name: string, paths: { chat?: string; embeddings?: string }) =>
   (call: RelayCall): string => {
     const path =
       call.mode === 'chat' ? paths.chat : call.mode === 'embeddings' ? paths.embeddings : undefined;
     if (!path)
-      throw RelayError.invalid(
-        `${name} channels serve ${paths.embeddings ? 'chat completions and embeddings' : 'chat completions'} only`,
-        'unsupported_mode',
-      );
+      throw RelayError.invalid(`${name} channels serve ${servedModes(paths)} only`, 'unsupported_mode');
     return `${call.baseUrl}${path}${call.query}`;
   };
 
