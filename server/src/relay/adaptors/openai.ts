@@ -201,6 +201,8 @@ const ANSWER_LIST: Partial<Record<RelayMode, string>> = {
   completions: 'choices',
   embeddings: 'data',
   images: 'data',
+  'image-edit': 'data',
+  'image-variation': 'data',
   moderations: 'results',
 };
 

@@ -1,6 +1,7 @@
 import type { RelayMode } from '../adaptors/types';
 import { RelayError } from '../errors';
-import { readFormFields } from './multipart-form';
+import { validateImageForm } from './image-request';
+import { type FormSummary, readForm } from './multipart-form';
 import type { TokenCounter } from './tokenizer';
 
 const MAX_TOKENS_LIMIT = 1_073_741_823;
@@ -12,6 +13,8 @@ export interface RelayRequest {
   isStream: boolean;
   maxTokens: number;
   body: Record<string, unknown> | undefined;
+  /** A multipart body's fields and file counts (uploads); undefined for JSON bodies. */
+  form?: FormSummary;
   rawBody: Buffer;
   contentType: string;
 }
@@ -22,6 +25,9 @@ const invalid = (message: string, code = 'invalid_request') => RelayError.invali
 const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   moderations: 'text-moderation-latest',
   images: 'dall-e-2',
+  // OpenAI's own default for edits and variations.
+  'image-edit': 'dall-e-2',
+  'image-variation': 'dall-e-2',
   'audio-transcription': 'whisper-1',
   'audio-translation': 'whisper-1',
 };
@@ -34,8 +40,11 @@ export async function readRelayRequest(
   parsed?: Record<string, unknown>,
 ): Promise<RelayRequest> {
   if (contentType.startsWith('multipart/form-data')) {
-    const model = (await readFormFields(raw, contentType)).get('model') || DEFAULT_MODELS[mode] || '';
-    return { mode, model, isStream: false, maxTokens: 0, body: undefined, rawBody: raw, contentType };
+    const form = await readForm(raw, contentType);
+    const model = form.fields.get('model') || DEFAULT_MODELS[mode] || '';
+    const request = { mode, model, isStream: false, maxTokens: 0, body: undefined, form, rawBody: raw, contentType };
+    validateImageForm(request);
+    return request;
   }
   const body = parsed ?? parseBody(raw);
   const model = (typeof body.model === 'string' && body.model) || pathModel || DEFAULT_MODELS[mode] || '';
@@ -50,6 +59,7 @@ export async function readRelayRequest(
     contentType: 'application/json',
   };
   validate(request);
+  validateImageForm(request);
   return request;
 }
 
