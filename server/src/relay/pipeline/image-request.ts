@@ -1,6 +1,14 @@
 import type { RelayMode, Usage } from '../adaptors/types';
 import { RelayError } from '../errors';
-import type { RelayRequest } from './relay-request';
+import type { FormSummary } from './multipart-form';
+
+/** What these rules read of a call (fields of its RelayRequest, which is built with them). */
+interface ImageCall {
+  mode: RelayMode;
+  model: string;
+  body: Record<string, unknown> | undefined;
+  form?: FormSummary;
+}
 
 /** The calls that make pictures: generations (JSON), edits and variations (multipart forms). */
 const IMAGE_MODES: ReadonlySet<RelayMode> = new Set(['images', 'image-edit', 'image-variation']);
@@ -24,7 +32,7 @@ export interface ImageAsk {
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value ? value : undefined);
 
-export function imageAsk(request: RelayRequest): ImageAsk {
+export function imageAsk(request: ImageCall): ImageAsk {
   const fields = request.form?.fields;
   const field = (name: string): unknown => (fields ? fields.get(name) : request.body?.[name]);
   const n = field('n');
@@ -38,7 +46,7 @@ export function imageAsk(request: RelayRequest): ImageAsk {
   };
 }
 
-const inputImagesOf = (request: RelayRequest): number => {
+const inputImagesOf = (request: ImageCall): number => {
   const files = request.form?.files;
   if (!files) return 0;
   return (files.get('image') ?? 0) + (files.get('image[]') ?? 0) + (files.get('mask') ?? 0);
@@ -51,7 +59,7 @@ const invalid = (message: string, code: string, param?: string) =>
   RelayError.invalid(message, code, param ? { param } : {});
 
 /** An edit or a variation as OpenAI takes it: a multipart form with the pictures, one mask at most. */
-export function validateImageForm(request: RelayRequest): void {
+export function validateImageForm(request: ImageCall): void {
   const { mode, form } = request;
   if (mode !== 'image-edit' && mode !== 'image-variation') return;
   if (!form) {
@@ -61,11 +69,16 @@ export function validateImageForm(request: RelayRequest): void {
     );
   }
   const images = (form.files.get('image') ?? 0) + (form.files.get('image[]') ?? 0);
-  if (images === 0) throw invalid('image is required: the picture, as a file of the form', 'image_missing', 'image');
+  if (images === 0)
+    throw invalid('image is required: the picture, as a file of the form', 'image_missing', 'image');
   const oneOnly = mode === 'image-variation' || !isTokenPricedImageModel(request.model);
   const most = oneOnly ? 1 : MAX_INPUT_IMAGES;
   if (images > most) {
-    throw invalid(`${request.model} takes at most ${most} image${most > 1 ? 's' : ''}`, 'too_many_images', 'image');
+    throw invalid(
+      `${request.model} takes at most ${most} image${most > 1 ? 's' : ''}`,
+      'too_many_images',
+      'image',
+    );
   }
   if ((form.files.get('mask') ?? 0) > 1) throw invalid('Only one mask may be sent', 'too_many_masks', 'mask');
   if (mode === 'image-edit' && !form.fields.get('prompt'))
@@ -98,7 +111,7 @@ const N_LIMIT = 10;
  * tokenizer's token is at least one byte), every input picture its ceiling, every picture asked for
  * its size's and quality's output. Undefined for other models and modes.
  */
-export function imageTokenCeiling(request: RelayRequest): Usage | undefined {
+export function imageTokenCeiling(request: ImageCall): Usage | undefined {
   if (!isImageMode(request.mode) || !isTokenPricedImageModel(request.model)) return undefined;
   const ask = imageAsk(request);
   if (!Number.isInteger(ask.n) || ask.n < 1 || ask.n > N_LIMIT)

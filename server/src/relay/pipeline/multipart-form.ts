@@ -31,6 +31,8 @@ export function readForm(raw: Buffer, contentType: string): Promise<FormSummary>
     });
     parser.on('file', (name, file) => {
       form.files.set(name, (form.files.get(name) ?? 0) + 1);
+      // A part cut short fails the parser too (400 above); unheard, its own error would end the process.
+      file.on('error', () => undefined);
       file.resume();
     });
     parser.on('error', (error: Error) => refuse(error.message));

@@ -42,7 +42,16 @@ export async function readRelayRequest(
   if (contentType.startsWith('multipart/form-data')) {
     const form = await readForm(raw, contentType);
     const model = form.fields.get('model') || DEFAULT_MODELS[mode] || '';
-    const request = { mode, model, isStream: false, maxTokens: 0, body: undefined, form, rawBody: raw, contentType };
+    const request = {
+      mode,
+      model,
+      isStream: false,
+      maxTokens: 0,
+      body: undefined,
+      form,
+      rawBody: raw,
+      contentType,
+    };
     validateImageForm(request);
     return request;
   }
