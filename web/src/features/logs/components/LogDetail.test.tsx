@@ -74,7 +74,7 @@ const cases: Array<[LogFacts, string, string]> = [
   ],
   [
     { kind: 'consume', modelRatio: 10, groupRatio: 1, images: { count: 2, size: '512x512' } },
-    'Model ratio 10.00 × group ratio 1.00 · 2 × 512x512 pictures',
+    'Model ratio 10.00 × group ratio 1.00 · pictures 2, size 512x512',
     '模型倍率 10.00 × 分组倍率 1.00 · 图片 2 张，尺寸 512x512',
   ],
   [
@@ -84,7 +84,7 @@ const cases: Array<[LogFacts, string, string]> = [
       groupRatio: 1,
       images: { count: 1, size: '1024x1024', quality: 'hd' },
     },
-    'Model ratio 20.00 × group ratio 1.00 · 1 × 1024x1024 pictures, hd quality',
+    'Model ratio 20.00 × group ratio 1.00 · pictures 1, size 1024x1024, quality hd',
     '模型倍率 20.00 × 分组倍率 1.00 · 图片 1 张，尺寸 1024x1024，质量 hd',
   ],
   [
