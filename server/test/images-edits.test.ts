@@ -236,6 +236,41 @@ describe('/v1/images/edits and /v1/images/variations: multipart uploads relayed 
     expect(log?.quota).toBe(quota);
   });
 
+  it('a mapped model is named upstream in the form, the files untouched; a form without one gets it', async () => {
+    await onlyChannel();
+    await t.db.kysely
+      .updateTable('channels')
+      .set({ model_mapping: JSON.stringify({ 'dall-e-2': 'dall-e-2-east' }) })
+      .execute();
+    t.app.services.router.invalidate();
+    const image = picture(24);
+    for (const fields of [{ model: 'dall-e-2', prompt: 'mapped' }, { prompt: 'mapped' }]) {
+      const { log } = await spentBy(t, customer, async () => {
+        const answer = await post('/v1/images/edits', formOf(fields, [['image', image, 'm.png']]));
+        expect(answer.status, await answer.clone().text()).toBe(200);
+      });
+      expect(fieldsOf(lastForm())).toEqual({ ...fields, model: 'dall-e-2-east' });
+      expect(lastForm().files).toMatchObject([{ field: 'image', sha256: sha256(image), size: image.length }]);
+      expect(log).toMatchObject({ model_name: 'dall-e-2', quota: perPicture('dall-e-2', 1.25, 1) });
+    }
+  });
+
+  it('gpt-image-1 generations are billed from their usage too, held at their worst case', async () => {
+    await onlyChannel();
+    const { quota, log } = await spentBy(t, customer, async () => {
+      const answer = await post(
+        '/v1/images/generations',
+        JSON.stringify({ model: 'gpt-image-1', prompt: 'a fox' }),
+        {
+          'content-type': 'application/json',
+        },
+      );
+      expect(answer.status, await answer.clone().text()).toBe(200);
+    });
+    expect(quota).toBe(gptImageQuota(USAGE));
+    expect(log).toMatchObject({ model_name: 'gpt-image-1', quota, completion_tokens: USAGE.outputTokens });
+  });
+
   it('a variation (dall-e-2): one picture, b64_json, billed per picture and size', async () => {
     const channelId = await onlyChannel();
     const image = picture(9);

@@ -59,14 +59,33 @@ const invalid = (res: http.ServerResponse, message: string, param: string) =>
   sendJson(res, 400, { error: { message, type: 'invalid_request_error', param, code: null } });
 
 /**
- * OpenAI's /v1/images/edits and /v1/images/variations (and Azure's deployment paths to them):
+ * OpenAI's /v1/images/edits and /v1/images/variations (and Azure's deployment paths to them), and
+ * /v1/images/generations (JSON in):
  * multipart in, `{created, data: [{url | b64_json}]}` out, with `usage` for GPT image models. It
  * refuses what OpenAI refuses: no image, an edit without a prompt. Each form it read is kept in `forms`.
  */
 export function openAiImagesHandler(forms: ReceivedForm[], options: FakeImagesOptions = {}): FakeHandler {
   const usage =
     options.usage === undefined ? { textTokens: 20, imageTokens: 323, outputTokens: 4160 } : options.usage;
+  const usageObject = () =>
+    usage && {
+      usage: {
+        input_tokens: usage.textTokens + usage.imageTokens,
+        input_tokens_details: { text_tokens: usage.textTokens, image_tokens: usage.imageTokens },
+        output_tokens: usage.outputTokens,
+        total_tokens: usage.textTokens + usage.imageTokens + usage.outputTokens,
+      },
+    };
   return async (request, res) => {
+    if (request.url.split('?')[0]?.endsWith('/images/generations')) {
+      const model = String(request.json?.model ?? 'dall-e-2');
+      sendJson(res, 200, {
+        created: 1_700_000_000,
+        data: [{ b64_json: PICTURE }],
+        ...(model.startsWith('gpt-image') ? usageObject() : {}),
+      });
+      return;
+    }
     if (!String(request.headers['content-type']).startsWith('multipart/form-data')) {
       invalid(res, 'Expected a multipart/form-data body', 'image');
       return;
@@ -97,16 +116,7 @@ export function openAiImagesHandler(forms: ReceivedForm[], options: FakeImagesOp
     sendJson(res, 200, {
       created: 1_700_000_000,
       data,
-      ...(gptImage && usage
-        ? {
-            usage: {
-              input_tokens: usage.textTokens + usage.imageTokens,
-              input_tokens_details: { text_tokens: usage.textTokens, image_tokens: usage.imageTokens },
-              output_tokens: usage.outputTokens,
-              total_tokens: usage.textTokens + usage.imageTokens + usage.outputTokens,
-            },
-          }
-        : {}),
+      ...(gptImage ? usageObject() : {}),
     });
   };
 }
