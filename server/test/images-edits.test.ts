@@ -244,7 +244,11 @@ describe('/v1/images/edits and /v1/images/variations: multipart uploads relayed 
       .execute();
     t.app.services.router.invalidate();
     const image = picture(24);
-    for (const fields of [{ model: 'dall-e-2', prompt: 'mapped' }, { prompt: 'mapped' }]) {
+    const asked: Array<Record<string, string>> = [
+      { model: 'dall-e-2', prompt: 'mapped' },
+      { prompt: 'mapped' },
+    ];
+    for (const fields of asked) {
       const { log } = await spentBy(t, customer, async () => {
         const answer = await post('/v1/images/edits', formOf(fields, [['image', image, 'm.png']]));
         expect(answer.status, await answer.clone().text()).toBe(200);
