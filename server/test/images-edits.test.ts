@@ -275,6 +275,20 @@ describe('/v1/images/edits and /v1/images/variations: multipart uploads relayed 
     expect(log).toMatchObject({ model_name: 'gpt-image-1', quota, completion_tokens: USAGE.outputTokens });
   });
 
+  it('a model without a size table takes any size; the log keeps it cut to what its facts hold', async () => {
+    await onlyChannel({ models: 'sd-edit' });
+    const size = 'x'.repeat(200);
+    const { quota, log } = await spentBy(t, customer, async () => {
+      const answer = await post(
+        '/v1/images/edits',
+        formOf({ model: 'sd-edit', prompt: 'x', size }, [['image', picture(25), 'a.png']]),
+      );
+      expect(answer.status, await answer.clone().text()).toBe(200);
+    });
+    expect(quota).toBe(perPicture('sd-edit', 1, 1));
+    expect(parseLogFacts(log?.facts)).toMatchObject({ images: { count: 1, size: size.slice(0, 32) } });
+  });
+
   it('a variation (dall-e-2): one picture, b64_json, billed per picture and size', async () => {
     const channelId = await onlyChannel();
     const image = picture(9);

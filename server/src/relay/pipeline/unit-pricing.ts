@@ -16,6 +16,8 @@ const IMAGE_PROMPT_LIMITS: Record<string, number> = { 'dall-e-2': 1000, 'dall-e-
 const invalid = (message: string, code: string) => RelayError.invalid(message, code);
 
 const DEFAULT_SIZE = '1024x1024';
+/** The longest size or quality a log's facts keep (contract/log-facts). */
+const FACT_TEXT_MAX = 32;
 
 function imageQuota(request: RelayRequest, price: Price): number {
   const { n, quality, prompt, ...ask } = imageAsk(request);
@@ -43,7 +45,9 @@ function imageQuota(request: RelayRequest, price: Price): number {
 export function picturesBilled(request: RelayRequest): PicturesBilled | undefined {
   if (!isImageMode(request.mode) || isTokenPricedImageModel(request.model)) return undefined;
   const { n, size, quality } = imageAsk(request);
-  return { count: n, size: size ?? DEFAULT_SIZE, ...(quality ? { quality } : {}) };
+  // As the client wrote them (models without a size table take any): cut to what the facts keep.
+  const words = (text: string) => text.slice(0, FACT_TEXT_MAX);
+  return { count: n, size: words(size ?? DEFAULT_SIZE), ...(quality ? { quality: words(quality) } : {}) };
 }
 
 /**
