@@ -18,6 +18,7 @@ const NOT_ABOUT_THE_DATABASE = [
   'test/docker-compose.test.ts',
   'test/gemini-native*.test.ts',
   'test/hostile-bodies.test.ts',
+  'test/images-edits.test.ts',
   'test/http.test.ts',
   'test/json-depth.test.ts',
   'test/key-limits.test.ts',

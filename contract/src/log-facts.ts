@@ -17,8 +17,9 @@ const tokenPartsSchema = z.object({
   cacheWrite: tokens,
   /** Completion tokens spent reasoning, priced as completion. */
   reasoning: tokens,
-  /** Audio and image prompt tokens, audio completion tokens: priced as ordinary ones. */
+  /** Audio prompt and completion tokens: priced as ordinary ones. */
   audioInput: tokens,
+  /** Image prompt tokens: priced at imageInputRatio when the facts give one, else as ordinary ones. */
   imageInput: tokens,
   audioOutput: tokens,
 });
@@ -36,7 +37,17 @@ const logFactsSchema = z.discriminatedUnion('kind', [
     cacheReadRatio: z.number().optional(),
     /** Set with the cache-write part: its price relative to the prompt price. */
     cacheWriteRatio: z.number().optional(),
+    /** Set with the image-input part when it has a price of its own (GPT image models). */
+    imageInputRatio: z.number().optional(),
     parts: tokenPartsSchema.optional(),
+    /** A call priced per picture: how many were asked for, at which size and quality. */
+    images: z
+      .object({
+        count: z.number().int().positive(),
+        size: z.string().max(32),
+        quality: z.string().max(32).optional(),
+      })
+      .optional(),
     /** The account could not pay the whole cost: charged what was left of it. */
     underpaid: z.object({ cost: quota, charged: quota }).optional(),
   }),

@@ -95,6 +95,10 @@ const OPENAI: RatioMap = {
   'text-moderation-latest': 0.1,
   'dall-e-2': usdPerImage(0.02),
   'dall-e-3': usdPerImage(0.04),
+  // GPT image models are billed by tokens: text input at the model ratio, image input at its own
+  // ratio (image-input-ratios.ts), output at the completion ratio.
+  'gpt-image-1': usdPer1m(5),
+  'gpt-image-1-mini': usdPer1m(2),
 };
 
 const ANTHROPIC: RatioMap = {
@@ -714,6 +718,9 @@ export const DEFAULT_COMPLETION_RATIO: RatioMap = {
   'llama3-70b-8192(33)': 70 / 53,
   // Transcription is billed on its output text alone.
   'whisper-1': 0,
+  // GPT image output: $40 per 1M tokens on $5 of text input; $8 on $2 for the mini.
+  'gpt-image-1': 8,
+  'gpt-image-1-mini': 4,
   'deepseek-chat': 2,
   'deepseek-reasoner': 219 / 55,
   '@cf/meta/llama-3.1-8b-instruct': 827 / 282,

@@ -67,6 +67,35 @@ export const imageGenerationRequest = z.looseObject({
   response_format: z.string().optional(),
 });
 
+const binary = z.string().meta({ format: 'binary' });
+
+/** multipart/form-data; several pictures (GPT image models) go as `image[]`. */
+export const imageEditRequest = z.looseObject({
+  image: binary.describe('the picture to edit; GPT image models take up to 16 as image[]'),
+  'image[]': binary.optional(),
+  mask: binary.optional(),
+  prompt: z.string(),
+  model: z.string().optional().describe('dall-e-2 when not given'),
+  n: z.string().optional(),
+  size: z.string().optional(),
+  quality: z.string().optional(),
+  response_format: z.string().optional(),
+  background: z.string().optional(),
+  input_fidelity: z.string().optional(),
+  output_format: z.string().optional(),
+  user: z.string().optional(),
+});
+
+/** multipart/form-data */
+export const imageVariationRequest = z.looseObject({
+  image: binary,
+  model: z.string().optional().describe('dall-e-2 when not given'),
+  n: z.string().optional(),
+  size: z.string().optional(),
+  response_format: z.string().optional(),
+  user: z.string().optional(),
+});
+
 export const speechRequest = z.looseObject({
   model: z.string(),
   input: z.string(),

@@ -6,6 +6,8 @@ export interface RecordedRequest {
   url: string;
   headers: http.IncomingHttpHeaders;
   body: string;
+  /** The body's bytes as they came (uploads). */
+  raw: Buffer;
   json: Record<string, unknown> | undefined;
 }
 
@@ -47,14 +49,15 @@ export class HttpFake {
   async #handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString();
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString();
     let json: Record<string, unknown> | undefined;
     try {
       json = JSON.parse(body) as Record<string, unknown>;
     } catch {
       json = undefined;
     }
-    const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, json };
+    const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, raw, json };
     this.requests.push(recorded);
     try {
       await this.#handler(recorded, res);

@@ -102,6 +102,7 @@ describe('Billing on a database that fails (a scripted ledger)', () => {
     completionRatio: 1,
     cacheReadRatio: 1,
     cacheWriteRatio: 1,
+    imageInputRatio: 1,
     ratio: 1,
     text: { perToken: 'ratio 1', perUnit: 'ratio 1' },
     facts: { perToken: '', perUnit: '' },

@@ -31,9 +31,39 @@ export const RELAY_OPERATIONS: Operation[] = [
     },
   ),
   op('POST', '/v1/moderations', openAi, 'key', ['Moderation', '内容审核'], { body: 'ModerationRequest' }),
-  op('POST', '/v1/images/generations', openAi, 'key', ['Image generation', '图像生成'], {
-    body: 'ImageGenerationRequest',
-  }),
+  op(
+    'POST',
+    '/v1/images/generations',
+    openAi,
+    'key',
+    [
+      'Image generation: DALL·E per picture by size and quality, GPT image models by the tokens they report',
+      '图像生成：DALL·E 按张数、尺寸和质量计费，GPT 图像模型按上游报告的 token 计费',
+    ],
+    { body: 'ImageGenerationRequest' },
+  ),
+  op(
+    'POST',
+    '/v1/images/edits',
+    openAi,
+    'key',
+    [
+      'Image edit (multipart: image or image[], mask, prompt), billed as image generation',
+      '图像编辑（multipart：image 或 image[]、mask、prompt），计费同图像生成',
+    ],
+    { body: 'ImageEditRequest', multipart: true },
+  ),
+  op(
+    'POST',
+    '/v1/images/variations',
+    openAi,
+    'key',
+    [
+      'Image variation (multipart: image), billed per picture by size',
+      '图像变体（multipart：image），按张数和尺寸计费',
+    ],
+    { body: 'ImageVariationRequest', multipart: true },
+  ),
   op(
     'POST',
     '/v1/audio/speech',

@@ -1,4 +1,5 @@
 import { resolveCacheReadRatio, resolveCacheWriteRatio } from '@switchyard/contract/cache-ratios';
+import { resolveImageInputRatio } from '@switchyard/contract/image-input-ratios';
 import { type LogFacts, type LogTokenParts, logFactsText } from '@switchyard/contract/log-facts';
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
 import type { OptionsStore } from '../options';
@@ -12,6 +13,8 @@ export interface Price {
   cacheReadRatio: number;
   /** Prompt tokens written to the provider's cache cost this much of a prompt token. */
   cacheWriteRatio: number;
+  /** Image prompt tokens cost this much of a prompt token (GPT image models; 1 for the others). */
+  imageInputRatio: number;
   /** modelRatio × groupRatio */
   ratio: number;
 }
@@ -33,10 +36,11 @@ const tidy = (value: number): number => Number(value.toPrecision(12));
 
 /**
  * The one pricing rule of calls billed by tokens:
- * ceil(((prompt − cached − cache writes) + cached × cacheReadRatio + cache writes × cacheWriteRatio
- * + completion × completionRatio) × modelRatio × groupRatio), at least 1 when anything was used at a
- * price. Cached and cache-write tokens are parts of the prompt (never more than it): each prompt token
- * is billed once, at its own rate. Reasoning, audio and image tokens are billed as ordinary ones.
+ * ceil(((prompt − cached − cache writes − images) + cached × cacheReadRatio + cache writes ×
+ * cacheWriteRatio + images × imageInputRatio + completion × completionRatio) × modelRatio × groupRatio),
+ * at least 1 when anything was used at a price. Cached, cache-write and image tokens are parts of the
+ * prompt (never more than it): each prompt token is billed once, at its own rate. Reasoning and audio
+ * tokens are billed as ordinary ones.
  */
 export function quotaFor(price: Price, usage: TokenUsage): number {
   const prompt = usage.prompt_tokens;
@@ -44,12 +48,15 @@ export function quotaFor(price: Price, usage: TokenUsage): number {
   if (prompt + completion === 0) return 0;
   const cached = Math.min(usage.cached_tokens ?? 0, prompt);
   const written = Math.min(usage.cache_write_tokens ?? 0, prompt - cached);
+  const images = Math.min(usage.prompt_image_tokens ?? 0, prompt - cached - written);
   const tokens =
     prompt -
     cached -
-    written +
+    written -
+    images +
     cached * price.cacheReadRatio +
     written * price.cacheWriteRatio +
+    images * price.imageInputRatio +
     completion * price.completionRatio;
   const quota = Math.ceil(tidy(tokens * price.ratio));
   return price.ratio > 0 && quota <= 0 ? 1 : quota;
@@ -87,8 +94,17 @@ export function consumeFacts(price: QuotedPrice, usage: TokenUsage): string {
     ...priceFacts(price, false),
     ...(parts.cached ? { cacheReadRatio: price.cacheReadRatio } : {}),
     ...(parts.cacheWrite ? { cacheWriteRatio: price.cacheWriteRatio } : {}),
+    ...(parts.imageInput && price.imageInputRatio !== 1 ? { imageInputRatio: price.imageInputRatio } : {}),
     parts,
   });
+}
+
+/** Pictures a call priced per unit paid for: how many, at which size and quality. */
+export type PicturesBilled = NonNullable<Extract<LogFacts, { kind: 'consume' }>['images']>;
+
+/** A per-unit call's log facts: its price's own, with the pictures it paid for when it made some. */
+export function perUnitFacts(price: QuotedPrice, images: PicturesBilled | undefined): string {
+  return images ? logFactsText({ ...priceFacts(price, true), images }) : price.facts.perUnit;
 }
 
 function describePrice(price: Price, perUnit: boolean): string {
@@ -128,6 +144,7 @@ export class PriceList {
         completionRatio,
         cacheReadRatio: resolveCacheReadRatio(model, channelType, readRatios),
         cacheWriteRatio: resolveCacheWriteRatio(model, channelType, writeRatios),
+        imageInputRatio: resolveImageInputRatio(model),
         ratio: modelRatio * groupRatio,
       };
       price = {

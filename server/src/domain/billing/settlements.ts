@@ -5,7 +5,7 @@ import type { Hold, QuotaLedger, Settlement } from '../../db/ledger/ledger';
 import type { NewLogRow } from '../../db/schema';
 import type { OptionsStore } from '../options';
 import type { HolderLease } from './holder-lease';
-import { consumeFacts, type QuotedPrice, quotaFor } from './prices';
+import { consumeFacts, type PicturesBilled, perUnitFacts, type QuotedPrice, quotaFor } from './prices';
 import { holdOf, type Reservation } from './reservations';
 import type { TokenUsage } from './token-usage';
 
@@ -18,6 +18,8 @@ export interface CallRecord {
   usage: TokenUsage;
   /** Set for calls priced per unit (images, speech) instead of by tokens. */
   fixedQuota?: number;
+  /** Pictures priced per unit: how many, at which size and quality (the log says so). */
+  images?: PicturesBilled;
   requestId: string;
   isStream: boolean;
   elapsedMs: number;
@@ -75,7 +77,7 @@ export class Settlements {
           created_at: nowSeconds(),
           type: LogType.consume,
           content: perUnit ? call.price.text.perUnit : call.price.text.perToken,
-          facts: perUnit ? call.price.facts.perUnit : consumeFacts(call.price, call.usage),
+          facts: perUnit ? perUnitFacts(call.price, call.images) : consumeFacts(call.price, call.usage),
           username: payer.username,
           token_name: payer.tokenName,
           model_name: call.model,

@@ -14,6 +14,8 @@ export type RelayMode =
   | 'embeddings'
   | 'moderations'
   | 'images'
+  | 'image-edit'
+  | 'image-variation'
   | 'audio-speech'
   | 'audio-transcription'
   | 'audio-translation'

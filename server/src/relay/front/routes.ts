@@ -39,6 +39,8 @@ const RELAY_ROUTES: Array<[string, RelayMode]> = [
   ['/v1/engines/:model/embeddings', 'embeddings'],
   ['/v1/moderations', 'moderations'],
   ['/v1/images/generations', 'images'],
+  ['/v1/images/edits', 'image-edit'],
+  ['/v1/images/variations', 'image-variation'],
   ['/v1/audio/speech', 'audio-speech'],
   ['/v1/audio/transcriptions', 'audio-transcription'],
   ['/v1/audio/translations', 'audio-translation'],
@@ -50,8 +52,6 @@ const RELAY_ROUTES: Array<[string, RelayMode]> = [
 /** OpenAI endpoints we do not serve: answered 501 in OpenAI's error shape. */
 export const NOT_IMPLEMENTED = [
   ['POST', '/v1/edits'],
-  ['POST', '/v1/images/edits'],
-  ['POST', '/v1/images/variations'],
   ['GET', '/v1/files'],
   ['POST', '/v1/files'],
   ['DELETE', '/v1/files/:id'],

@@ -4,13 +4,19 @@ import { RelayError } from '../errors';
 /** Bounds on what a form may make the parser hold; the files themselves are skipped, never kept. */
 const LIMITS = { fields: 64, fieldSize: 64 * 1024, fieldNameSize: 200, parts: 256, headerPairs: 20 };
 
+/** What the relay reads of a multipart form: its text fields (the first of each name) and how many files each file field holds. */
+export interface FormSummary {
+  fields: Map<string, string>;
+  files: Map<string, number>;
+}
+
 /**
- * The text fields of a multipart form (the relay needs only `model`; the upload goes upstream as it came).
- * A form the parser cannot read is the client's error, answered 400 `invalid_multipart`.
+ * The text fields and file counts of a multipart form (the upload goes upstream as it came). A form
+ * the parser cannot read is the client's error, answered 400 `invalid_multipart`.
  */
-export function readFormFields(raw: Buffer, contentType: string): Promise<Map<string, string>> {
+export function readForm(raw: Buffer, contentType: string): Promise<FormSummary> {
   return new Promise((resolve, reject) => {
-    const fields = new Map<string, string>();
+    const form: FormSummary = { fields: new Map(), files: new Map() };
     const refuse = (why: string) =>
       reject(RelayError.invalid(`The multipart form could not be read: ${why}`, 'invalid_multipart'));
     let parser: InstanceType<typeof Busboy>;
@@ -21,11 +27,16 @@ export function readFormFields(raw: Buffer, contentType: string): Promise<Map<st
       return;
     }
     parser.on('field', (name, value) => {
-      if (!fields.has(name)) fields.set(name, value);
+      if (!form.fields.has(name)) form.fields.set(name, value);
     });
-    parser.on('file', (_name, file) => file.resume());
+    parser.on('file', (name, file) => {
+      form.files.set(name, (form.files.get(name) ?? 0) + 1);
+      // A part cut short fails the parser too (400 above); unheard, its own error would end the process.
+      file.on('error', () => undefined);
+      file.resume();
+    });
     parser.on('error', (error: Error) => refuse(error.message));
-    parser.on('finish', () => resolve(fields));
+    parser.on('finish', () => resolve(form));
     parser.end(raw);
   });
 }

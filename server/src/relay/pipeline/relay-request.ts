@@ -1,7 +1,8 @@
 import { readRerankRequest } from '../adaptors/rerank/rerank-request';
 import type { RelayMode } from '../adaptors/types';
 import { RelayError } from '../errors';
-import { readFormFields } from './multipart-form';
+import { validateImageForm } from './image-request';
+import { type FormSummary, readForm } from './multipart-form';
 import type { TokenCounter } from './tokenizer';
 
 const MAX_TOKENS_LIMIT = 1_073_741_823;
@@ -13,6 +14,8 @@ export interface RelayRequest {
   isStream: boolean;
   maxTokens: number;
   body: Record<string, unknown> | undefined;
+  /** A multipart body's fields and file counts (uploads); undefined for JSON bodies. */
+  form?: FormSummary;
   rawBody: Buffer;
   contentType: string;
 }
@@ -23,6 +26,9 @@ const invalid = (message: string, code = 'invalid_request') => RelayError.invali
 const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   moderations: 'text-moderation-latest',
   images: 'dall-e-2',
+  // OpenAI's own default for edits and variations.
+  'image-edit': 'dall-e-2',
+  'image-variation': 'dall-e-2',
   'audio-transcription': 'whisper-1',
   'audio-translation': 'whisper-1',
 };
@@ -38,8 +44,20 @@ export async function readRelayRequest(
     throw invalid('A rerank request is a JSON body', 'invalid_rerank_request');
   }
   if (contentType.startsWith('multipart/form-data')) {
-    const model = (await readFormFields(raw, contentType)).get('model') || DEFAULT_MODELS[mode] || '';
-    return { mode, model, isStream: false, maxTokens: 0, body: undefined, rawBody: raw, contentType };
+    const form = await readForm(raw, contentType);
+    const model = form.fields.get('model') || DEFAULT_MODELS[mode] || '';
+    const request = {
+      mode,
+      model,
+      isStream: false,
+      maxTokens: 0,
+      body: undefined,
+      form,
+      rawBody: raw,
+      contentType,
+    };
+    validateImageForm(request);
+    return request;
   }
   const body = parsed ?? parseBody(raw);
   const model = (typeof body.model === 'string' && body.model) || pathModel || DEFAULT_MODELS[mode] || '';
@@ -55,6 +73,7 @@ export async function readRelayRequest(
     contentType: 'application/json',
   };
   validate(request);
+  validateImageForm(request);
   return request;
 }
 

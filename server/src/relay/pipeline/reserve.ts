@@ -4,12 +4,14 @@ import {
   type Billing,
   type Payer,
   type Price,
+  quotaFor,
   type Reservation,
   type ReserveRefusal,
   SettlementBacklogFull,
 } from '../../domain/billing';
 import { databaseUnavailable, RelayError } from '../errors';
 import type { RelayCaller } from './authenticate';
+import { imageTokenCeiling } from './image-request';
 import { budgetPeriodOf, budgetRefused } from './key-budget';
 import type { RelayRequest } from './relay-request';
 import { SETTLEMENT_WAIT_MS } from './settle';
@@ -59,17 +61,23 @@ export async function reserveFor(
 ): Promise<ReservedFunds> {
   const { billing } = deps;
   const firstPrice = billing.price(request.model, group, channel.type);
-  const unitPrice = unitQuota(request, firstPrice);
-  const estimate = unitPrice ?? billing.estimate(firstPrice, request.maxTokens);
-  const ceiling = unitPrice ?? billing.ceiling(firstPrice, request.maxTokens);
+  const wholeCost = unitQuota(request, firstPrice) ?? imageCeilingQuota(request, firstPrice);
+  const estimate = wholeCost ?? billing.estimate(firstPrice, request.maxTokens);
+  const ceiling = wholeCost ?? billing.ceiling(firstPrice, request.maxTokens);
   const reservation = await reserve(deps, payerOf(caller), estimate, ceiling, caller);
   const watch =
-    unitPrice === undefined ? limitSpending(deps, request, group, firstPrice, reservation) : undefined;
+    wholeCost === undefined ? limitSpending(deps, request, group, firstPrice, reservation) : undefined;
   if (watch === 'unaffordable') {
     await refund(deps, reservation);
     throw quotaRefused('user-quota');
   }
   return { reservation, watch };
+}
+
+/** A GPT image call's worst case, held whole: its answer reports what it really cost. */
+function imageCeilingQuota(request: RelayRequest, price: Price): number | undefined {
+  const ceiling = imageTokenCeiling(request);
+  return ceiling && quotaFor(price, ceiling);
 }
 
 /** Reserves the call's estimate; a database that cannot be reached is a clear 503, not a hang. */

@@ -6,7 +6,7 @@ import type { IncomingCall } from './call';
 import type { Outcome } from './outcome';
 import type { RelayRequest } from './relay-request';
 import type { TokenCounter } from './tokenizer';
-import { unitQuota } from './unit-pricing';
+import { picturesBilled, unitQuota } from './unit-pricing';
 import { waitAtMost } from './wait-at-most';
 
 export interface SettleDeps {
@@ -39,6 +39,7 @@ export async function settle(
     reservation,
     price,
     fixedQuota: fixedQuota(counter, request, price, outcome.text),
+    images: picturesBilled(request),
     model: request.model,
     channelId: channel.id,
     usage,

@@ -1,5 +1,6 @@
-import type { Price } from '../../domain/billing';
+import type { PicturesBilled, Price } from '../../domain/billing';
 import { RelayError } from '../errors';
+import { imageAsk, isImageMode, isTokenPricedImageModel } from './image-request';
 import type { RelayRequest } from './relay-request';
 
 const SPEECH_INPUT_MAX_BYTES = 4096;
@@ -14,10 +15,13 @@ const IMAGE_PROMPT_LIMITS: Record<string, number> = { 'dall-e-2': 1000, 'dall-e-
 
 const invalid = (message: string, code: string) => RelayError.invalid(message, code);
 
+const DEFAULT_SIZE = '1024x1024';
+/** The longest size or quality a log's facts keep (contract/log-facts). */
+const FACT_TEXT_MAX = 32;
+
 function imageQuota(request: RelayRequest, price: Price): number {
-  const body = request.body ?? {};
-  const size = typeof body.size === 'string' ? body.size : '1024x1024';
-  const n = body.n === undefined ? 1 : Number(body.n);
+  const { n, quality, prompt, ...ask } = imageAsk(request);
+  const size = ask.size ?? DEFAULT_SIZE;
   const sizes = IMAGE_SIZE_RATIOS[request.model];
   if (sizes && sizes[size] === undefined) {
     throw invalid(
@@ -29,20 +33,30 @@ function imageQuota(request: RelayRequest, price: Price): number {
   if (!Number.isInteger(n) || n < min || n > max)
     throw invalid(`n must be between ${min} and ${max}`, 'n_not_within_range');
   const promptLimit = IMAGE_PROMPT_LIMITS[request.model];
-  if (promptLimit && String(body.prompt ?? '').length > promptLimit) {
+  if (promptLimit && prompt.length > promptLimit) {
     throw invalid(`The prompt must be at most ${promptLimit} characters`, 'prompt_too_long');
   }
   let sizeRatio = sizes?.[size] ?? 1;
-  if (request.model === 'dall-e-3' && body.quality === 'hd') sizeRatio *= size === '1024x1024' ? 2 : 1.5;
+  if (request.model === 'dall-e-3' && quality === 'hd') sizeRatio *= size === '1024x1024' ? 2 : 1.5;
   return Math.floor(price.ratio * sizeRatio * 1000) * n;
 }
 
+/** Pictures priced per unit: what the call's log says it paid for. Undefined for other calls. */
+export function picturesBilled(request: RelayRequest): PicturesBilled | undefined {
+  if (!isImageMode(request.mode) || isTokenPricedImageModel(request.model)) return undefined;
+  const { n, size, quality } = imageAsk(request);
+  // As the client wrote them (models without a size table take any): cut to what the facts keep.
+  const words = (text: string) => text.slice(0, FACT_TEXT_MAX);
+  return { count: n, size: words(size ?? DEFAULT_SIZE), ...(quality ? { quality: words(quality) } : {}) };
+}
+
 /**
- * Calls priced per unit rather than per token: images (per picture and size) and speech (per input
- * byte). Answers undefined for token-priced calls.
+ * Calls priced per unit rather than per token: DALL·E pictures (per picture and size; generations,
+ * edits and variations) and speech (per input byte). Answers undefined for token-priced calls, GPT
+ * image models among them (see image-request).
  */
 export function unitQuota(request: RelayRequest, price: Price): number | undefined {
-  if (request.mode === 'images') return imageQuota(request, price);
+  if (isImageMode(request.mode) && !isTokenPricedImageModel(request.model)) return imageQuota(request, price);
   if (request.mode === 'audio-speech') {
     const bytes = Buffer.byteLength(String(request.body?.input ?? ''));
     if (bytes > SPEECH_INPUT_MAX_BYTES)

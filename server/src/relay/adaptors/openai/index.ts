@@ -1,6 +1,7 @@
 import { RelayError } from '../../errors';
 import { asObject, type Json } from '../../json-value';
 import { answerObject, badStreamEvent, missing } from '../answer-check';
+import { withFormField } from '../form-field';
 import type {
   Adaptor,
   ConvertedResponse,
@@ -36,8 +37,13 @@ const bearer = (call: RelayCall) => ({ authorization: `Bearer ${call.apiKey}` })
 
 /** The request body: the client's own bytes unless the model is mapped or usage must be asked for. */
 function requestBody(call: RelayCall, settings: OpenAiSettings): string | Buffer {
-  if (!call.body) return call.rawBody;
   const mapped = call.upstreamModel !== call.requestedModel;
+  if (!call.body) {
+    // A multipart upload names its model in a field of the form.
+    return mapped && call.contentType.startsWith('multipart/form-data')
+      ? withFormField(call.rawBody, call.contentType, 'model', call.upstreamModel)
+      : call.rawBody;
+  }
   const wantsUsage =
     settings.streamUsage &&
     call.isStream &&
@@ -201,6 +207,8 @@ const ANSWER_LIST: Partial<Record<RelayMode, string>> = {
   completions: 'choices',
   embeddings: 'data',
   images: 'data',
+  'image-edit': 'data',
+  'image-variation': 'data',
   moderations: 'results',
 };
 

@@ -72,6 +72,33 @@ const cases: Array<[LogFacts, string, string]> = [
     'Model ratio 0.07 × group ratio 1.00 × completion ratio 3.00 · audio input 50 tokens · image input 258 tokens · audio output 12 tokens (cost $0.002000, charged the $0.001000 left)',
     '模型倍率 0.07 × 分组倍率 1.00 × 补全倍率 3.00 · 音频输入 50 tokens · 图片输入 258 tokens · 音频输出 12 tokens（费用 $0.002000，余额不足，扣除了剩余的 $0.001000）',
   ],
+  [
+    { kind: 'consume', modelRatio: 10, groupRatio: 1, images: { count: 2, size: '512x512' } },
+    'Model ratio 10.00 × group ratio 1.00 · pictures 2, size 512x512',
+    '模型倍率 10.00 × 分组倍率 1.00 · 图片 2 张，尺寸 512x512',
+  ],
+  [
+    {
+      kind: 'consume',
+      modelRatio: 20,
+      groupRatio: 1,
+      images: { count: 1, size: '1024x1024', quality: 'hd' },
+    },
+    'Model ratio 20.00 × group ratio 1.00 · pictures 1, size 1024x1024, quality hd',
+    '模型倍率 20.00 × 分组倍率 1.00 · 图片 1 张，尺寸 1024x1024，质量 hd',
+  ],
+  [
+    {
+      kind: 'consume',
+      modelRatio: 2.5,
+      groupRatio: 1,
+      completionRatio: 8,
+      imageInputRatio: 2,
+      parts: { imageInput: 323 },
+    },
+    'Model ratio 2.50 × group ratio 1.00 × completion ratio 8.00 · image input 323 tokens at ratio 2.00',
+    '模型倍率 2.50 × 分组倍率 1.00 × 补全倍率 8.00 · 图片输入 323 tokens，倍率 2.00',
+  ],
   [{ kind: 'new_user_bonus', quota: 500_000 }, 'New user bonus of $1.000000', '新用户注册赠送 $1.000000'],
   [
     { kind: 'invitee_bonus', quota: 500_000 },

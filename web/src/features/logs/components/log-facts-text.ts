@@ -22,9 +22,24 @@ function partsText(facts: ConsumeFacts, t: TFunction): string[] {
   }
   for (const part of ['reasoning', 'audioInput', 'imageInput', 'audioOutput'] as const) {
     const tokens = parts[part];
-    if (tokens) texts.push(t(`logs.facts.parts.${part}`, { tokens: count(tokens) }));
+    if (!tokens) continue;
+    if (part === 'imageInput' && facts.imageInputRatio !== undefined) {
+      const ratio = ratioText(facts.imageInputRatio);
+      texts.push(t('logs.facts.parts.imageInputAtRatio', { tokens: count(tokens), ratio }));
+    } else texts.push(t(`logs.facts.parts.${part}`, { tokens: count(tokens) }));
   }
   return texts;
+}
+
+/** The pictures a per-picture price paid for: how many, the size, the quality when one was asked. */
+function picturesText(facts: ConsumeFacts, t: TFunction): string[] {
+  if (!facts.images) return [];
+  const { count: pictures, size, quality } = facts.images;
+  return [
+    quality
+      ? t('logs.facts.parts.picturesOfQuality', { pictures, size, quality })
+      : t('logs.facts.parts.pictures', { pictures, size }),
+  ];
 }
 
 /** A consumption's price, then the parts of its tokens. */
@@ -34,7 +49,7 @@ function priceText(facts: ConsumeFacts, t: TFunction): string {
     facts.completionRatio === undefined
       ? t('logs.facts.consumePerUnit', ratios)
       : t('logs.facts.consumePerToken', { ...ratios, completionRatio: ratioText(facts.completionRatio) });
-  return [price, ...partsText(facts, t)].join(t('logs.facts.parts.separator'));
+  return [price, ...picturesText(facts, t), ...partsText(facts, t)].join(t('logs.facts.parts.separator'));
 }
 
 /** A log line's facts in the console's language; undefined for facts this console does not know. */
