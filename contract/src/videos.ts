@@ -7,10 +7,6 @@
 export const VIDEO_JOB_STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'expired'] as const;
 export type VideoJobStatus = (typeof VIDEO_JOB_STATUSES)[number];
 
-/** A job in one of these states is done: it was settled or refunded, and is not polled again. */
-export const isFinishedVideoStatus = (status: string): boolean =>
-  status === 'completed' || status === 'failed' || status === 'expired';
-
 /** Quota per second of video at a ratio of 1 (the same as 1K tokens: $0.002 at QuotaPerUnit 500,000). */
 const QUOTA_PER_SECOND_AT_RATIO_1 = 1000;
 
