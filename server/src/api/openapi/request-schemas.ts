@@ -18,6 +18,8 @@ import {
   responsesRequest,
   speechRequest,
   transcriptionRequest,
+  veoPredictRequest,
+  videoRequest,
 } from '@switchyard/contract/relay-requests';
 import { createTokenInput, tokenStatusInput, updateTokenInput } from '@switchyard/contract/tokens';
 import {
@@ -62,4 +64,6 @@ export const REQUEST_SCHEMAS = {
   AnthropicCountTokensRequest: anthropicCountTokensRequest,
   ResponsesRequest: responsesRequest,
   GeminiGenerateContentRequest: geminiGenerateContentRequest,
+  VideoRequest: videoRequest,
+  VeoPredictRequest: veoPredictRequest,
 };
