@@ -93,8 +93,3 @@ export interface VideoJobView {
   /** The provider's reason when it failed, or why it expired. */
   error: string;
 }
-
-export interface VideoJobPage {
-  items: VideoJobView[];
-  total: number;
-}

@@ -1,7 +1,7 @@
 import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
-import type { VideoJobPage, VideoJobStatus, VideoJobView } from '@switchyard/contract/videos';
+import type { VideoJobStatus, VideoJobView } from '@switchyard/contract/videos';
 import type { Sql } from '../db/connect';
-import { countVideoJobs, listVideoJobs } from '../db/repos/video-jobs';
+import { listVideoJobs } from '../db/repos/video-jobs';
 import type { VideoJobRow } from '../db/schema';
 
 const viewOf = (job: VideoJobRow, withUser: boolean): VideoJobView => ({
@@ -24,12 +24,11 @@ const viewOf = (job: VideoJobRow, withUser: boolean): VideoJobView => ({
 export class VideoJobList {
   constructor(private readonly db: Sql) {}
 
-  async page(viewer: { own: number } | { all: true }, page: number): Promise<VideoJobPage> {
+  /** One page of ITEMS_PER_PAGE jobs, newest first. */
+  async page(viewer: { own: number } | { all: true }, page: number): Promise<VideoJobView[]> {
     const userId = 'own' in viewer ? viewer.own : undefined;
-    const [rows, total] = await Promise.all([
-      listVideoJobs(this.db, { userId, order: 'desc', limit: ITEMS_PER_PAGE, offset: page * ITEMS_PER_PAGE }),
-      countVideoJobs(this.db, userId),
-    ]);
-    return { items: rows.map((row) => viewOf(row, userId === undefined)), total };
+    const offset = page * ITEMS_PER_PAGE;
+    const rows = await listVideoJobs(this.db, { userId, order: 'desc', limit: ITEMS_PER_PAGE, offset });
+    return rows.map((row) => viewOf(row, userId === undefined));
   }
 }

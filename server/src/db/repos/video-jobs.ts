@@ -118,10 +118,3 @@ export function listVideoJobs(db: Sql, listing: VideoJobListing): Promise<VideoJ
     .offset(listing.offset ?? 0)
     .execute();
 }
-
-export async function countVideoJobs(db: Sql, userId?: number): Promise<number> {
-  let query = db.kysely.selectFrom('video_jobs').select((eb) => eb.fn.countAll<number>().as('count'));
-  if (userId !== undefined) query = query.where('user_id', '=', userId);
-  const row = await query.executeTakeFirst();
-  return Number(row?.count ?? 0);
-}
