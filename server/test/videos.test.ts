@@ -364,7 +364,9 @@ describe('video generation jobs', () => {
   it('the console lists a user’s own jobs, and every job with its user for administrators', async () => {
     const who = await customer();
     await who.openai.videos.create({ model: 'sora-2', prompt: 'listed' });
-    const own = await who.client.get<{ data: Array<{ model: string; username?: string }> }>('/api/video/self');
+    const own = await who.client.get<{ data: Array<{ model: string; username?: string }> }>(
+      '/api/video/self',
+    );
     expect(own.body.data).toHaveLength(1);
     expect(own.body.data[0]).toMatchObject({ model: 'sora-2', status: 'queued', quota: SORA_4S });
     expect(own.body.data[0]?.username).toBeUndefined();
