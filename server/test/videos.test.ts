@@ -356,8 +356,26 @@ describe('video generation jobs', () => {
     fake.set(upstream.id, { status: 'completed' });
     // Refunded once: a later answer of the provider changes nothing.
     expect((await who.openai.videos.retrieve(created.id)).status).toBe('failed');
-    const now = await balanced(who);
+    let now = await balanced(who);
     expect([now.usedQuota, now.logs]).toEqual([0, 0]);
+    fake.jobs.clear();
+
+    const second = await who.openai.videos.create({
+      model: 'veo-3.0-fast-generate-001',
+      prompt: 'sun',
+      seconds: '4' as '4',
+    });
+    fake.set(fake.only().id, { status: 'completed' });
+    expect((await who.openai.videos.retrieve(second.id)).status).toBe('completed');
+    const video = await who.openai.videos.downloadContent(second.id);
+    expect(Buffer.from(await video.arrayBuffer()).equals(fake.content)).toBe(true);
+    const thumbnail = await fetch(`${t.baseUrl}/v1/videos/${second.id}/content?variant=thumbnail`, {
+      headers: { authorization: `Bearer sk-${who.token.key}` },
+    });
+    expect(thumbnail.status).toBe(404);
+    now = await balanced(who);
+    // veo-3.0-fast-generate-001: $0.15 a second = ratio 75; 4 s.
+    expect([now.usedQuota, now.logs]).toEqual([4 * 75 * 1000, 1]);
     fake.jobs.clear();
   });
 
