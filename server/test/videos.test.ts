@@ -273,6 +273,28 @@ describe('video generation jobs', () => {
     expect((await who.openai.videos.list()).data).toEqual([]);
   });
 
+  it('a provider that answers garbage or reports more than was asked charges nothing extra', async () => {
+    const who = await customer();
+    const created = await who.openai.videos.create({ model: 'sora-2', prompt: 'odd', seconds: '4' });
+    fake.garbled = true;
+    try {
+      expect((await who.openai.videos.retrieve(created.id)).status).toBe('queued');
+    } finally {
+      fake.garbled = false;
+    }
+    fake.set(fake.only().id, { status: 'completed', seconds: '99999' });
+    expect(await who.openai.videos.retrieve(created.id)).toMatchObject({ status: 'completed', seconds: '4' });
+    fake.jobs.clear();
+
+    const shorter = await who.openai.videos.create({ model: 'sora-2', prompt: 'short', seconds: '8' });
+    fake.set(fake.only().id, { status: 'completed', seconds: '4' });
+    expect((await who.openai.videos.retrieve(shorter.id)).seconds).toBe('4');
+    const now = await balanced(who);
+    // The first at its held price; the second scaled to the 4 s the provider made of the 8 asked for.
+    expect([now.usedQuota, now.logs]).toEqual([2 * SORA_4S, 2]);
+    fake.jobs.clear();
+  });
+
   it('a job whose upstream vanished expires with a refund', async () => {
     const who = await customer();
     const created = await who.openai.videos.create({ model: 'sora-2', prompt: 'gone' });

@@ -35,6 +35,8 @@ export class VideoFake {
   content = videoBytes(256 * 1024);
   /** Set to hold a download after its first chunk until the promise settles (streaming tests). */
   holdAfterFirstChunk: Promise<void> | undefined;
+  /** Set to answer every look at a job with bytes that are not JSON. */
+  garbled = false;
   /** Set to refuse every new job with this message (400, OpenAI's error shape). */
   refuseCreate: string | undefined;
   #next = 0;
@@ -131,6 +133,11 @@ export class VideoFake {
       return;
     }
     if (!match[2]) {
+      if (this.garbled) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end('<html>proxy error</html>');
+        return;
+      }
       sendJson(response, 200, soraObject(job));
       return;
     }

@@ -74,11 +74,20 @@ function reservationOf(job: VideoJobRow): Reservation {
   };
 }
 
-/** What a finished job costs: its price as quoted when made, for the length the provider says it made. */
-function costOf(job: VideoJobRow, state: UpstreamVideoState): number {
+/**
+ * The seconds a finished job is billed for: what the provider says it made, never more than was
+ * asked for and held (a provider's report is no reason to charge past the quoted price).
+ */
+function billedSeconds(job: VideoJobRow, state: UpstreamVideoState): number {
   const made = state.seconds;
-  if (made === undefined || made === job.seconds || job.seconds <= 0) return job.quota;
-  return Math.ceil((job.quota * made) / job.seconds);
+  if (made === undefined || !(made > 0)) return job.seconds;
+  return Math.min(Math.ceil(made), job.seconds);
+}
+
+/** What a finished job costs: its price as quoted when made, scaled to the seconds billed. */
+function costOf(job: VideoJobRow, seconds: number): number {
+  if (seconds === job.seconds || job.seconds <= 0) return job.quota;
+  return Math.ceil((job.quota * seconds) / job.seconds);
 }
 
 /**
@@ -180,7 +189,12 @@ export class VideoJobs {
     if (job.billing !== 'held' || job.upstream_id === '') return job;
     const looked = await this.#look(job, signal);
     if (looked === 'gone') return this.#refund(job, 'expired', 'The job is gone from the provider');
-    if (looked === 'unknown') return job;
+    if (looked === 'unknown') {
+      // Looked at all the same: the background goes on to other jobs before this one again.
+      const seen = { updated_at: nowSeconds() };
+      await updateHeldVideoJob(this.deps.db, job.id, seen);
+      return { ...job, ...seen };
+    }
     return this.#apply(job, looked.state);
   }
 
@@ -290,8 +304,8 @@ export class VideoJobs {
   async #settle(job: VideoJobRow, state: UpstreamVideoState): Promise<VideoJobRow> {
     const { db, billing } = this.deps;
     const now = nowSeconds();
-    const cost = costOf(job, state);
-    const seconds = state.seconds ?? job.seconds;
+    const seconds = billedSeconds(job, state);
+    const cost = costOf(job, seconds);
     const finished = { status: 'completed', progress: 100, seconds, updated_at: now, finished_at: now };
     if (!(await claimVideoJob(db, job.id, 'held', { ...finished, billing: 'settling' }))) {
       return (await findVideoJob(db, job.id)) ?? job;

@@ -8,6 +8,8 @@ const rootOf = (on: VideoChannel): string => on.baseUrl.replace(/\/+$/, '').repl
 const bearer = (on: VideoChannel) => ({ authorization: `Bearer ${on.channel.key}` });
 
 const STATUSES = new Set(['queued', 'in_progress', 'completed', 'failed']);
+/** A video id as OpenAI makes them (`video_…`): short, and nothing that could leave its path segment. */
+const VIDEO_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
 function stateOf(body: Json): UpstreamVideoState | undefined {
   const status = body.status;
@@ -63,7 +65,7 @@ export const soraWire: VideoWire = {
   },
   readCreated(body) {
     const state = stateOf(body);
-    if (typeof body.id !== 'string' || body.id === '' || !state) return undefined;
+    if (typeof body.id !== 'string' || !VIDEO_ID.test(body.id) || !state) return undefined;
     return { upstreamId: body.id, state };
   },
   poll(on, upstreamId) {
