@@ -158,6 +158,7 @@ export function createServices(
   const upstream = new UpstreamClient(config);
   const counter = createTokenCounter(() => options.bool('ApproximateTokenEnabled'));
   const keyCounters = createKeyCounters(config, logger, worker);
+  const limits = new KeyLimits(keyCounters, counter);
   const relay = new Relay({
     router,
     billing,
@@ -165,7 +166,7 @@ export function createServices(
     health,
     counter,
     upstream,
-    limits: new KeyLimits(keyCounters, counter),
+    limits,
     logger,
     metrics,
   });
@@ -174,6 +175,7 @@ export function createServices(
     billing,
     router,
     upstream,
+    limits,
     logger,
     expireAfterSeconds: config.videoJobTimeoutSeconds,
   });

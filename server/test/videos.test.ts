@@ -295,6 +295,27 @@ describe('video generation jobs', () => {
     fake.jobs.clear();
   });
 
+  it('a creation counts against the key’s requests per minute; polls do not', async () => {
+    const who = await createCustomer(t, `video${++customers}`, {
+      quota: FUNDS,
+      token: { unlimited_quota: true, rpm_limit: 1 },
+    });
+    const created = await who.openai.videos.create({ model: 'sora-2', prompt: 'first' });
+    expect((await who.openai.videos.retrieve(created.id)).status).toBe('queued');
+    const second = await fetch(`${t.baseUrl}/v1/videos`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${who.token.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sora-2', prompt: 'second' }),
+    });
+    expect(second.status).toBe(429);
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe(
+      'requests_per_minute_exceeded',
+    );
+    expect(fake.jobs.size).toBe(1);
+    expect((await settledBooks(who)).held).toBe(SORA_4S);
+    fake.jobs.clear();
+  });
+
   it('a job whose upstream vanished expires with a refund', async () => {
     const who = await customer();
     const created = await who.openai.videos.create({ model: 'sora-2', prompt: 'gone' });

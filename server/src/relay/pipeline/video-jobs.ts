@@ -26,6 +26,8 @@ import { asObject, type Json } from '../json-value';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream';
 import { checkModelAllowed, type RelayCaller } from './authenticate';
 import type { ChannelRouter } from './channel-router';
+import type { ClientSink } from './client-sink';
+import type { KeyLimits } from './key-limits';
 import { modelMappingOf } from './model-mapping';
 import { payerOf, reserve } from './reserve';
 import { firstChannel } from './route';
@@ -35,6 +37,8 @@ export interface VideoJobsDeps {
   billing: Billing;
   router: ChannelRouter;
   upstream: UpstreamClient;
+  /** The keys' rate limits: a job's creation counts as one request (its polls and downloads do not). */
+  limits?: KeyLimits;
   logger?: FastifyBaseLogger;
   /** A job not finished this long after it was made expires, its quota given back (VIDEO_JOB_TIMEOUT). */
   expireAfterSeconds: number;
@@ -101,9 +105,27 @@ export class VideoJobs {
   constructor(private readonly deps: VideoJobsDeps) {}
 
   /** Makes a job upstream for `caller`, its price held first; answers its row. */
-  async create(caller: RelayCaller, order: VideoOrder, signal: ClientSignal): Promise<VideoJobRow> {
-    const { billing, router, db } = this.deps;
+  async create(caller: RelayCaller, order: VideoOrder, sink: ClientSink): Promise<VideoJobRow> {
     checkModelAllowed(caller, order.model);
+    const request = {
+      mode: 'videos' as const,
+      model: order.model,
+      isStream: false,
+      maxTokens: 0,
+      body: undefined,
+      rawBody: Buffer.alloc(0),
+      contentType: '',
+    };
+    const admission = await this.deps.limits?.admit(caller, request, sink);
+    try {
+      return await this.#create(caller, order, sink.signal);
+    } finally {
+      admission?.release();
+    }
+  }
+
+  async #create(caller: RelayCaller, order: VideoOrder, signal: ClientSignal): Promise<VideoJobRow> {
+    const { billing, router, db } = this.deps;
     const group = caller.user.group || 'default';
     const channel = await firstChannel(router, caller, group, order.model);
     const wire = videoWireOf(channel);

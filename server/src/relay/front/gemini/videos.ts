@@ -9,6 +9,7 @@ import { asObject, type Json } from '../../json-value';
 import type { RelayCaller } from '../../pipeline/authenticate';
 import type { VideoJobs, VideoOrder } from '../../pipeline/video-jobs';
 import { parseJsonObject } from '../json-body';
+import { ReplySink } from '../reply-sink';
 import { sendError } from '../send-error';
 import { streamContent } from '../videos/content';
 
@@ -101,15 +102,12 @@ export async function predictLongRunning(
   reply: FastifyReply,
   { requestId, caller }: GeminiCaller,
 ): Promise<void> {
+  const sink = new ReplySink(reply, requestId);
   try {
-    const job = await videoJobs.create(
-      caller,
-      veoOrderOf(model, parseJsonObject(request.body)),
-      signalOf(reply),
-    );
-    reply.header('x-oneapi-request-id', requestId).send(operationOf(job, originOf(request)));
+    const job = await videoJobs.create(caller, veoOrderOf(model, parseJsonObject(request.body)), sink);
+    sink.json(200, operationOf(job, originOf(request)));
   } catch (error) {
-    sendError(reply.hijack(), requestId, error, request.log, 'gemini');
+    sendError(reply, requestId, error, request.log, 'gemini');
   }
 }
 

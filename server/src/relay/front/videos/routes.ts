@@ -3,6 +3,7 @@ import type { VideoVariant } from '../../adaptors/videos/types';
 import { ClientGone } from '../../client-signal';
 import { RelayError } from '../../errors';
 import type { VideoJobs } from '../../pipeline/video-jobs';
+import { ReplySink } from '../reply-sink';
 import type { ErrorFormat } from '../send-error';
 import { streamContent } from './content';
 import { readVideoOrder } from './request';
@@ -58,12 +59,12 @@ export function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps): void 
 
   scope.post('/v1/videos', routeOptions, async (request, reply) => {
     const { requestId, caller } = request.relayCall;
+    const sink = new ReplySink(reply, requestId);
     try {
       const order = await readVideoOrder(request.body, String(request.headers['content-type'] ?? ''));
-      const job = await videoJobs.create(caller, order, clientSignal(reply));
-      return reply.header('x-oneapi-request-id', requestId).send(videoObject(job));
+      sink.json(200, videoObject(await videoJobs.create(caller, order, sink)));
     } catch (error) {
-      sendError(reply.hijack(), requestId, error, request.log);
+      sendError(reply, requestId, error, request.log);
     }
   });
 
