@@ -372,6 +372,25 @@ describe('video generation jobs', () => {
     const stranger = await customer();
     const refused = await fetch(uri, { headers: { 'x-goog-api-key': `sk-${stranger.token.key}` } });
     expect(refused.status).toBe(404);
+    const peeked = await fetch(`${t.baseUrl}/v1beta/${operation.name}`, {
+      headers: { 'x-goog-api-key': `sk-${stranger.token.key}` },
+    });
+    expect(peeked.status).toBe(404);
+    for (const body of [
+      { instances: [{ prompt: 'two' }], parameters: { sampleCount: 2 } },
+      { instances: [{ prompt: 'long' }], parameters: { durationSeconds: 30 } },
+      { instances: [] },
+      '{"instances": [',
+    ]) {
+      const bad = await fetch(`${t.baseUrl}/v1beta/models/veo-3.0-generate-001:predictLongRunning`, {
+        method: 'POST',
+        headers: { 'x-goog-api-key': `sk-${stranger.token.key}`, 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
+    }
+    expect((await settledBooks(stranger)).held).toBe(0);
 
     const now = await balanced(who);
     expect([now.usedQuota, now.logs]).toEqual([VEO_8S, 1]);
