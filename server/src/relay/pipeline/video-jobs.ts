@@ -180,7 +180,8 @@ export class VideoJobs {
       if (!read) throw badUpstreamAnswer(`a ${wire.name} job`);
       created = read;
     } catch (error) {
-      await billing.refund(reservation);
+      // Guarded like every refund: a job that expired meanwhile was already given back.
+      if (await claimVideoJob(db, job.id, 'held', { billing: 'refunded' })) await billing.refund(reservation);
       await deleteVideoJob(db, job.id);
       throw error;
     }
