@@ -452,7 +452,7 @@ describe('video generation jobs', () => {
     expect(own.body.data[0]?.username).toBeUndefined();
     const all = await root.get<{ data: Array<{ username?: string }> }>('/api/video/');
     expect(all.body.data.length).toBeGreaterThan(1);
-    expect(all.body.data[0]?.username).toBe(`video${customers}`);
+    expect(all.body.data.map((job) => job.username)).toContain(`video${customers}`);
     expect((await who.client.get('/api/video/')).body.success).toBe(false);
     fake.jobs.clear();
   });
