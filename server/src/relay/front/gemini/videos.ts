@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { VideoJobRow } from '../../../db/schema';
 import type { VideoImage } from '../../adaptors/videos/types';
 import { sizeOfVeoFrame } from '../../adaptors/videos/veo';
-import { ClientGone } from '../../client-signal';
 import { RelayError } from '../../errors';
 import { asObject, type Json } from '../../json-value';
 import type { RelayCaller } from '../../pipeline/authenticate';
@@ -11,7 +10,7 @@ import type { VideoJobs, VideoOrder } from '../../pipeline/video-jobs';
 import { parseJsonObject } from '../json-body';
 import { ReplySink } from '../reply-sink';
 import { sendError } from '../send-error';
-import { streamContent } from '../videos/content';
+import { clientSignalOf, streamContent } from '../videos/content';
 
 /** Veo's default length. */
 const VEO_DEFAULT_SECONDS = 8;
@@ -26,14 +25,6 @@ interface GeminiCaller {
 }
 
 const invalid = (message: string) => RelayError.invalid(message, 'invalid_video_request');
-
-function signalOf(reply: FastifyReply): ClientGone {
-  const signal = new ClientGone();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) signal.abort();
-  });
-  return signal;
-}
 
 function imageOf(instance: Json): VideoImage | undefined {
   const image = asObject(instance.image);
@@ -124,7 +115,7 @@ export async function getOperation(
 ): Promise<void> {
   try {
     const id = OPERATION_PATH.exec(path)?.[2] ?? '';
-    const job = await videoJobs.refresh(await videoJobs.owned(caller, id), signalOf(reply));
+    const job = await videoJobs.refresh(await videoJobs.owned(caller, id), clientSignalOf(reply));
     reply.header('x-oneapi-request-id', requestId).send(operationOf(job, originOf(request)));
   } catch (error) {
     sendError(reply.hijack(), requestId, error, request.log, 'gemini');
@@ -142,7 +133,7 @@ export async function downloadVideo(
   try {
     const match = FILE_PATH.exec(path);
     if (!match) throw RelayError.invalid(`files/${path} is not found`, 'file_not_found', { status: 404 });
-    const signal = signalOf(reply);
+    const signal = clientSignalOf(reply);
     const job = await videoJobs.refresh(await videoJobs.owned(caller, match[1] ?? ''), signal);
     const response = await videoJobs.content(job, 'video', Number(match[2]), signal);
     await streamContent(reply.hijack(), requestId, response);

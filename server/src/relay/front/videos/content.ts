@@ -1,8 +1,18 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
+import { ClientGone } from '../../client-signal';
 import type { UpstreamResponse } from '../../upstream';
 import { CORS_HEADERS } from '../reply-sink';
+
+/** Raised when the caller's connection closes before its answer was written (its upstream calls end with it). */
+export function clientSignalOf(reply: FastifyReply): ClientGone {
+  const signal = new ClientGone();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) signal.abort();
+  });
+  return signal;
+}
 
 /**
  * A video's bytes passed on as they arrive (the upstream socket pauses while the client is slow: at

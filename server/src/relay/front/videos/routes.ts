@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { VideoVariant } from '../../adaptors/videos/types';
-import { ClientGone } from '../../client-signal';
 import { RelayError } from '../../errors';
 import type { VideoJobs } from '../../pipeline/video-jobs';
 import { ReplySink } from '../reply-sink';
 import type { ErrorFormat } from '../send-error';
-import { streamContent } from './content';
+import { clientSignalOf, streamContent } from './content';
 import { readVideoOrder } from './request';
 import { videoObject } from './video-object';
 
@@ -25,15 +24,6 @@ interface VideoRouteDeps {
 }
 
 type IdRequest = FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>;
-
-/** A signal raised when the caller's connection closes before its answer was written. */
-function clientSignal(reply: FastifyReply): ClientGone {
-  const signal = new ClientGone();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) signal.abort();
-  });
-  return signal;
-}
 
 function listQuery(query: Record<string, string | undefined>) {
   const limit = query.limit === undefined ? 20 : Number(query.limit);
@@ -94,7 +84,7 @@ export function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps): void 
     const { requestId, caller } = request.relayCall;
     try {
       const job = await videoJobs.owned(caller, request.params.id);
-      const seen = await videoJobs.refresh(job, clientSignal(reply));
+      const seen = await videoJobs.refresh(job, clientSignalOf(reply));
       return reply.header('x-oneapi-request-id', requestId).send(videoObject(seen));
     } catch (error) {
       sendError(reply.hijack(), requestId, error, request.log);
@@ -110,7 +100,7 @@ export function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps): void 
           param: 'variant',
         });
       }
-      const signal = clientSignal(reply);
+      const signal = clientSignalOf(reply);
       const job = await videoJobs.refresh(await videoJobs.owned(caller, request.params.id), signal);
       const response = await videoJobs.content(job, variant, 0, signal);
       await streamContent(reply.hijack(), requestId, response);
