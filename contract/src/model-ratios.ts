@@ -28,6 +28,11 @@ const cnyPer1m = (cny: number): number => tidy((cny * RMB) / 1000);
 /** Images are billed ratio × 1000 quota each, so a per-image price scales like a per-1K one. */
 const usdPerImage = usdPer1k;
 /**
+ * Video is billed ratio × 1000 quota per second of video (see videos.ts), so a per-second price
+ * scales like a per-1K-token one: $0.10 a second is a ratio of 50.
+ */
+const usdPerVideoSecond = usdPer1k;
+/**
  * one-api ships these Groq and Stepfun prices 1000 times too low (a per-million price divided as if
  * per billion). Kept so defaults match one-api; operators should review them.
  */
@@ -694,6 +699,18 @@ const OPENROUTER: RatioMap = {
   'xwin-lm/xwin-lm-70b': 1.875,
 };
 
+/**
+ * Video generation (ours; one-api has no video models): OpenAI's and Google's list prices per second
+ * of video at the smallest resolution; a larger resolution multiplies it (videos.ts).
+ */
+const VIDEO: RatioMap = {
+  'sora-2': usdPerVideoSecond(0.1),
+  'sora-2-pro': usdPerVideoSecond(0.3),
+  'veo-3.0-generate-001': usdPerVideoSecond(0.4),
+  'veo-3.0-fast-generate-001': usdPerVideoSecond(0.15),
+  'veo-2.0-generate-001': usdPerVideoSecond(0.35),
+};
+
 /** The ModelRatio default: model name (or "name(channelType)") → ratio. */
 export const DEFAULT_MODEL_RATIO: RatioMap = {
   ...OPENAI,
@@ -709,6 +726,7 @@ export const DEFAULT_MODEL_RATIO: RatioMap = {
   ...VERTEX,
   ...REPLICATE,
   ...OPENROUTER,
+  ...VIDEO,
 };
 
 /** The CompletionRatio default: the few models whose completion price no name rule gets right. */

@@ -96,6 +96,33 @@ export const imageVariationRequest = z.looseObject({
   user: z.string().optional(),
 });
 
+/** OpenAI's POST /v1/videos, as JSON or as a form with the `input_reference` image. */
+export const videoRequest = z.looseObject({
+  model: z.string().optional(),
+  prompt: z.string(),
+  seconds: z.string().optional(),
+  size: z.string().optional(),
+  input_reference: z.string().optional(),
+});
+
+/** Google's models/{model}:predictLongRunning (Veo): one instance, one video. */
+export const veoPredictRequest = z.looseObject({
+  instances: z.array(
+    z.looseObject({
+      prompt: z.string(),
+      image: z.looseObject({ bytesBase64Encoded: z.string(), mimeType: z.string().optional() }).optional(),
+    }),
+  ),
+  parameters: z
+    .looseObject({
+      durationSeconds: z.number().int().optional(),
+      aspectRatio: z.string().optional(),
+      resolution: z.string().optional(),
+      sampleCount: z.literal(1).optional(),
+    })
+    .optional(),
+});
+
 export const speechRequest = z.looseObject({
   model: z.string(),
   input: z.string(),

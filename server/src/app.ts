@@ -27,6 +27,7 @@ import { statusRoutes } from './api/routes/status';
 import { tokenRoutes } from './api/routes/tokens';
 import { userRoutes } from './api/routes/users';
 import { verificationRoutes } from './api/routes/verification';
+import { videoRoutes } from './api/routes/videos';
 import { changesState, sameOriginGuard } from './api/same-origin';
 import { apiHeaders } from './api/security-headers';
 import type { Services } from './api/services';
@@ -81,6 +82,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     await services.logSummaryCatchUp.start();
     services.logRetention.start();
     services.logShipper?.start();
+    services.videoPoller.start();
     // With several separate processes, only the master tests (NODE_TYPE=slave on the others).
     if (config.nodeType === 'master') services.periodicChannelTests?.start();
   }
@@ -158,11 +160,13 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   verificationRoutes(server, services);
   await relayRoutes(server, { ...services, bodyLimit: config.relayBodyLimit });
   billingDashboardRoutes(server, services);
+  videoRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();
     // Calls cut at SHUTDOWN_TIMEOUT end at once (their upstream is aborted), then settle or refund.
     await services.relay.idle(SHUTDOWN_SETTLEMENT_WAIT_MS);
     await services.periodicChannelTests?.close();
+    await services.videoPoller.close();
     await services.logRetention.close();
     const unwritten = await services.billing.close(SHUTDOWN_SETTLEMENT_WAIT_MS);
     if (unwritten.calls > 0) {

@@ -39,9 +39,11 @@ import { TokenService } from './domain/tokens';
 import { TurnstileCheck } from './domain/turnstile';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
+import { VideoJobList } from './domain/video-jobs';
 import { ChannelTester } from './jobs/channel-tester';
 import { LogRetention } from './jobs/log-retention';
 import { PeriodicChannelTests } from './jobs/periodic-channel-tests';
+import { VideoPoller } from './jobs/video-poller';
 import type { GatewayMetrics } from './metrics/gateway-metrics';
 import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
@@ -50,6 +52,7 @@ import { KeyLimits } from './relay/pipeline/key-limits';
 import { Relay } from './relay/pipeline/relay';
 import { SuccessRateWindow } from './relay/pipeline/success-rate-window';
 import { createTokenCounter } from './relay/pipeline/tokenizer';
+import { VideoJobs } from './relay/pipeline/video-jobs';
 import { UpstreamClient } from './relay/upstream';
 
 /**
@@ -155,6 +158,7 @@ export function createServices(
   const upstream = new UpstreamClient(config);
   const counter = createTokenCounter(() => options.bool('ApproximateTokenEnabled'));
   const keyCounters = createKeyCounters(config, logger, worker);
+  const limits = new KeyLimits(keyCounters, counter);
   const relay = new Relay({
     router,
     billing,
@@ -162,9 +166,18 @@ export function createServices(
     health,
     counter,
     upstream,
-    limits: new KeyLimits(keyCounters, counter),
+    limits,
     logger,
     metrics,
+  });
+  const videoJobs = new VideoJobs({
+    db,
+    billing,
+    router,
+    upstream,
+    limits,
+    logger,
+    expireAfterSeconds: config.videoJobTimeoutSeconds,
   });
   const channelTester = new ChannelTester({
     logs,
@@ -230,6 +243,13 @@ export function createServices(
     router,
     identities,
     relay,
+    videoJobs,
+    videoPoller: new VideoPoller({
+      videoJobs,
+      everySeconds: config.videoPollSeconds,
+      onError: (error) => logger?.warn({ err: error }, 'video job poll failed'),
+    }),
+    videoJobList: new VideoJobList(db),
     bus,
     sessions: new SessionCodec(config.sessionSecret),
     startTime: nowSeconds(),

@@ -36,6 +36,7 @@ interface Document {
 /** Request bodies the other suites send (tokens, users, redemptions, channels, options, the relay's clients). */
 const EXAMPLES: Array<[string, string, unknown]> = [
   ['POST', '/api/user/login', { username: 'root', password: '123456' }],
+  ['POST', '/v1/videos', { model: 'sora-2', prompt: 'a fox', seconds: '4', size: '720x1280' }],
   ['POST', '/api/user/', { username: 'hank', password: 'password123' }],
   ['POST', '/api/user/', { username: 'jack', password: 'password123', display_name: 'Jack' }],
   ['POST', '/api/user/manage', { username: 'carol', action: 'promote' }],

@@ -262,6 +262,7 @@ describe('relay: less travelled endpoints and behaviours', () => {
         relay,
         router: services.router,
         identities: services.identities,
+        videoJobs: services.videoJobs,
         bodyLimit: t.config.relayBodyLimit,
       });
       await server.listen({ port: 0, host: '127.0.0.1' });

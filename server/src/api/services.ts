@@ -23,12 +23,15 @@ import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
+import type { VideoJobList } from '../domain/video-jobs';
 import type { ChannelTester } from '../jobs/channel-tester';
 import type { LogRetention } from '../jobs/log-retention';
 import type { PeriodicChannelTests } from '../jobs/periodic-channel-tests';
+import type { VideoPoller } from '../jobs/video-poller';
 import type { ChannelRouter } from '../relay/pipeline/channel-router';
 import type { IdentityCache } from '../relay/pipeline/identity-cache';
 import type { Relay } from '../relay/pipeline/relay';
+import type { VideoJobs } from '../relay/pipeline/video-jobs';
 import type { SessionCodec } from './session';
 
 /** Everything a route module may call, wired once in buildApp. */
@@ -56,6 +59,12 @@ export interface Services {
   router: ChannelRouter;
   identities: IdentityCache;
   relay: Relay;
+  /** Video generation jobs: made, looked at and billed through the relay's channels. */
+  videoJobs: VideoJobs;
+  /** Looks at unfinished video jobs in the background (VIDEO_POLL_INTERVAL). */
+  videoPoller: VideoPoller;
+  /** The console's lists of video jobs. */
+  videoJobList: VideoJobList;
   bus: ChangeBus;
   sessions: SessionCodec;
   startTime: number;

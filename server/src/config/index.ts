@@ -57,6 +57,10 @@ export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig 
   settlementBacklog: number;
   /** Pause between channels in a test-all run (POLLING_INTERVAL seconds). */
   channelTestPauseMs: number;
+  /** Video jobs: how often unfinished ones are looked at upstream (VIDEO_POLL_INTERVAL seconds). */
+  videoPollSeconds: number;
+  /** Video jobs: how long one may take before it expires, its quota given back (VIDEO_JOB_TIMEOUT seconds). */
+  videoJobTimeoutSeconds: number;
   /** Where sign-in providers and the bot check live (overridable so tests can point at fakes). */
   providerUrls: ProviderUrls;
   /** Calls per client IP and window on the critical routes (login, register, mail, OAuth); 0 = off. */
@@ -143,6 +147,8 @@ export function loadConfig(env: Env = process.env): Config {
     quotaLeaseMs: readInteger(env, 'QUOTA_HOLD_LEASE', 15, 1, 3600) * 1000,
     settlementBacklog: readInteger(env, 'SETTLEMENT_BACKLOG', 100, 1, 100_000),
     channelTestPauseMs: readInteger(env, 'POLLING_INTERVAL', 1, 0, 3600) * 1000,
+    videoPollSeconds: readInteger(env, 'VIDEO_POLL_INTERVAL', 10, 1, 3600),
+    videoJobTimeoutSeconds: readInteger(env, 'VIDEO_JOB_TIMEOUT', 21_600, 1, 30 * 86_400),
     providerUrls: readProviderUrls(env),
     criticalRateLimit: {
       limit: limit('CRITICAL_RATE_LIMIT', 20),

@@ -13,6 +13,7 @@ import {
   LOG_SUMMARY_MARK_TABLES,
   LOG_SUMMARY_TABLES,
   TABLES,
+  VIDEO_JOB_TABLES,
 } from './table-definitions';
 
 /** Versioned migrations. 0001 adopts an existing one-api database or creates a fresh one. */
@@ -43,6 +44,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0008_audit_logs': { up: (db) => ensureSchema(db, dialect, AUDIT_TABLES) },
     // Rate limits on keys and users, and the keys' periodic budgets (nullable columns).
     '0009_key_limits': { up: (db) => ensureSchema(db, dialect, TABLES) },
+    // Video generation jobs: who asked for which upstream job, and the quota held for it.
+    '0010_video_jobs': { up: (db) => ensureSchema(db, dialect, VIDEO_JOB_TABLES) },
   };
 }
 

@@ -172,6 +172,34 @@ export interface Database {
   audit_logs: AuditLogsTable;
   log_outbox: LogOutboxTable;
   log_receipts: LogReceiptsTable;
+  video_jobs: VideoJobsTable;
+}
+
+/** A video generation job (ours; see VIDEO_JOB_TABLES). */
+export interface VideoJobsTable {
+  id: string;
+  user_id: number;
+  username: string;
+  token_id: number;
+  token_name: string;
+  /** The user's group when the job was made: its price's group ratio. */
+  user_group: string;
+  unlimited_token: boolean | number;
+  budget_period: string;
+  channel_id: number;
+  upstream_id: string;
+  model: string;
+  seconds: number;
+  size: string;
+  status: string;
+  progress: number;
+  quota: number;
+  holder: string;
+  billing: string;
+  error: string;
+  created_at: number;
+  updated_at: number;
+  finished_at: number;
 }
 
 /** With LOG_SQL_DSN: a log written on the main database, waiting to be shipped to the log database. */
@@ -229,3 +257,4 @@ export type NewLogRow = Insertable<LogsTable>;
 export type LogSummaryRow = Selectable<LogSummariesTable>;
 export type LogDailySummaryRow = Selectable<LogDailySummariesTable>;
 export type AuditLogRow = Selectable<AuditLogsTable>;
+export type VideoJobRow = Selectable<VideoJobsTable>;

@@ -365,3 +365,45 @@ export const AUDIT_TABLES: TableDefinition[] = [
     ],
   },
 ];
+
+/**
+ * Video generation jobs (added by migration 0010, not part of one-api's schema): which user and key
+ * asked which channel for which upstream job, its state, and the quota held for it (`billing`: held,
+ * settling, settled, refunded). `id` is ours and opaque; `upstream_id` the provider's (a Sora video
+ * id, a Veo operation name).
+ */
+export const VIDEO_JOB_TABLES: TableDefinition[] = [
+  {
+    name: 'video_jobs',
+    columns: [
+      { name: 'id', type: { kind: 'varchar', length: 48 }, notNull: true },
+      bigint('user_id', 0),
+      varchar('username', 191, ''),
+      bigint('token_id', 0),
+      varchar('token_name', 191, ''),
+      varchar('user_group', 64, ''),
+      bool('unlimited_token'),
+      varchar('budget_period', 16, ''),
+      bigint('channel_id', 0),
+      varchar('upstream_id', 512, ''),
+      varchar('model', 191, ''),
+      bigint('seconds', 0),
+      varchar('size', 32, ''),
+      varchar('status', 16, ''),
+      bigint('progress', 0),
+      bigint('quota', 0),
+      varchar('holder', 64, ''),
+      varchar('billing', 16, ''),
+      varchar('error', 512, ''),
+      bigint('created_at', 0),
+      bigint('updated_at', 0),
+      bigint('finished_at', 0),
+    ],
+    primaryKey: ['id'],
+    indexes: [
+      { name: 'idx_video_jobs_user', columns: ['user_id', 'created_at'] },
+      { name: 'idx_video_jobs_billing', columns: ['billing', 'updated_at'] },
+      index('video_jobs', 'created_at'),
+    ],
+  },
+];

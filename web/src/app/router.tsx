@@ -147,6 +147,12 @@ const routes: RouteObject[] = [
             ),
           },
           {
+            path: '/video',
+            element: guarded(
+              lazyPage(() => import('../features/videos/components/VideoJobsPage'), 'VideoJobsPage', 'video'),
+            ),
+          },
+          {
             path: '/audit',
             element: adminOnly(
               lazyPage(() => import('../features/audit/components/AuditPage'), 'AuditPage', 'audit'),

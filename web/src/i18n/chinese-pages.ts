@@ -10,6 +10,7 @@ import { zhSettings } from './zh/settings';
 import { zhTokens } from './zh/tokens';
 import { zhTopup } from './zh/topup';
 import { zhUsers } from './zh/users';
+import { zhVideos } from './zh/videos';
 
 /** The Chinese of every other page: loaded with the first of them. */
 export const chinesePages: Messages<typeof englishPages> = {
@@ -23,4 +24,5 @@ export const chinesePages: Messages<typeof englishPages> = {
   ...zhLogs,
   ...zhSettings,
   ...zhAudit,
+  ...zhVideos,
 };

@@ -8,6 +8,7 @@ import { enSettings } from './en/settings';
 import { enTokens } from './en/tokens';
 import { enTopup } from './en/topup';
 import { enUsers } from './en/users';
+import { enVideos } from './en/videos';
 
 /** The English of every other page: loaded with the first of them. */
 export const englishPages = {
@@ -21,4 +22,5 @@ export const englishPages = {
   ...enLogs,
   ...enSettings,
   ...enAudit,
+  ...enVideos,
 };

@@ -260,6 +260,10 @@ export const CONSOLE_OPERATIONS: Operation[] = [
     query: logFilter,
   }),
   op('GET', '/api/log/self/search', 'Logs', 'user', ['Search own logs', '搜索自己的日志'], search),
+  op('GET', '/api/video/', 'Videos', 'admin', ['Every video job, with its user', '所有视频任务及其用户'], {
+    query: ['p'],
+  }),
+  op('GET', '/api/video/self', 'Videos', 'user', ['Own video jobs', '自己的视频任务'], { query: ['p'] }),
 
   op(
     'GET',

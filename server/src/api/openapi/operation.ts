@@ -27,6 +27,7 @@ export const TAGS = {
   'OpenAI Responses': 'OpenAI Responses',
   Anthropic: 'Anthropic',
   Gemini: 'Gemini',
+  Videos: '视频',
   Billing: '计费',
   'Not served': '未提供',
 } as const;

@@ -144,19 +144,59 @@ export const RELAY_OPERATIONS: Operation[] = [
       body: 'AnthropicCountTokensRequest',
     },
   ),
+  op(
+    'POST',
+    '/v1/videos',
+    'Videos',
+    'key',
+    [
+      'Make a video (Sora; Veo on Gemini channels): its price held until it completes',
+      '生成视频（Sora；Gemini 渠道上为 Veo）：完成前预扣其价格',
+    ],
+    { body: 'VideoRequest' },
+  ),
+  op('GET', '/v1/videos', 'Videos', 'key', ['The video jobs of the key’s user', '令牌所属用户的视频任务'], {
+    query: ['after', 'limit', 'order'],
+  }),
+  op('GET', '/v1/videos/:id', 'Videos', 'key', [
+    'A video job now (charged once it completed, refunded if it failed)',
+    '视频任务的当前状态（完成时扣费，失败时退还）',
+  ]),
+  op(
+    'GET',
+    '/v1/videos/:id/content',
+    'Videos',
+    'key',
+    ['The video, streamed from the job’s channel', '视频内容，经任务的渠道流式传回'],
+    { query: ['variant'] },
+  ),
+  op(
+    'GET',
+    '/v1beta/files/*',
+    'Gemini',
+    'key',
+    [
+      '{job}-{n}:download: a Veo operation’s video, fetched with the channel’s key',
+      '{job}-{n}:download：Veo 操作生成的视频，用渠道的密钥取回',
+    ],
+    { query: ['alt', 'key'] },
+  ),
   op('GET', '/v1beta/models', 'Gemini', 'key', ['Models, in Google’s shape', '模型列表，Google 的格式']),
-  op('GET', '/v1beta/models/*', 'Gemini', 'key', ['One model, in Google’s shape', '单个模型，Google 的格式']),
+  op('GET', '/v1beta/models/*', 'Gemini', 'key', [
+    'One model, in Google’s shape; or {model}/operations/{job}: a Veo operation now',
+    '单个模型，Google 的格式；或 {model}/operations/{job}：Veo 操作的当前状态',
+  ]),
   op(
     'POST',
     '/v1beta/models/*',
     'Gemini',
     'key',
     [
-      '{model}:generateContent, :streamGenerateContent or :countTokens',
-      '{model}:generateContent、:streamGenerateContent 或 :countTokens',
+      '{model}:generateContent, :streamGenerateContent, :countTokens, or :predictLongRunning (Veo, billed as a video job)',
+      '{model}:generateContent、:streamGenerateContent、:countTokens，或 :predictLongRunning（Veo，按视频任务计费）',
     ],
     {
-      body: 'GeminiGenerateContentRequest',
+      body: ['GeminiGenerateContentRequest', 'VeoPredictRequest'],
       query: ['alt', 'key'],
     },
   ),

@@ -21,6 +21,8 @@ import {
   responsesRequest,
   speechRequest,
   transcriptionRequest,
+  veoPredictRequest,
+  videoRequest,
 } from '@switchyard/contract/relay-requests';
 import { createTokenInput, tokenStatusInput, updateTokenInput } from '@switchyard/contract/tokens';
 import {
@@ -68,4 +70,6 @@ export const REQUEST_SCHEMAS = {
   AnthropicCountTokensRequest: anthropicCountTokensRequest,
   ResponsesRequest: responsesRequest,
   GeminiGenerateContentRequest: geminiGenerateContentRequest,
+  VideoRequest: videoRequest,
+  VeoPredictRequest: veoPredictRequest,
 };

@@ -19,7 +19,9 @@ export type RelayMode =
   | 'audio-speech'
   | 'audio-transcription'
   | 'audio-translation'
-  | 'rerank';
+  | 'rerank'
+  /** Video jobs (pipeline/video-jobs.ts): counted against a key's limits, never relayed as a call. */
+  | 'videos';
 
 /** Everything about one attempt on one channel: adaptors read this and never the HTTP request. */
 export interface RelayCall {

@@ -6,6 +6,7 @@ import { authenticate, type RelayCaller } from '../pipeline/authenticate';
 import type { ChannelRouter } from '../pipeline/channel-router';
 import type { IdentityCache } from '../pipeline/identity-cache';
 import type { Relay } from '../pipeline/relay';
+import type { VideoJobs } from '../pipeline/video-jobs';
 import { ANTHROPIC_PATHS, anthropicAuthorization, anthropicRoutes } from './anthropic/routes';
 import { bodyRefusal } from './body-refusal';
 import { geminiRoutes } from './gemini/routes';
@@ -16,11 +17,13 @@ import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
 import { responsesRoutes } from './responses/routes';
 import { type ErrorFormat, sendError } from './send-error';
+import { videoRoutes } from './videos/routes';
 
 export interface RelayRouteDeps {
   relay: Relay;
   router: ChannelRouter;
   identities: IdentityCache;
+  videoJobs: VideoJobs;
   /** The largest body a relay call may send, in bytes (RELAY_BODY_LIMIT). */
   bodyLimit: number;
 }
@@ -148,6 +151,9 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
 
     // OpenAI's Responses API: converted to the chat pipeline and back; nothing is stored.
     responsesRoutes(scope, { relay: deps.relay, routeOptions: relayRoute(bearerKey), sendError });
+
+    // Video generation jobs (Sora, and Veo on Gemini channels), billed when they complete.
+    videoRoutes(scope, { videoJobs: deps.videoJobs, routeOptions: relayRoute(bearerKey), sendError });
 
     scope.get('/v1/models', routeConfig, async (request, reply) => {
       const requestId = newRequestId();

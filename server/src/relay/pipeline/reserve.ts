@@ -39,7 +39,7 @@ function quotaRefused(refusal: ReserveRefusal, caller?: RelayCaller): RelayError
     : RelayError.quota('This API key does not have enough quota left', 'pre_consume_token_quota_failed');
 }
 
-const payerOf = (caller: RelayCaller): Payer => ({
+export const payerOf = (caller: RelayCaller): Payer => ({
   userId: caller.user.id,
   username: caller.user.username,
   tokenId: caller.token.row.id,
@@ -81,8 +81,8 @@ function imageCeilingQuota(request: RelayRequest, price: Price): number | undefi
 }
 
 /** Reserves the call's estimate; a database that cannot be reached is a clear 503, not a hang. */
-async function reserve(
-  deps: ReserveDeps,
+export async function reserve(
+  deps: Pick<ReserveDeps, 'billing' | 'logger'>,
   payer: Payer,
   estimate: number,
   ceiling: number,

@@ -13,6 +13,7 @@ describe('menu by role', () => {
       'topup',
       'user',
       'log',
+      'video',
       'audit',
       'setting',
       'about',
@@ -21,7 +22,7 @@ describe('menu by role', () => {
   });
 
   it('hides channel, redemption, user and audit from normal users and visitors', () => {
-    expect(keys(1)).toEqual(['home', 'token', 'topup', 'log', 'setting', 'about']);
+    expect(keys(1)).toEqual(['home', 'token', 'topup', 'log', 'video', 'setting', 'about']);
     expect(keys(undefined)).toEqual(keys(1));
   });
 

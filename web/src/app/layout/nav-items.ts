@@ -20,6 +20,7 @@ const ITEMS: NavItem[] = [
   { key: 'topup', to: '/topup' },
   { key: 'user', to: '/user', admin: true },
   { key: 'log', to: '/log' },
+  { key: 'video', to: '/video' },
   { key: 'audit', to: '/audit', admin: true },
   { key: 'setting', to: '/setting' },
   { key: 'about', to: '/about' },

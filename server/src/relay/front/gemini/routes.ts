@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { DomainError } from '../../../domain/errors';
 import { authenticate, type RelayCaller } from '../../pipeline/authenticate';
 import type { IdentityCache } from '../../pipeline/identity-cache';
+import type { VideoJobs } from '../../pipeline/video-jobs';
 import { bodyRefusal } from '../body-refusal';
 import { keepRawBodies } from '../raw-body';
 import { modelsForCaller } from '../reachable-models';
@@ -11,9 +12,11 @@ import { sendError } from '../send-error';
 import { type GeminiHandlerDeps, handleModelAction, modelNotFound } from './generate';
 import { geminiModel } from './models';
 import { googleApiKey } from './reply';
+import { downloadVideo, getOperation, isOperationPath, predictLongRunning } from './videos';
 
 export interface GeminiRouteDeps extends GeminiHandlerDeps {
   identities: IdentityCache;
+  videoJobs: VideoJobs;
   /** The largest body a relay call may send, in bytes (RELAY_BODY_LIMIT). */
   bodyLimit: number;
 }
@@ -51,8 +54,16 @@ export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps):
     const callOf = (request: FastifyRequest) => callers.get(request)!;
 
     const action = { compress: false as const, bodyLimit: deps.bodyLimit, onRequest };
-    const handler = (request: GeminiRequest, reply: FastifyReply) =>
-      handleModelAction(deps, request, reply, callOf(request));
+    const VIDEO_ACTION = ':predictLongRunning';
+    const handler = (request: GeminiRequest, reply: FastifyReply) => {
+      const target = request.params['*'];
+      // Veo: a video job, billed and polled as an operation (front/gemini/videos.ts).
+      if (target.endsWith(VIDEO_ACTION)) {
+        const model = target.slice(0, -VIDEO_ACTION.length);
+        return predictLongRunning(deps.videoJobs, model, request, reply, callOf(request));
+      }
+      return handleModelAction(deps, request, reply, callOf(request));
+    };
     scope.post<{ Params: { '*': string } }>('/v1beta/models/*', action, handler);
     scope.post<{ Params: { '*': string } }>('/v1/models/*', action, handler);
 
@@ -64,7 +75,9 @@ export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps):
     });
     scope.get<{ Params: { '*': string } }>('/v1beta/models/*', listing, async (request, reply) => {
       const { requestId, caller } = callOf(request);
-      const model = request.params['*'].replace(/^models\//, '');
+      const path = request.params['*'];
+      if (isOperationPath(path)) return getOperation(deps.videoJobs, path, request, reply, callOf(request));
+      const model = path.replace(/^models\//, '');
       try {
         if (!(await modelsForCaller(deps.router, caller)).includes(model)) throw modelNotFound(model);
         return reply.header('x-oneapi-request-id', requestId).send(geminiModel(model));
@@ -72,6 +85,10 @@ export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps):
         sendError(reply.hijack(), requestId, error, request.log, 'gemini');
       }
     });
+
+    scope.get<{ Params: { '*': string } }>('/v1beta/files/*', listing, (request, reply) =>
+      downloadVideo(deps.videoJobs, request.params['*'], request, reply, callOf(request)),
+    );
 
     const preflight = async (_request: FastifyRequest, reply: FastifyReply) =>
       reply.headers(CORS_HEADERS).code(204).send();
