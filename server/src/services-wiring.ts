@@ -47,6 +47,7 @@ import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
 import { IdentityCache } from './relay/pipeline/identity-cache';
 import { KeyLimits } from './relay/pipeline/key-limits';
+import { Realtime } from './relay/pipeline/realtime/realtime';
 import { Relay } from './relay/pipeline/relay';
 import { SuccessRateWindow } from './relay/pipeline/success-rate-window';
 import { createTokenCounter } from './relay/pipeline/tokenizer';
@@ -155,6 +156,7 @@ export function createServices(
   const upstream = new UpstreamClient(config);
   const counter = createTokenCounter(() => options.bool('ApproximateTokenEnabled'));
   const keyCounters = createKeyCounters(config, logger, worker);
+  const keyLimits = new KeyLimits(keyCounters, counter);
   const relay = new Relay({
     router,
     billing,
@@ -162,9 +164,25 @@ export function createServices(
     health,
     counter,
     upstream,
-    limits: new KeyLimits(keyCounters, counter),
+    limits: keyLimits,
     logger,
     metrics,
+  });
+  const realtime = new Realtime({
+    router,
+    billing,
+    options,
+    counter,
+    upstream,
+    limits: keyLimits,
+    logger,
+    settings: {
+      messageLimit: config.realtimeMessageLimit,
+      idleMs: config.realtimeIdleMs,
+      sessionMs: config.realtimeSessionMs,
+      connectMs: config.relayConnectTimeoutMs,
+      ephemeralKeys: config.realtimeEphemeralKeys,
+    },
   });
   const channelTester = new ChannelTester({
     logs,
@@ -230,6 +248,7 @@ export function createServices(
     router,
     identities,
     relay,
+    realtime,
     bus,
     sessions: new SessionCodec(config.sessionSecret),
     startTime: nowSeconds(),

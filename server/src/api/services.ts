@@ -28,6 +28,7 @@ import type { LogRetention } from '../jobs/log-retention';
 import type { PeriodicChannelTests } from '../jobs/periodic-channel-tests';
 import type { ChannelRouter } from '../relay/pipeline/channel-router';
 import type { IdentityCache } from '../relay/pipeline/identity-cache';
+import type { Realtime } from '../relay/pipeline/realtime/realtime';
 import type { Relay } from '../relay/pipeline/relay';
 import type { SessionCodec } from './session';
 
@@ -56,6 +57,8 @@ export interface Services {
   router: ChannelRouter;
   identities: IdentityCache;
   relay: Relay;
+  /** OpenAI's Realtime API: WebSocket sessions billed per response, and the ephemeral-key mints. */
+  realtime: Realtime;
   bus: ChangeBus;
   sessions: SessionCodec;
   startTime: number;

@@ -1,3 +1,4 @@
+import { type AudioRatios, audioRatiosOf } from '@switchyard/contract/audio-ratios';
 import { resolveCacheReadRatio, resolveCacheWriteRatio } from '@switchyard/contract/cache-ratios';
 import { type LogFacts, type LogTokenParts, logFactsText } from '@switchyard/contract/log-facts';
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
@@ -14,6 +15,8 @@ export interface Price {
   cacheWriteRatio: number;
   /** modelRatio × groupRatio */
   ratio: number;
+  /** Set for models that bill audio tokens apart from text (the Realtime API's): their prices. */
+  audio?: AudioRatios;
 }
 
 /**
@@ -44,15 +47,36 @@ export function quotaFor(price: Price, usage: TokenUsage): number {
   if (prompt + completion === 0) return 0;
   const cached = Math.min(usage.cached_tokens ?? 0, prompt);
   const written = Math.min(usage.cache_write_tokens ?? 0, prompt - cached);
-  const tokens =
-    prompt -
-    cached -
-    written +
-    cached * price.cacheReadRatio +
-    written * price.cacheWriteRatio +
-    completion * price.completionRatio;
+  const tokens = price.audio
+    ? audioAwareTokens(price, price.audio, usage, cached)
+    : prompt -
+      cached -
+      written +
+      cached * price.cacheReadRatio +
+      written * price.cacheWriteRatio +
+      completion * price.completionRatio;
   const quota = Math.ceil(tidy(tokens * price.ratio));
   return price.ratio > 0 && quota <= 0 ? 1 : quota;
+}
+
+/**
+ * A call's tokens in text input tokens when audio has prices of its own: text and audio input, each
+ * cached or not, and text and audio output, each part at its rate (the parts never exceed their whole).
+ */
+function audioAwareTokens(price: Price, audio: AudioRatios, usage: TokenUsage, cached: number): number {
+  const audioIn = Math.min(usage.prompt_audio_tokens ?? 0, usage.prompt_tokens);
+  const cachedAudio = Math.min(usage.cached_audio_tokens ?? 0, cached, audioIn);
+  const cachedText = Math.min(cached - cachedAudio, usage.prompt_tokens - audioIn);
+  const textIn = usage.prompt_tokens - audioIn - cachedText;
+  const audioOut = Math.min(usage.completion_audio_tokens ?? 0, usage.completion_tokens);
+  return (
+    textIn +
+    cachedText * price.cacheReadRatio +
+    (audioIn - cachedAudio) * audio.input +
+    cachedAudio * audio.cachedInput +
+    (usage.completion_tokens - audioOut) * price.completionRatio +
+    audioOut * audio.output
+  );
 }
 
 function priceFacts(price: Price, perUnit: boolean): Extract<LogFacts, { kind: 'consume' }> {
@@ -94,6 +118,12 @@ export function consumeFacts(price: QuotedPrice, usage: TokenUsage): string {
 function describePrice(price: Price, perUnit: boolean): string {
   const parts = [`model ratio ${price.modelRatio.toFixed(2)}`, `group ratio ${price.groupRatio.toFixed(2)}`];
   if (!perUnit) parts.push(`completion ratio ${price.completionRatio.toFixed(2)}`);
+  if (!perUnit && price.audio) {
+    parts.push(
+      `audio input ratio ${price.audio.input.toFixed(2)}`,
+      `audio output ratio ${price.audio.output.toFixed(2)}`,
+    );
+  }
   return parts.join(' × ');
 }
 
@@ -130,6 +160,8 @@ export class PriceList {
         cacheWriteRatio: resolveCacheWriteRatio(model, channelType, writeRatios),
         ratio: modelRatio * groupRatio,
       };
+      const audio = audioRatiosOf(model);
+      if (audio) base.audio = audio;
       price = {
         ...base,
         text: { perToken: describePrice(base, false), perUnit: describePrice(base, true) },
