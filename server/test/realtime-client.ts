@@ -60,10 +60,11 @@ export class RealtimeTestClient {
   }
 
   /** The `count`-th event of `type` received (1 = the first), once it has arrived. */
-  nth(type: string, count = 1): Promise<RealtimeEvent> {
+  nth(type: string, count = 1, timeoutMs = 10_000): Promise<RealtimeEvent> {
     return waitFor(() => this.events.filter((event) => event.type === type)[count - 1], {
       what: `${type} #${count}`,
       intervalMs: 5,
+      timeoutMs,
     });
   }
 

@@ -10,7 +10,7 @@ import { books, expectBalancedBooks } from './ledger-books';
 import { RealtimeTestClient } from './realtime-client';
 import { type Customer, consumeLogs, createChannel, createCustomer } from './relay-setup';
 import { tlsFront } from './tls-front';
-import { waitUntil } from './wait';
+import { waitFor, waitUntil } from './wait';
 
 const UPSTREAM_KEY = 'sk-realtime-upstream-key';
 const MODEL = 'gpt-realtime';
@@ -223,6 +223,46 @@ describe('the Realtime API through the gateway, billed per response', () => {
     const logs = await consumeLogs(t, customer.userId);
     expect(logs.map((log) => Number(log.quota))).toEqual([handPrice(MODEL, first)]);
   });
+
+  it('stops reading the provider while the client does not read, and delivers everything once it does', async () => {
+    const customer = await createCustomer(t, 'rt_slow');
+    const tokens: RealtimeTokens = { inputText: 10, inputAudio: 0, outputText: 0, outputAudio: 5000 };
+    const chunks = Array.from({ length: 48 }, (_, index) =>
+      String(index)
+        .padStart(4, '0')
+        .repeat(128 * 1024),
+    );
+    fake.responses = [respond(tokens, { audio: chunks })];
+    const client = await RealtimeTestClient.accepted(sessionUrl(), { headers: bearer(customer) });
+    await client.nth('session.created');
+    client.socket.pause();
+    client.send({ type: 'response.create' });
+    const upstream = await waitFor(
+      () => (fake.sessions.at(-1)?.events.length ? fake.sessions.at(-1) : undefined),
+      {
+        what: 'the provider got response.create',
+      },
+    );
+    // Time is the behaviour: 24 MB offered to a client that reads nothing, watched for three seconds.
+    // The gateway stops reading the provider once 4 MB wait for the client: what waits never grows
+    // much beyond that (a gateway that kept reading would hold it all).
+    let mostWaiting = 0;
+    for (const watchUntil = Date.now() + 3_000; Date.now() < watchUntil; ) {
+      mostWaiting = Math.max(mostWaiting, t.app.services.realtime.waitingForClients);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(mostWaiting).toBeGreaterThan(4 * 1024 * 1024);
+    expect(mostWaiting).toBeLessThan(6 * 1024 * 1024);
+    expect(upstream.unsent()).toBeGreaterThan(0);
+    client.socket.resume();
+    await client.nth('response.done', 1, 30_000);
+    const deltas = client.events.filter((event) => event.type === 'response.output_audio.delta');
+    expect(deltas.map((event) => event.delta)).toEqual(chunks);
+    client.socket.close();
+    await settledBooks(customer);
+    const logs = await consumeLogs(t, customer.userId);
+    expect(logs.map((log) => Number(log.quota))).toEqual([handPrice(MODEL, tokens)]);
+  }, 60_000);
 
   it('refuses a bad key, a model the key may not use and a model nobody serves before the upgrade', async () => {
     const noKey = await RealtimeTestClient.open(sessionUrl());

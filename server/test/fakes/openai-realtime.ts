@@ -32,6 +32,8 @@ export interface RealtimeSessionRecord {
   /** The client's events, parsed, in order. */
   events: Array<Record<string, unknown>>;
   closed: boolean;
+  /** Bytes the fake sent that the gateway has not taken yet (ws's bufferedAmount). */
+  unsent: () => number;
 }
 
 /** OpenAI's usage object of a response.done event. */
@@ -138,6 +140,7 @@ export class RealtimeFake {
       headers: req.headers,
       events: [],
       closed: false,
+      unsent: () => ws.bufferedAmount,
     };
     this.sessions.push(record);
     const beta = req.headers['openai-beta'] === 'realtime=v1';

@@ -82,6 +82,13 @@ export class Realtime {
     return this.#sessions.size;
   }
 
+  /** Bytes of the providers' events waiting to be sent to clients that do not read fast enough. */
+  get waitingForClients(): number {
+    let bytes = 0;
+    for (const session of this.#sessions) bytes += session.waitingForClient;
+    return bytes;
+  }
+
   /**
    * Every check before the client's upgrade: the model (allowed to the key, served by a realtime
    * channel), the key's limits, the hold, the provider's socket. Throws the usual RelayErrors.

@@ -144,6 +144,11 @@ export class RealtimeSession {
     }
   }
 
+  /** Bytes waiting to be sent to the client. */
+  get waitingForClient(): number {
+    return this.parts.client.bufferedAmount;
+  }
+
   #touch(): void {
     clearTimeout(this.#idleTimer);
     if (this.#ending) return;
@@ -191,7 +196,7 @@ export class RealtimeSession {
   }
 
   async #handleUpstream(data: RawData, isBinary: boolean): Promise<void> {
-    const event = isBinary ? undefined : parseEvent(data);
+    const event = isBinary || !mayBeBilled(data) ? undefined : parseEvent(data);
     const type = event?.type;
     if (type === 'response.created') {
       const id = responseIdOf(event);
@@ -281,10 +286,22 @@ export class RealtimeSession {
   }
 }
 
+/**
+ * Whether an event may be one the session acts on (response.created, response.done): only those are
+ * parsed. The audio deltas that make most of the bytes are base64, which has no dot.
+ */
+function mayBeBilled(data: RawData): boolean {
+  const bytes = bytesOf(data);
+  return bytes.includes('response.done') || bytes.includes('response.created');
+}
+
+/** A message's bytes (ws hands Buffers over unless told otherwise). */
+const bytesOf = (data: RawData): Buffer =>
+  Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+
 function parseEvent(data: RawData): Json | undefined {
   try {
-    const text = Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
-    return asObject(JSON.parse(text));
+    return asObject(JSON.parse(bytesOf(data).toString()));
   } catch {
     return undefined;
   }
