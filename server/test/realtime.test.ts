@@ -208,6 +208,24 @@ describe('the Realtime API through the gateway, billed per response', () => {
     expect(logs.map((log) => Number(log.quota))).toEqual([handPrice(MODEL, cancelled)]);
   });
 
+  it('at shutdown cancels the response in progress, bills its report and tells the client', async () => {
+    const customer = await createCustomer(t, 'rt_shutdown');
+    const cancelled: RealtimeTokens = { inputText: 40, inputAudio: 100, outputText: 0, outputAudio: 90 };
+    const quiet: RealtimeTokens = { inputText: 0, inputAudio: 0, outputText: 0, outputAudio: 0 };
+    fake.responses = [respond(quiet, { holdOpen: { cancelledTokens: cancelled } })];
+    const client = await RealtimeTestClient.accepted(sessionUrl(), { headers: bearer(customer) });
+    client.send({ type: 'response.create' });
+    await client.nth('response.output_audio.delta', 2);
+    // What the app's shutdown does before it closes the books.
+    await t.app.services.realtime.close();
+    expect((await client.nth('response.done')).response).toMatchObject({ status: 'cancelled' });
+    expect((await client.nth('error')).error).toMatchObject({ code: 'server_shutting_down' });
+    expect((await client.closed).code).toBe(1001);
+    await settledBooks(customer);
+    const logs = await consumeLogs(t, customer.userId);
+    expect(logs.map((log) => Number(log.quota))).toEqual([handPrice(MODEL, cancelled)]);
+  });
+
   it('settles what was reported when the provider drops the connection, and tells the client', async () => {
     const customer = await createCustomer(t, 'rt_dropped');
     const first: RealtimeTokens = { inputText: 50, inputAudio: 100, outputText: 20, outputAudio: 80 };

@@ -147,10 +147,13 @@ export class Realtime {
     }
   }
 
-  /** Ends every open session (shutdown): each client gets an error event, each hold goes back. */
+  /**
+   * Ends every open session (shutdown): responses in progress are cancelled and billed from the
+   * provider's reports, each client gets an error event, each hold goes back.
+   */
   async close(): Promise<void> {
     const shutdown = errorEvent('server_error', 'server_shutting_down', 'The gateway is shutting down');
-    await Promise.all([...this.#sessions].map((session) => session.end(shutdown, 1001)));
+    await Promise.all([...this.#sessions].map((session) => session.finish(shutdown, 1001)));
   }
 
   /**

@@ -82,6 +82,8 @@ export class RealtimeSession {
   #idleTimer: NodeJS.Timeout | undefined;
   readonly #sessionTimer: NodeJS.Timeout;
   #ending = false;
+  /** The session is being wound down: the client's events are no longer relayed. */
+  #winding = false;
   #cancelWait: (() => void) | undefined;
   readonly ended: Promise<void>;
   #markEnded!: () => void;
@@ -95,7 +97,7 @@ export class RealtimeSession {
     this.#clientGate = new ReadGate(client);
     this.#sessionTimer = setTimeout(
       () =>
-        void this.end(
+        void this.finish(
           errorEvent(
             'invalid_request_error',
             'session_expired',
@@ -118,6 +120,17 @@ export class RealtimeSession {
     upstream.on('close', (code) => void this.#upstreamLeft(code));
     upstream.on('error', () => void this.#upstreamLeft(1011));
     upstream.resume();
+  }
+
+  /**
+   * Winds the session down: the client's events stop being relayed, the responses in progress are
+   * cancelled and their reports awaited and billed (CANCEL_WAIT_MS at most), then the session ends.
+   */
+  async finish(event: string | undefined, code: number): Promise<void> {
+    if (this.#winding || this.#ending) return;
+    this.#winding = true;
+    await this.#cancelInProgress();
+    await this.end(event, code);
   }
 
   /**
@@ -154,7 +167,7 @@ export class RealtimeSession {
     if (this.#ending) return;
     this.#idleTimer = setTimeout(
       () =>
-        void this.end(
+        void this.finish(
           errorEvent('invalid_request_error', 'session_idle', 'The realtime session was idle for too long'),
           1000,
         ),
@@ -163,7 +176,7 @@ export class RealtimeSession {
   }
 
   #fromClient(data: RawData, isBinary: boolean): void {
-    if (this.#ending) return;
+    if (this.#ending || this.#winding) return;
     this.#touch();
     if (this.#clientBacklog) {
       this.#clientBacklog.push({ data, isBinary });
@@ -245,30 +258,34 @@ export class RealtimeSession {
    * The client left. Responses still running are cancelled and the provider's report of each awaited
    * (CANCEL_WAIT_MS at most): the provider bills what it generated, and so does the gateway.
    */
-  async #clientLeft(): Promise<void> {
-    if (this.#ending) return;
+  #clientLeft(): Promise<void> {
+    return this.finish(undefined, 1000);
+  }
+
+  /** Cancels the responses in progress and waits (CANCEL_WAIT_MS at most) for their reports to be settled. */
+  async #cancelInProgress(): Promise<void> {
     const { upstream } = this.parts;
-    if (this.#inProgress.size > 0 && isOpen(upstream)) {
-      const reported = new Promise<void>((resolve) => {
-        this.#cancelWait = resolve;
-      });
-      for (const id of this.#inProgress.keys()) {
-        upstream.send(JSON.stringify({ type: 'response.cancel', response_id: id }));
-      }
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, CANCEL_WAIT_MS);
-      });
-      await Promise.race([reported, late]);
-      clearTimeout(timer);
-      await this.#drained();
+    if (this.#inProgress.size === 0 || !isOpen(upstream)) return;
+    const reported = new Promise<void>((resolve) => {
+      this.#cancelWait = resolve;
+    });
+    for (const id of this.#inProgress.keys()) {
+      upstream.send(JSON.stringify({ type: 'response.cancel', response_id: id }));
     }
-    await this.end(undefined, 1000);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CANCEL_WAIT_MS);
+    });
+    await Promise.race([reported, late]);
+    clearTimeout(timer);
+    await this.#drained();
   }
 
   /** The provider closed the session: what it reported is settled first, then the client is told. */
   async #upstreamLeft(code: number): Promise<void> {
     if (this.#ending) return;
+    // A cancellation waiting for the provider's report gets none now.
+    this.#cancelWait?.();
     await this.#drained();
     if (this.#ending) return;
     const normal = code === 1000 || code === 1005;
