@@ -304,6 +304,33 @@ describe('the Realtime API through the gateway, billed per response', () => {
     await settledBooks(limited);
   });
 
+  it('refuses a model served only by channels that do not speak the Realtime API, and passes on a provider refusal', async () => {
+    await createChannel(root, {
+      name: 'claude',
+      type: 14,
+      key: 'sk-ant',
+      base_url: fake.url,
+      models: 'claude-rt',
+    });
+    await createChannel(root, {
+      name: 'bad key',
+      type: 1,
+      key: 'sk-wrong',
+      base_url: fake.url,
+      models: 'gpt-realtime-mini',
+    });
+    const customer = await createCustomer(t, 'rt_nochan');
+    const other = await RealtimeTestClient.open(sessionUrl('claude-rt'), { headers: bearer(customer) });
+    expect(other).toMatchObject({ status: 400, body: { error: { code: 'unsupported_mode' } } });
+    const sessionsBefore = fake.sessions.length;
+    const refused = await RealtimeTestClient.open(sessionUrl('gpt-realtime-mini'), {
+      headers: bearer(customer),
+    });
+    expect(refused).toMatchObject({ status: 401, body: { error: { code: 'invalid_api_key' } } });
+    expect(fake.sessions).toHaveLength(sessionsBefore);
+    await settledBooks(customer);
+  });
+
   it("takes a browser's key from the openai-insecure-api-key subprotocol and never echoes it", async () => {
     const customer = await createCustomer(t, 'rt_browser');
     fake.responses = [respond({ inputText: 10, inputAudio: 0, outputText: 10, outputAudio: 0 })];

@@ -106,6 +106,8 @@ export class Realtime {
     checkModelAllowed(caller, model);
     const group = caller.user.group || 'default';
     let channel = await this.#realtimeChannel(caller, group, model, new Set());
+    // A channel that cannot serve the session is refused before anything is held.
+    realtimeSocketEndpoint(channel, model, request.beta);
     const admission = await this.deps.limits?.admitSession(caller, sink);
     let funds: SessionFunds | undefined;
     try {
