@@ -162,9 +162,13 @@ export class RealtimeSession {
     return this.parts.client.bufferedAmount;
   }
 
+  /** Something was said, either way: the idle limit starts over (one timer, re-armed). */
   #touch(): void {
-    clearTimeout(this.#idleTimer);
     if (this.#ending) return;
+    if (this.#idleTimer) {
+      this.#idleTimer.refresh();
+      return;
+    }
     this.#idleTimer = setTimeout(
       () =>
         void this.finish(
