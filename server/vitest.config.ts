@@ -33,6 +33,7 @@ const NOT_ABOUT_THE_DATABASE = [
   'test/plain-text.test.ts',
   'test/provider-error-redaction.test.ts',
   'test/rate-limit.test.ts',
+  'test/realtime.test.ts',
   'test/redis-deployments.test.ts',
   'test/redis-topologies.test.ts',
   'test/refusal-language.test.ts',

@@ -13,6 +13,8 @@ import { DEFAULT_MODEL_RATIO, lookupInOrder, type RatioMap, toOptionJson } from 
 
 const HALF_PRICE_OPENAI = /^(gpt-4o|o1|o3-mini)/;
 const QUARTER_PRICE_OPENAI = /^(gpt-4\.1|o3|o4-mini)/;
+/** gpt-realtime and gpt-realtime-mini charge cached text input a tenth of the input price. */
+const TENTH_PRICE_OPENAI = /^gpt-realtime/;
 /** Claude 3 and later cache prompts (claude-2 and claude-instant do not). */
 const isCachingClaude = (model: string): boolean =>
   model.startsWith('claude-') && !model.startsWith('claude-2') && !model.startsWith('claude-instant');
@@ -24,6 +26,7 @@ export function cacheReadRatioByRule(model: string): number {
   if (UNCACHED_OPENAI.has(model)) return 1;
   if (HALF_PRICE_OPENAI.test(model)) return 0.5;
   if (QUARTER_PRICE_OPENAI.test(model)) return 0.25;
+  if (TENTH_PRICE_OPENAI.test(model)) return 0.1;
   if (isCachingClaude(model)) return 0.1;
   if (model.startsWith('gemini-1.5') || model.startsWith('gemini-2')) return 0.25;
   if (model === 'deepseek-chat' || model === 'deepseek-reasoner') return 0.1;

@@ -57,6 +57,17 @@ const OPENAI: RatioMap = {
   'gpt-4o-2024-11-20': 1.25,
   'gpt-4o-mini': 0.075,
   'gpt-4o-mini-2024-07-18': 0.075,
+  // The Realtime API's models, priced by their text input (audio: audio-ratios.ts).
+  'gpt-4o-realtime-preview': usdPer1m(5),
+  'gpt-4o-realtime-preview-2024-10-01': usdPer1m(5),
+  'gpt-4o-realtime-preview-2024-12-17': usdPer1m(5),
+  'gpt-4o-realtime-preview-2025-06-03': usdPer1m(5),
+  'gpt-4o-mini-realtime-preview': usdPer1m(0.6),
+  'gpt-4o-mini-realtime-preview-2024-12-17': usdPer1m(0.6),
+  'gpt-realtime': usdPer1m(4),
+  'gpt-realtime-2025-08-28': usdPer1m(4),
+  'gpt-realtime-mini': usdPer1m(0.6),
+  'gpt-realtime-mini-2025-10-06': usdPer1m(0.6),
   'gpt-4-vision-preview': 5,
   'gpt-3.5-turbo': 0.25,
   'gpt-3.5-turbo-0301': 0.75,
@@ -800,7 +811,7 @@ export function completionRatioByRule(model: string): number {
     if (model.startsWith('gpt-4-turbo') || model.endsWith('preview')) return 3;
     return 2;
   }
-  if (model.startsWith('o1')) return 4;
+  if (model.startsWith('o1') || model.startsWith('gpt-realtime')) return 4;
   if (model === 'chatgpt-4o-latest') return 3;
   if (model.startsWith('claude-3')) return 5;
   if (model.startsWith('claude-')) return 3;

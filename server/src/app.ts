@@ -158,12 +158,17 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   openApiRoutes(server, services);
   oauthRoutes(server, services);
   verificationRoutes(server, services);
-  await relayRoutes(server, { ...services, bodyLimit: config.relayBodyLimit });
+  await relayRoutes(server, {
+    ...services,
+    bodyLimit: config.relayBodyLimit,
+    realtimeMessageLimit: config.realtimeMessageLimit,
+  });
   billingDashboardRoutes(server, services);
   videoRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();
     // Calls cut at SHUTDOWN_TIMEOUT end at once (their upstream is aborted), then settle or refund.
+    await services.realtime.close();
     await services.relay.idle(SHUTDOWN_SETTLEMENT_WAIT_MS);
     await services.periodicChannelTests?.close();
     await services.videoPoller.close();

@@ -49,6 +49,7 @@ import { ChannelHealth } from './relay/pipeline/channel-health';
 import { ChannelRouter } from './relay/pipeline/channel-router';
 import { IdentityCache } from './relay/pipeline/identity-cache';
 import { KeyLimits } from './relay/pipeline/key-limits';
+import { Realtime } from './relay/pipeline/realtime/realtime';
 import { Relay } from './relay/pipeline/relay';
 import { SuccessRateWindow } from './relay/pipeline/success-rate-window';
 import { createTokenCounter } from './relay/pipeline/tokenizer';
@@ -158,7 +159,7 @@ export function createServices(
   const upstream = new UpstreamClient(config);
   const counter = createTokenCounter(() => options.bool('ApproximateTokenEnabled'));
   const keyCounters = createKeyCounters(config, logger, worker);
-  const limits = new KeyLimits(keyCounters, counter);
+  const keyLimits = new KeyLimits(keyCounters, counter);
   const relay = new Relay({
     router,
     billing,
@@ -166,7 +167,7 @@ export function createServices(
     health,
     counter,
     upstream,
-    limits,
+    limits: keyLimits,
     logger,
     metrics,
   });
@@ -175,9 +176,25 @@ export function createServices(
     billing,
     router,
     upstream,
-    limits,
+    limits: keyLimits,
     logger,
     expireAfterSeconds: config.videoJobTimeoutSeconds,
+  });
+  const realtime = new Realtime({
+    router,
+    billing,
+    options,
+    counter,
+    upstream,
+    limits: keyLimits,
+    logger,
+    settings: {
+      messageLimit: config.realtimeMessageLimit,
+      idleMs: config.realtimeIdleMs,
+      sessionMs: config.realtimeSessionMs,
+      connectMs: config.relayConnectTimeoutMs,
+      ephemeralKeys: config.realtimeEphemeralKeys,
+    },
   });
   const channelTester = new ChannelTester({
     logs,
@@ -250,6 +267,7 @@ export function createServices(
       onError: (error) => logger?.warn({ err: error }, 'video job poll failed'),
     }),
     videoJobList: new VideoJobList(db),
+    realtime,
     bus,
     sessions: new SessionCodec(config.sessionSecret),
     startTime: nowSeconds(),

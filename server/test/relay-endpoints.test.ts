@@ -264,6 +264,8 @@ describe('relay: less travelled endpoints and behaviours', () => {
         identities: services.identities,
         videoJobs: services.videoJobs,
         bodyLimit: t.config.relayBodyLimit,
+        realtime: services.realtime,
+        realtimeMessageLimit: t.config.realtimeMessageLimit,
       });
       await server.listen({ port: 0, host: '127.0.0.1' });
       baseUrl = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;

@@ -30,6 +30,7 @@ import type { PeriodicChannelTests } from '../jobs/periodic-channel-tests';
 import type { VideoPoller } from '../jobs/video-poller';
 import type { ChannelRouter } from '../relay/pipeline/channel-router';
 import type { IdentityCache } from '../relay/pipeline/identity-cache';
+import type { Realtime } from '../relay/pipeline/realtime/realtime';
 import type { Relay } from '../relay/pipeline/relay';
 import type { VideoJobs } from '../relay/pipeline/video-jobs';
 import type { SessionCodec } from './session';
@@ -65,6 +66,8 @@ export interface Services {
   videoPoller: VideoPoller;
   /** The console's lists of video jobs. */
   videoJobList: VideoJobList;
+  /** OpenAI's Realtime API: WebSocket sessions billed per response, and the ephemeral-key mints. */
+  realtime: Realtime;
   bus: ChangeBus;
   sessions: SessionCodec;
   startTime: number;

@@ -12,11 +12,12 @@ import {
 import { type Env, fail, readInteger } from './env';
 import { type OperationsConfig, readOperations } from './operations';
 import { type ProviderUrls, readProviderUrls } from './provider-urls';
+import { type RealtimeSettings, readRealtimeSettings } from './realtime';
 import { type RedisTarget, readRedisTarget } from './redis-target';
 import { readTrustedProxies } from './trusted-proxies';
 import { readWorkers } from './workers';
 
-export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig {
+export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig, RealtimeSettings {
   port: number;
   database: DatabaseTarget;
   /** LOG_SQL_DSN: the usage logs' own database; unset: they live in `database`. */
@@ -166,6 +167,7 @@ export function loadConfig(env: Env = process.env): Config {
     workers: readWorkers(env),
     ...readBodyLimits(env),
     ...readChannelMonitoring(env),
+    ...readRealtimeSettings(env),
     ...operations,
   };
 }

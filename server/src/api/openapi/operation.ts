@@ -25,6 +25,7 @@ export const TAGS = {
   Options: '设置',
   'OpenAI-compatible': 'OpenAI 兼容',
   'OpenAI Responses': 'OpenAI Responses',
+  'OpenAI Realtime': 'OpenAI 实时 API',
   Anthropic: 'Anthropic',
   Gemini: 'Gemini',
   Videos: '视频',

@@ -118,6 +118,25 @@ export const RELAY_OPERATIONS: Operation[] = [
       body: 'ResponsesRequest',
     },
   ),
+  op(
+    'GET',
+    '/v1/realtime',
+    'OpenAI Realtime',
+    'key',
+    [
+      'A realtime session: upgraded to a WebSocket and relayed to an OpenAI or Azure channel, billed per response.done; the key in Authorization or, from a browser, the openai-insecure-api-key.<key> subprotocol; refusals (401, 403, 404, 429) are HTTP answers before the upgrade',
+      '实时会话：升级为 WebSocket 并转发到 OpenAI 或 Azure 渠道，按每个 response.done 计费；令牌放在 Authorization 中，浏览器则放在 openai-insecure-api-key.<令牌> 子协议中；拒绝（401、403、404、429）在升级前以 HTTP 应答',
+    ],
+    { query: ['model', 'deployment'] },
+  ),
+  op('POST', '/v1/realtime/sessions', 'OpenAI Realtime', 'key', [
+    'Mint an ephemeral client key (beta interface): refused (403 realtime_ephemeral_keys_disabled) unless REALTIME_EPHEMERAL_KEYS is on, since sessions opened with it bypass the gateway and are not billed',
+    '签发临时客户端密钥（beta 接口）：未开启 REALTIME_EPHEMERAL_KEYS 时拒绝（403 realtime_ephemeral_keys_disabled），因为用它打开的会话绕过网关、不计费',
+  ]),
+  op('POST', '/v1/realtime/client_secrets', 'OpenAI Realtime', 'key', [
+    'Mint an ephemeral client key (GA interface): refused unless REALTIME_EPHEMERAL_KEYS is on, for the same reason',
+    '签发临时客户端密钥（GA 接口）：未开启 REALTIME_EPHEMERAL_KEYS 时拒绝，原因同上',
+  ]),
   ...STORED_RESPONSE_ROUTES.map(([method, route]) =>
     op(method, route, 'OpenAI Responses', 'key', [
       'Not served: nothing is stored (404 responses_not_stored)',

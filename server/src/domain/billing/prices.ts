@@ -1,3 +1,4 @@
+import { type AudioRatios, audioRatiosOf } from '@switchyard/contract/audio-ratios';
 import { resolveCacheReadRatio, resolveCacheWriteRatio } from '@switchyard/contract/cache-ratios';
 import { resolveImageInputRatio } from '@switchyard/contract/image-input-ratios';
 import { type LogFacts, type LogTokenParts, logFactsText } from '@switchyard/contract/log-facts';
@@ -17,6 +18,8 @@ export interface Price {
   imageInputRatio: number;
   /** modelRatio × groupRatio */
   ratio: number;
+  /** Set for models that bill audio tokens apart from text (the Realtime API's): their prices. */
+  audio?: AudioRatios;
 }
 
 /**
@@ -39,8 +42,8 @@ const tidy = (value: number): number => Number(value.toPrecision(12));
  * ceil(((prompt − cached − cache writes − images) + cached × cacheReadRatio + cache writes ×
  * cacheWriteRatio + images × imageInputRatio + completion × completionRatio) × modelRatio × groupRatio),
  * at least 1 when anything was used at a price. Cached, cache-write and image tokens are parts of the
- * prompt (never more than it): each prompt token is billed once, at its own rate. Reasoning and audio
- * tokens are billed as ordinary ones.
+ * prompt (never more than it): each prompt token is billed once, at its own rate. Reasoning tokens are
+ * billed as ordinary ones, and audio tokens too unless the model has audio prices (audioAwareTokens).
  */
 export function quotaFor(price: Price, usage: TokenUsage): number {
   const prompt = usage.prompt_tokens;
@@ -49,17 +52,38 @@ export function quotaFor(price: Price, usage: TokenUsage): number {
   const cached = Math.min(usage.cached_tokens ?? 0, prompt);
   const written = Math.min(usage.cache_write_tokens ?? 0, prompt - cached);
   const images = Math.min(usage.prompt_image_tokens ?? 0, prompt - cached - written);
-  const tokens =
-    prompt -
-    cached -
-    written -
-    images +
-    cached * price.cacheReadRatio +
-    written * price.cacheWriteRatio +
-    images * price.imageInputRatio +
-    completion * price.completionRatio;
+  const tokens = price.audio
+    ? audioAwareTokens(price, price.audio, usage, cached)
+    : prompt -
+      cached -
+      written -
+      images +
+      cached * price.cacheReadRatio +
+      written * price.cacheWriteRatio +
+      images * price.imageInputRatio +
+      completion * price.completionRatio;
   const quota = Math.ceil(tidy(tokens * price.ratio));
   return price.ratio > 0 && quota <= 0 ? 1 : quota;
+}
+
+/**
+ * A call's tokens in text input tokens when audio has prices of its own: text and audio input, each
+ * cached or not, and text and audio output, each part at its rate (the parts never exceed their whole).
+ */
+function audioAwareTokens(price: Price, audio: AudioRatios, usage: TokenUsage, cached: number): number {
+  const audioIn = Math.min(usage.prompt_audio_tokens ?? 0, usage.prompt_tokens);
+  const cachedAudio = Math.min(usage.cached_audio_tokens ?? 0, cached, audioIn);
+  const cachedText = Math.min(cached - cachedAudio, usage.prompt_tokens - audioIn);
+  const textIn = usage.prompt_tokens - audioIn - cachedText;
+  const audioOut = Math.min(usage.completion_audio_tokens ?? 0, usage.completion_tokens);
+  return (
+    textIn +
+    cachedText * price.cacheReadRatio +
+    (audioIn - cachedAudio) * audio.input +
+    cachedAudio * audio.cachedInput +
+    (usage.completion_tokens - audioOut) * price.completionRatio +
+    audioOut * audio.output
+  );
 }
 
 function priceFacts(price: Price, perUnit: boolean): Extract<LogFacts, { kind: 'consume' }> {
@@ -110,6 +134,12 @@ export function perUnitFacts(price: QuotedPrice, images: PicturesBilled | undefi
 function describePrice(price: Price, perUnit: boolean): string {
   const parts = [`model ratio ${price.modelRatio.toFixed(2)}`, `group ratio ${price.groupRatio.toFixed(2)}`];
   if (!perUnit) parts.push(`completion ratio ${price.completionRatio.toFixed(2)}`);
+  if (!perUnit && price.audio) {
+    parts.push(
+      `audio input ratio ${price.audio.input.toFixed(2)}`,
+      `audio output ratio ${price.audio.output.toFixed(2)}`,
+    );
+  }
   return parts.join(' × ');
 }
 
@@ -147,6 +177,8 @@ export class PriceList {
         imageInputRatio: resolveImageInputRatio(model),
         ratio: modelRatio * groupRatio,
       };
+      const audio = audioRatiosOf(model);
+      if (audio) base.audio = audio;
       price = {
         ...base,
         text: { perToken: describePrice(base, false), perUnit: describePrice(base, true) },

@@ -15,6 +15,8 @@ export interface TokenUsage {
   reasoning_tokens?: number;
   /** Of prompt_tokens: audio input. */
   prompt_audio_tokens?: number;
+  /** Of cached_tokens: audio input read from the cache (the Realtime API reports it). */
+  cached_audio_tokens?: number;
   /** Of prompt_tokens: image input. */
   prompt_image_tokens?: number;
   /** Of completion_tokens: audio output. */

@@ -5,6 +5,7 @@ import { RelayError } from '../errors';
 import { authenticate, type RelayCaller } from '../pipeline/authenticate';
 import type { ChannelRouter } from '../pipeline/channel-router';
 import type { IdentityCache } from '../pipeline/identity-cache';
+import type { Realtime } from '../pipeline/realtime/realtime';
 import type { Relay } from '../pipeline/relay';
 import type { VideoJobs } from '../pipeline/video-jobs';
 import { ANTHROPIC_PATHS, anthropicAuthorization, anthropicRoutes } from './anthropic/routes';
@@ -13,6 +14,8 @@ import { geminiRoutes } from './gemini/routes';
 import { modelObject } from './models';
 import { keepRawBodies } from './raw-body';
 import { modelsForCaller } from './reachable-models';
+import { realtimeRoutes } from './realtime/routes';
+import { routeUpgrades } from './realtime/upgrade';
 import { CORS_HEADERS, ReplySink } from './reply-sink';
 import { newRequestId } from './request-id';
 import { responsesRoutes } from './responses/routes';
@@ -26,6 +29,9 @@ export interface RelayRouteDeps {
   videoJobs: VideoJobs;
   /** The largest body a relay call may send, in bytes (RELAY_BODY_LIMIT). */
   bodyLimit: number;
+  realtime: Realtime;
+  /** The largest message of a realtime session, in bytes (REALTIME_MESSAGE_LIMIT). */
+  realtimeMessageLimit: number;
 }
 
 declare module 'fastify' {
@@ -91,6 +97,7 @@ const queryOf = (url: string) => {
 
 /** The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through untouched. */
 export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<void> {
+  routeUpgrades(app);
   await app.register(async (scope) => {
     keepRawBodies(scope);
     scope.decorateRequest('relayCall', undefined as never);
@@ -154,6 +161,13 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
 
     // Video generation jobs (Sora, and Veo on Gemini channels), billed when they complete.
     videoRoutes(scope, { videoJobs: deps.videoJobs, routeOptions: relayRoute(bearerKey), sendError });
+    // OpenAI's Realtime API: a WebSocket relayed to OpenAI and Azure channels, billed per response.
+    realtimeRoutes(scope, {
+      realtime: deps.realtime,
+      messageLimit: deps.realtimeMessageLimit,
+      routeOptions: (keyOf) => relayRoute(keyOf),
+      sendError,
+    });
 
     scope.get('/v1/models', routeConfig, async (request, reply) => {
       const requestId = newRequestId();

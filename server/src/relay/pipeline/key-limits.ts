@@ -46,7 +46,10 @@ function setLimitHeaders(
   sink.setHeader?.(`x-ratelimit-reset-${kind}`, resetText(counted.resetMs));
 }
 
-function refused(sink: ClientSink, message: string, code: string, retryMs: number): RelayError {
+/** Where a refusal's headers go. */
+type HeaderSink = Pick<ClientSink, 'setHeader'>;
+
+function refused(sink: HeaderSink, message: string, code: string, retryMs: number): RelayError {
   if (retryMs > 0) sink.setHeader?.('retry-after', String(Math.ceil(retryMs / 1000)));
   return RelayError.gateway(429, message, code, 'rate_limit_exceeded');
 }
@@ -98,22 +101,9 @@ export class KeyLimits {
     if (!limits.rpm_limit && !limits.tpm_limit && !limits.concurrency_limit) return undefined;
     const key = counterKeyOf(caller);
     const { counters } = this;
-    let slot: string | undefined;
+    const slot = await this.#takeSlot(key, limits, sink);
     let tokens: { window: number; estimate: number } | undefined;
     const undo = () => new Admission(counters, key, slot, tokens).release();
-    if (limits.concurrency_limit) {
-      const id = randomUUID();
-      const taken = await counters.acquireSlot(key, limits.concurrency_limit, id);
-      if (!taken.allowed) {
-        throw refused(
-          sink,
-          `Rate limit reached: this API key may run ${limits.concurrency_limit} requests at the same time; wait for one to finish`,
-          'concurrency_limit_exceeded',
-          1000,
-        );
-      }
-      slot = id;
-    }
     if (limits.tpm_limit) {
       const estimate = countPromptTokens(request, this.counter) + Math.max(0, request.maxTokens);
       const taken = await counters.takeTokens(key, estimate, limits.tpm_limit);
@@ -143,5 +133,45 @@ export class KeyLimits {
       }
     }
     return new Admission(counters, key, slot, tokens);
+  }
+
+  /**
+   * A realtime session: one of the key's concurrent slots while it is open, and one request of its
+   * minute. Its tokens are billed response by response and not counted against tokens per minute.
+   */
+  async admitSession(caller: RelayCaller, sink: HeaderSink): Promise<Admission | undefined> {
+    const limits = limitsOf(caller);
+    if (!limits.rpm_limit && !limits.concurrency_limit) return undefined;
+    const key = counterKeyOf(caller);
+    const slot = await this.#takeSlot(key, limits, sink);
+    if (limits.rpm_limit) {
+      const taken = await this.counters.takeRequest(key, limits.rpm_limit);
+      if (!taken.allowed) {
+        new Admission(this.counters, key, slot, undefined).release();
+        throw refused(
+          sink,
+          `Rate limit reached: this API key may make ${limits.rpm_limit} requests per minute; try again in ${resetText(taken.resetMs)}`,
+          'requests_per_minute_exceeded',
+          taken.resetMs,
+        );
+      }
+    }
+    return new Admission(this.counters, key, slot, undefined);
+  }
+
+  /** One of the key's concurrent slots (its id), when it has a concurrency limit; 429 when none is free. */
+  async #takeSlot(key: string, limits: RateLimits, sink: HeaderSink): Promise<string | undefined> {
+    if (!limits.concurrency_limit) return undefined;
+    const id = randomUUID();
+    const taken = await this.counters.acquireSlot(key, limits.concurrency_limit, id);
+    if (!taken.allowed) {
+      throw refused(
+        sink,
+        `Rate limit reached: this API key may run ${limits.concurrency_limit} requests at the same time; wait for one to finish`,
+        'concurrency_limit_exceeded',
+        1000,
+      );
+    }
+    return id;
   }
 }

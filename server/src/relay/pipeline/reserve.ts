@@ -80,6 +80,14 @@ function imageCeilingQuota(request: RelayRequest, price: Price): number | undefi
   return ceiling && quotaFor(price, ceiling);
 }
 
+/**
+ * Holds `amount` for `caller` (a realtime session's next responses): refused with the same 403s as a
+ * call, 503 when the database cannot be reached.
+ */
+export function holdFor(deps: ReserveDeps, caller: RelayCaller, amount: number): Promise<Reservation> {
+  return reserve(deps, payerOf(caller), amount, amount, caller);
+}
+
 /** Reserves the call's estimate; a database that cannot be reached is a clear 503, not a hang. */
 export async function reserve(
   deps: Pick<ReserveDeps, 'billing' | 'logger'>,
