@@ -482,12 +482,17 @@ const server = http.createServer((req, res) => {
   let size = 0;
   req.on('data', (data: Buffer) => {
     size += data.length;
-    if (size > MAX_REQUEST_BYTES) {
+    if (size <= MAX_REQUEST_BYTES) chunks.push(data);
+    else if (!res.headersSent) {
+      // Answered at once; the connection ends once the answer is out, the rest of the body unread.
+      res.setHeader('connection', 'close');
+      res.on('finish', () => req.destroy());
       refuse(res, 413, 'the request body is too large');
-      req.destroy();
-    } else chunks.push(data);
+    }
   });
-  req.on('end', () => relay(req, res, Buffer.concat(chunks), started));
+  req.on('end', () => {
+    if (size <= MAX_REQUEST_BYTES) relay(req, res, Buffer.concat(chunks), started);
+  });
 });
 server.keepAliveTimeout = 60_000;
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

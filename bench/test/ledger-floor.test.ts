@@ -200,6 +200,27 @@ describe.each(['sqlite', 'postgres'] as const)('the ledger floor on %s', (kind) 
     });
   }, 60_000);
 
+  it('refuses an unknown key, a malformed body and an unpriced model without an upstream call', async () => {
+    const callsBefore = upstream.state.calls;
+    const send = (headers: Record<string, string>, body: string) =>
+      fetch(`${floor.url}/v1/chat/completions`, { method: 'POST', headers, body });
+    const unknownKey = await send({ ...floor.headers, authorization: 'Bearer sk-unknown' }, '{}');
+    expect(unknownKey.status).toBe(401);
+    const malformed = await send(floor.headers, '{"model": "gpt-3.5-turbo", ');
+    expect(malformed.status).toBe(400);
+    const unpriced = await send(floor.headers, JSON.stringify({ model: 'gpt-4o', messages: [] }));
+    expect(unpriced.status).toBe(400);
+    const tooLarge = await send(
+      floor.headers,
+      `{"model": "gpt-3.5-turbo", "x": "${'x'.repeat(9 << 20)}"}`,
+    ).catch(() => undefined);
+    expect(tooLarge?.status ?? 413).toBe(413);
+    for (const response of [unknownKey, malformed, unpriced]) {
+      expect(await response.json()).toMatchObject({ error: { type: 'one_api_error' } });
+    }
+    expect(upstream.state.calls).toBe(callsBefore);
+  }, 60_000);
+
   it('refuses a key without balance, then a user without balance, without an upstream call', async () => {
     const callsBefore = upstream.state.calls;
     const keyId = `(select id from tokens where user_id = ${floor.account.userId})`;
