@@ -6,12 +6,23 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { BenchDatabase } from './settings';
 
-/** What the gateway recorded for the bench's user: consume logs and the user's own counters. */
+/** The consume logs of one kind of call (streamed or not): how many, their sum, their least and most. */
+export interface LogKind {
+  stream: boolean;
+  logs: number;
+  quota: number;
+  minQuota: number;
+  maxQuota: number;
+}
+
+/** What the gateway recorded for the bench's user: consume logs and the user's and keys' counters. */
 export interface Billing {
   logs: number;
   logQuota: number;
   requests: number;
   usedQuota: number;
+  keysUsedQuota: number;
+  kinds: LogKind[];
 }
 
 export interface BenchDatabaseHandle {
@@ -23,6 +34,25 @@ export interface BenchDatabaseHandle {
 
 const LOGS = 'select count(*) as n, coalesce(sum(quota), 0) as q from logs where type = 2';
 const USER = 'select used_quota, request_count from users where id = $1';
+const KEYS = 'select coalesce(sum(used_quota), 0) as q from tokens where user_id = $1';
+const KINDS = `select is_stream, count(*) as n, sum(quota) as q, min(quota) as lo, max(quota) as hi
+  from logs where type = 2 group by is_stream order by is_stream`;
+
+interface KindRow {
+  is_stream: number | boolean;
+  n: number | string;
+  q: number | string;
+  lo: number | string;
+  hi: number | string;
+}
+
+const kindOf = (row: KindRow): LogKind => ({
+  stream: row.is_stream === true || row.is_stream === 1,
+  logs: Number(row.n),
+  quota: Number(row.q),
+  minQuota: Number(row.lo),
+  maxQuota: Number(row.hi),
+});
 
 function sqlite(dir: string, name: string): BenchDatabaseHandle {
   const file = path.join(dir, `${name}.db`);
@@ -37,7 +67,15 @@ function sqlite(dir: string, name: string): BenchDatabaseHandle {
           used_quota: number;
           request_count: number;
         };
-        return { logs: logs.n, logQuota: logs.q, requests: user.request_count, usedQuota: user.used_quota };
+        const keys = db.prepare(KEYS.replace('$1', '?')).get(userId) as { q: number };
+        return {
+          logs: logs.n,
+          logQuota: logs.q,
+          requests: user.request_count,
+          usedQuota: user.used_quota,
+          keysUsedQuota: keys.q,
+          kinds: (db.prepare(KINDS).all() as KindRow[]).map(kindOf),
+        };
       } finally {
         db.close();
       }
@@ -71,11 +109,14 @@ async function postgres(adminUrl: string, name: string): Promise<BenchDatabaseHa
         const logs = (await client.query<{ n: string; q: string }>(LOGS)).rows[0]!;
         const user = (await client.query<{ used_quota: string; request_count: string }>(USER, [userId]))
           .rows[0]!;
+        const keys = (await client.query<{ q: string }>(KEYS, [userId])).rows[0]!;
         return {
           logs: Number(logs.n),
           logQuota: Number(logs.q),
           requests: Number(user.request_count),
           usedQuota: Number(user.used_quota),
+          keysUsedQuota: Number(keys.q),
+          kinds: (await client.query<KindRow>(KINDS)).rows.map(kindOf),
         };
       }),
     drop: () =>

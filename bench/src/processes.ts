@@ -82,16 +82,17 @@ export function ensureServerBuilt(): void {
 }
 
 /**
- * The bench's own servers (fake upstream, bare proxy, loop-delay probe) as plain JavaScript in
+ * The bench's own servers (fake upstream, bare proxy, ledger floor, loop-delay probe) as plain JavaScript in
  * bench/dist, so they run without a TypeScript loader: tsx's hooks thread would add to the bare
  * proxy's memory and start-up what the gateway (built JavaScript) does not pay.
  */
 export async function buildBenchServers(): Promise<
-  Record<'fakeUpstream' | 'bareProxy' | 'loopDelayProbe', string>
+  Record<'fakeUpstream' | 'bareProxy' | 'ledgerFloor' | 'loopDelayProbe', string>
 > {
   const names = {
     fakeUpstream: 'fake-upstream',
     bareProxy: 'bare-proxy',
+    ledgerFloor: 'ledger-floor',
     loopDelayProbe: 'loop-delay-probe',
   };
   const outdir = path.join(root, 'bench/dist');
@@ -107,6 +108,7 @@ export async function buildBenchServers(): Promise<
   return {
     fakeUpstream: file(names.fakeUpstream),
     bareProxy: file(names.bareProxy),
+    ledgerFloor: file(names.ledgerFloor),
     loopDelayProbe: pathToFileURL(file(names.loopDelayProbe)).href,
   };
 }

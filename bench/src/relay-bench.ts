@@ -1,5 +1,5 @@
-// Relay overhead benchmark: a fake upstream, a bare Node proxy and the gateway (on each database) on
-// loopback; the servers under test share core 0, the fake upstream and the load generator core 1.
+// Relay overhead benchmark: a fake upstream, a bare Node proxy, and the ledger floor and the gateway on
+// each database, on loopback; the servers under test share core 0, the fake upstream and the load generator core 1.
 // Billing, key checks and consumption logs stay on. Every case runs BENCH_REPEATS times, the targets
 // interleaved, and the tables show medians. See docs/benchmarks.md.
 import type { ChildProcess } from 'node:child_process';
@@ -7,15 +7,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type BenchDatabaseHandle, createBenchDatabase } from './bench-database';
+import { floorBooks, gatewayBooks } from './books';
 import { LoopDelayProbes } from './loop-delay';
 import { measure, type Run } from './measure';
 import { buildBenchServers, ensureServerBuilt, pin, portPrintedBy, start } from './processes';
-import { type CaseResult, DIRECT, printCost, printLatency } from './report';
+import { type CaseResult, DIRECT, gatewayName, printCost, printFloor, printLatency } from './report';
 import {
   type Gateway,
+  type LedgerFloor,
   nodeArgsForServers,
   startBareProxy,
   startGateway,
+  startLedgerFloor,
   stop,
   type Target,
   upstreamHeaders,
@@ -52,19 +55,29 @@ async function measureCases(targets: Target[], probes: LoopDelayProbes | undefin
   return results;
 }
 
-async function checkBilling(gateway: Gateway): Promise<void> {
-  const billing = await gateway.database.billing(gateway.account.userId);
-  const exact = billing.usedQuota === billing.logQuota && billing.logs === billing.requests;
-  console.log(
-    `Billing check, ${gateway.name}: ${billing.logs} consume logs, ${billing.requests} counted requests, used quota ${billing.usedQuota} = sum of logs ${billing.logQuota}: ${exact ? 'OK' : 'MISMATCH'}`,
-  );
-  if (!exact) process.exitCode = 1;
+/** The books of every gateway, then of every floor against the gateway on its database. */
+async function checkBooks(gateways: Gateway[], floors: LedgerFloor[]): Promise<void> {
+  const byKind = new Map<string, Awaited<ReturnType<BenchDatabaseHandle['billing']>>>();
+  const verdicts = [];
+  for (const gateway of gateways) {
+    const billing = await gateway.database.billing(gateway.account.userId);
+    byKind.set(gateway.database.kind, billing);
+    verdicts.push(gatewayBooks(gateway.name, billing));
+  }
+  for (const floor of floors) {
+    const billing = await floor.database.billing(floor.account.userId);
+    verdicts.push(floorBooks(floor.name, billing, byKind.get(floor.database.kind)));
+  }
+  for (const verdict of verdicts) {
+    console.log(verdict.line);
+    if (!verdict.ok) process.exitCode = 1;
+  }
 }
 
 async function main(): Promise<void> {
   const estimate = estimatedSeconds();
   console.log(
-    `Relay bench: ${selectedCases().length} cases × ${settings.repeats} repeats × (direct, bare proxy, ${settings.databases.join(', ')}) × ${settings.warmupSeconds} + ${settings.seconds} s, soak ${settings.soakSeconds} s${settings.workers.length ? `, WORKERS ${settings.workers.join(', ')}` : ''}: about ${Math.ceil(estimate / 60)} min`,
+    `Relay bench: ${selectedCases().length} cases × ${settings.repeats} repeats × (direct, bare proxy, ledger floor and gateway on ${settings.databases.join(', ')}) × ${settings.warmupSeconds} + ${settings.seconds} s, soak ${settings.soakSeconds} s${settings.workers.length ? `, WORKERS ${settings.workers.join(', ')}` : ''}: about ${Math.ceil(estimate / 60)} min`,
   );
   ensureServerBuilt();
   const files = await buildBenchServers();
@@ -75,10 +88,11 @@ async function main(): Promise<void> {
   const probes = settings.loopDelayResolutionMs > 0 ? new LoopDelayProbes(probeDir) : undefined;
   const children: ChildProcess[] = [];
   const gateways: Gateway[] = [];
+  const floors: LedgerFloor[] = [];
   const databases: BenchDatabaseHandle[] = [];
   const killAll = () => {
     for (const child of children) child.kill('SIGTERM');
-    for (const gateway of gateways) gateway.process.kill('SIGTERM');
+    for (const server of [...gateways, ...floors]) server.process.kill('SIGTERM');
   };
   process.on('exit', killAll);
   const createDatabase = async (kind: 'sqlite' | 'postgres', name: string) => {
@@ -104,9 +118,16 @@ async function main(): Promise<void> {
     const bare = await startBareProxy(files.bareProxy, upstreamUrl, { ...server, cores: SERVERS_CORE });
     children.push(bare.process!);
     for (const kind of settings.databases) {
+      const floorDatabase = await createDatabase(kind, `${kind}_floor`);
+      floors.push(
+        await startLedgerFloor(files.ledgerFloor, floorDatabase, upstreamUrl, {
+          ...server,
+          cores: SERVERS_CORE,
+        }),
+      );
       const database = await createDatabase(kind, kind);
       gateways.push(
-        await startGateway(`gateway ${kind}`, database, upstreamUrl, {
+        await startGateway(gatewayName(kind), database, upstreamUrl, {
           ...server,
           nodeArgs: [...server.nodeArgs, ...profile],
           cores: SERVERS_CORE,
@@ -116,13 +137,14 @@ async function main(): Promise<void> {
     const mainGateway = gateways[0];
 
     const direct: Target = { name: DIRECT, url: upstreamUrl, headers: upstreamHeaders };
-    const results = await measureCases([direct, bare, ...gateways], probes);
+    const results = await measureCases([direct, bare, ...floors, ...gateways], probes);
     const medians = `medians of ${settings.repeats} × ${settings.seconds} s after ${settings.warmupSeconds} s warm-up`;
     printLatency(
       results,
       `Relay overhead (${medians}; servers on core ${SERVERS_CORE}, upstream and load on core ${LOAD_CORE}; billing + logs on)`,
     );
     printCost(results, settings.loopDelayResolutionMs);
+    printFloor(results);
 
     const memory = mainGateway ? await measureMemory(bare, gateways, settings.soakSeconds) : undefined;
 
@@ -148,7 +170,7 @@ async function main(): Promise<void> {
     // Every relayed request must have been billed once: give the last settlements time to commit.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     console.log('');
-    for (const gateway of gateways) await checkBilling(gateway);
+    await checkBooks(gateways, floors);
 
     if (mainGateway) {
       printTargets(
@@ -159,7 +181,10 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    await Promise.all([...gateways.map((gateway) => stop(gateway.process)), ...children.map(stop)]);
+    await Promise.all([
+      ...[...gateways, ...floors].map((server) => stop(server.process)),
+      ...children.map(stop),
+    ]);
     for (const database of databases) await database.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   }

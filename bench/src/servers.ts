@@ -1,11 +1,13 @@
-// The servers under test: the gateway (built server, on one database) and the bare Node proxy, both
-// with the node flags of `npm run serve` and the loop-delay probe preloaded.
+// The servers under test: the gateway (built server, on one database), the bare Node proxy and the
+// ledger floor (on a database of its own), all with the node flags of `npm run serve` and the loop-delay
+// probe preloaded.
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { BenchDatabaseHandle } from './bench-database';
 import { type BenchAccount, setUpAccount } from './gateway-setup';
 import { processTree } from './proc-stats';
 import { type Cores, freePort, portPrintedBy, root, servedNodeFlags, start, waitFor } from './processes';
+import { floorName } from './report';
 
 /** Something the load generator sends requests to, with the headers it needs. */
 export interface Target {
@@ -78,6 +80,40 @@ export async function startGateway(
     process: child,
     database,
     account,
+  };
+}
+
+/** The ledger floor on its database, and the account it serves. */
+export interface LedgerFloor extends Target {
+  process: ChildProcess;
+  database: BenchDatabaseHandle;
+  account: BenchAccount;
+}
+
+/**
+ * The ledger floor on `database`: the built gateway starts once on it to create its tables and the
+ * bench's account through its own API, then ends; the floor reads that account at its start.
+ */
+export async function startLedgerFloor(
+  file: string,
+  database: BenchDatabaseHandle,
+  upstreamUrl: string,
+  options: ServerOptions,
+): Promise<LedgerFloor> {
+  const setup = await startGateway('setup', database, upstreamUrl, { ...options, cores: undefined });
+  await stop(setup.process);
+  const child = start(options.cores, process.execPath, [...options.nodeArgs, file], {
+    ...options.env,
+    ...database.env,
+    UPSTREAM_URL: upstreamUrl,
+  });
+  return {
+    name: floorName(database.kind),
+    url: `http://127.0.0.1:${await portPrintedBy(child)}`,
+    headers: setup.headers,
+    process: child,
+    database,
+    account: setup.account,
   };
 }
 

@@ -72,7 +72,7 @@ export const workerCases = (): BenchCase[] => [
 /** Seconds a run takes, roughly: every measured window with its warm-up, the soak, and start-up. */
 export function estimatedSeconds(): number {
   const window = settings.seconds + settings.warmupSeconds;
-  const main = selectedCases().length * settings.repeats * (2 + settings.databases.length) * window;
+  const main = selectedCases().length * settings.repeats * (2 + 2 * settings.databases.length) * window;
   const workers = workerCases().length * settings.repeats * settings.workers.length * window;
   return main + workers + settings.soakSeconds + 15;
 }
