@@ -11,7 +11,7 @@ import { floorBooks, gatewayBooks } from './books';
 import { LoopDelayProbes } from './loop-delay';
 import { measure, type Run } from './measure';
 import { buildBenchServers, ensureServerBuilt, pin, portPrintedBy, start } from './processes';
-import { type CaseResult, DIRECT, gatewayName, printCost, printFloor, printLatency } from './report';
+import { type CaseResult, printCost, printFloor, printLatency } from './report';
 import {
   type Gateway,
   type LedgerFloor,
@@ -26,6 +26,7 @@ import {
 import { estimatedSeconds, selectedCases, settings } from './settings';
 import { measureMemory } from './soak';
 import { summarise } from './summary';
+import { DIRECT, gatewayName } from './target-names';
 import { printTargets } from './targets';
 import { compareWorkers } from './workers-compare';
 

@@ -1,27 +1,14 @@
 // The tables `npm run bench` prints: each case's medians per target, then cost per call, then each
 // gateway against the ledger floor on its database.
-import type { BenchCase, BenchDatabase } from './settings';
+import type { BenchCase } from './settings';
 import type { Summary } from './summary';
 import { fixed, printTable } from './table';
+import { BARE, DIRECT, floorFor } from './target-names';
 
 /** One case's medians, per target in the order measured (direct first, then the bare proxy). */
 export interface CaseResult {
   benchCase: BenchCase;
   summaries: Map<string, Summary>;
-}
-
-export const DIRECT = 'direct';
-export const BARE = 'bare proxy';
-
-export const gatewayName = (database: BenchDatabase) => `gateway ${database}`;
-export const floorName = (database: BenchDatabase) =>
-  `ledger floor ${database === 'sqlite' ? 'SQLite' : 'PG'}`;
-
-/** The ledger floor on the database of a target named by gatewayName, if it is one. */
-export function floorFor(target: string): string | undefined {
-  if (target === gatewayName('sqlite')) return floorName('sqlite');
-  if (target === gatewayName('postgres')) return floorName('postgres');
-  return undefined;
 }
 
 /** A gateway's summary beside the ledger floor's on its database, when both ran. */

@@ -7,7 +7,7 @@ import type { BenchDatabaseHandle } from './bench-database';
 import { type BenchAccount, setUpAccount } from './gateway-setup';
 import { processTree } from './proc-stats';
 import { type Cores, freePort, portPrintedBy, root, servedNodeFlags, start, waitFor } from './processes';
-import { floorName } from './report';
+import { floorName } from './target-names';
 
 /** Something the load generator sends requests to, with the headers it needs. */
 export interface Target {

@@ -1,9 +1,10 @@
 // The performance targets, as ratios to the bare proxy measured in the same run: one line each, with the
 // measured value, the limit, whether it holds, and the same figure against the ledger floor on the
 // gateway's database (no limit: the floor shows what durable books alone cost).
-import { BARE, type CaseResult, withFloor } from './report';
+import { type CaseResult, withFloor } from './report';
 import type { Summary } from './summary';
 import { fixed, printTable } from './table';
+import { BARE } from './target-names';
 
 interface Check {
   target: string;

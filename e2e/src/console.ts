@@ -90,6 +90,18 @@ export async function signedInContext(
   });
 }
 
+/** A new page of a fresh signed-in context (as signedInContext); the context joins `contexts`, which the file closes. */
+export async function signedInPage(
+  browser: Browser,
+  options: ContextOptions,
+  user: { username: string; password: string },
+  contexts: BrowserContext[],
+): Promise<Page> {
+  const context = await signedInContext(browser, options, user);
+  contexts.push(context);
+  return context.newPage();
+}
+
 /** Admin calls for test set-up, on an API session of their own. */
 export class AdminApi {
   private cookie = '';

@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, ROOT, signedInContext } from '../src/console';
+import { AdminApi, ROOT, signedInPage } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 // The audit page names targets and fields with the console's own labels in each language, and records
@@ -66,13 +66,12 @@ afterAll(async () => {
 describe.each(['en', 'zh'] as const)('audit labels (%s)', (language) => {
   it("names targets and fields with the console's labels, at 1280 and 375 px", async () => {
     const words = WORDS[language];
-    const context = await signedInContext(
+    const page = await signedInPage(
       chromium.browser,
       { baseUrl: server.baseUrl, language, viewport: DESKTOP },
       ROOT,
+      contexts,
     );
-    contexts.push(context);
-    const page = await context.newPage();
     await page.goto('/audit');
     const table = page.getByTestId('audit-table');
     const cards = page.getByTestId('audit-cards');

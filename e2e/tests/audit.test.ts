@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, ROOT, signedInContext } from '../src/console';
+import { AdminApi, ROOT, signedInPage } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 const CHANNEL_KEY = 'sk-e2e-audit-channel-secret';
@@ -41,13 +41,12 @@ async function auditPage(
   language: Language,
   viewport: { width: number; height: number },
 ): Promise<Page> {
-  const context = await signedInContext(
+  const page = await signedInPage(
     chromium.browser,
     { baseUrl: server.baseUrl, language, viewport },
     account,
+    contexts,
   );
-  contexts.push(context);
-  const page = await context.newPage();
   await page.goto('/audit');
   await page.locator('[data-audit-id]').first().waitFor();
   return page;
@@ -88,13 +87,12 @@ describe('the audit log page', () => {
   }
 
   it('is not in the menu of a common user, and the API reference lists the audit route', async () => {
-    const context = await signedInContext(
+    const page = await signedInPage(
       chromium.browser,
       { baseUrl: server.baseUrl, language: 'en' },
       { username: 'carol', password: 'carol-password' },
+      contexts,
     );
-    contexts.push(context);
-    const page = await context.newPage();
     await page.goto('/about');
     await page.getByTestId('api-reference-link').waitFor();
     await screenshot(page, 'audit/en-1280-about');

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, expectToast, ROOT, settle, signedInContext, waitForPath } from '../src/console';
+import { AdminApi, expectToast, ROOT, settle, signedInPage, waitForPath } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 interface ApiChannel {
@@ -43,13 +43,7 @@ async function pageFor(
   viewport: { width: number; height: number },
   user: { username: string; password: string } = ROOT,
 ): Promise<Page> {
-  const context = await signedInContext(
-    chromium.browser,
-    { baseUrl: server.baseUrl, language, viewport },
-    user,
-  );
-  contexts.push(context);
-  return context.newPage();
+  return signedInPage(chromium.browser, { baseUrl: server.baseUrl, language, viewport }, user, contexts);
 }
 
 /** A full-page capture from the top: the sticky header then sits above the form, not over it. */

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, expectToast, ROOT, settle, signedInContext, waitForPath } from '../src/console';
+import { AdminApi, expectToast, ROOT, settle, signedInPage, waitForPath } from '../src/console';
 import { type RunningServer, startServer } from '../src/server';
 
 interface ApiChannel {
@@ -21,13 +21,7 @@ let admin: AdminApi;
 const contexts: BrowserContext[] = [];
 
 async function pageFor(language: Language, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await signedInContext(
-    chromium.browser,
-    { baseUrl: server.baseUrl, language, viewport },
-    ROOT,
-  );
-  contexts.push(context);
-  return context.newPage();
+  return signedInPage(chromium.browser, { baseUrl: server.baseUrl, language, viewport }, ROOT, contexts);
 }
 
 async function chooseType(page: Page, label: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, expectToast, ROOT, settle, signedInContext } from '../src/console';
+import { AdminApi, expectToast, ROOT, settle, signedInPage } from '../src/console';
 import { type FakeServer, startFake } from '../src/fakes';
 import { type RunningServer, startServer } from '../src/server';
 
@@ -58,13 +58,12 @@ describe.each(['en', 'zh'] as const)('a failed channel test (%s)', (language) =>
   const text = TEXT[language];
 
   it('says why in the console language, with the region it was given and without the credentials', async () => {
-    const context = await signedInContext(
+    const page = await signedInPage(
       chromium.browser,
       { baseUrl: server.baseUrl, language, viewport: DESKTOP },
       ROOT,
+      contexts,
     );
-    contexts.push(context);
-    const page = await context.newPage();
     await page.goto('/channel');
     const row = page.locator(`[data-testid="channels-table"] tr[data-id="${channelId}"]`);
     await row.getByRole('button', { name: text.test, exact: true }).click();

@@ -64,6 +64,7 @@ describe('header menu', () => {
       'topup',
       'user',
       'log',
+      'video',
       'audit',
       'setting',
       'about',
@@ -75,7 +76,7 @@ describe('header menu', () => {
     const page = await open({ user: ['dora', 'dora-password'] });
     await page.goto('/token');
     await page.locator('header [data-nav="token"]').waitFor();
-    expect(await menuKeys(page)).toEqual(['home', 'token', 'topup', 'log', 'setting', 'about']);
+    expect(await menuKeys(page)).toEqual(['home', 'token', 'topup', 'log', 'video', 'setting', 'about']);
   });
 
   it("tells a normal user who opens an administrator's page that it needs one", async () => {

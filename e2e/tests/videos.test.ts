@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, ROOT, signedInContext } from '../src/console';
+import { AdminApi, ROOT, signedInPage } from '../src/console';
 import { type FakeServer, startFake } from '../src/fakes';
 import { type RunningServer, startServer } from '../src/server';
 
@@ -97,13 +97,12 @@ async function videosPage(
   language: Language,
   viewport: { width: number; height: number },
 ): Promise<Page> {
-  const context = await signedInContext(
+  const page = await signedInPage(
     chromium.browser,
     { baseUrl: server.baseUrl, language, viewport },
     account,
+    contexts,
   );
-  contexts.push(context);
-  const page = await context.newPage();
   await page.goto('/video');
   await page.locator('[data-video-id]').first().waitFor();
   return page;
