@@ -6,6 +6,7 @@ export const enPricing = {
       'What each model costs your group, as calls are billed: per 1M tokens, per picture (default size) or per second of video.',
     introVisitor:
       'What each model costs, as calls are billed: per 1M tokens, per picture (default size) or per second of video.',
+    groups: 'Groups: {{groups}}',
     search: 'Search models',
     signInNeeded: 'Sign in to see the prices',
     signInNeededText: 'The price list is shown to signed-in users only.',

@@ -6,6 +6,7 @@ export const zhPricing: Messages<typeof enPricing> = {
     title: '价格表',
     intro: '你所在分组使用各模型的价格，与实际计费一致：每百万令牌、每张图片（默认尺寸）或每秒视频。',
     introVisitor: '各模型的价格，与实际计费一致：每百万令牌、每张图片（默认尺寸）或每秒视频。',
+    groups: '分组：{{groups}}',
     search: '搜索模型',
     signInNeeded: '登录后查看价格',
     signInNeededText: '价格表仅对已登录用户开放。',

@@ -102,7 +102,7 @@ export function PlaygroundPage() {
         </Button>
       </PageHeader>
       <Grid gap="md">
-        <Grid.Col span={{ base: 12, md: 4 }}>
+        <Grid.Col span={{ base: 12, md: 4 }} order={{ base: 2, md: 1 }}>
           <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
             <Stack gap="sm">
               <Text size="sm" c="dimmed">
@@ -162,7 +162,7 @@ export function PlaygroundPage() {
             </Stack>
           </Paper>
         </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 8 }}>
+        <Grid.Col span={{ base: 12, md: 8 }} order={{ base: 1, md: 2 }}>
           <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
             <Stack gap="sm" data-testid="playground-conversation">
               {turns.length === 0 ? (

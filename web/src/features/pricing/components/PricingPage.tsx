@@ -59,8 +59,12 @@ export function PricingPage() {
       <Paper withBorder p={{ base: 'sm', sm: 'md' }}>
         <Text size="sm" c="dimmed" mb="sm">
           {t(signedIn ? 'pricing.intro' : 'pricing.introVisitor')}
-          {sheet.data && sheet.data.groups.length > 0 && ` (${sheet.data.groups.join(', ')})`}
         </Text>
+        {sheet.data && sheet.data.groups.length > 0 && (
+          <Text size="sm" mb="sm" data-testid="price-groups">
+            {t('pricing.groups', { groups: sheet.data.groups.join(', ') })}
+          </Text>
+        )}
         <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
           <TextInput
             style={{ flex: '1 1 260px' }}
@@ -124,7 +128,7 @@ function PriceCards({ rows }: { rows: PriceRow[] }) {
             </Text>
           </Group>
           <PriceBadges row={row} />
-          <SimpleGrid cols={2} spacing={4} mt="xs">
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={4} mt="xs">
             {fields
               .filter((field) => row[field] !== undefined)
               .map((field) => (
