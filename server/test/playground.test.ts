@@ -102,11 +102,21 @@ describe('the playground', () => {
       { messages: 'hi' },
       { messages: [{ role: 'tool', content: 'x' }] },
       { temperature: 9 },
+      { token_id: String(mallory.token.id) },
+      { messages: [{ role: 'user', content: 'x'.repeat(100_001) }] },
     ]) {
       const response = await chat(mallory.client, body);
       const answer = (await response.json()) as EnvelopeBody;
       expect(answer.success, JSON.stringify(body)).toBe(false);
     }
+    // A model no channel serves: the relay's refusal, in OpenAI's shape, never a 500.
+    const unknown = await chat(mallory.client, { model: 'no-such-model' });
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.status).toBeLessThan(500);
+    expect(((await unknown.json()) as { error?: { message?: string } }).error?.message).toBeTruthy();
+    // A body past the console API's limit is refused before it is read.
+    const huge = await chat(mallory.client, { messages: [{ role: 'user', content: 'x'.repeat(2_000_000) }] });
+    expect(await huge.json()).toMatchObject({ success: false, code: 'body_too_large' });
     expect(fake.requests.length).toBe(calls);
     expect(await consumeLogs(t, mallory.userId)).toHaveLength(0);
     const visitor = await fetch(`${t.baseUrl}/api/playground/chat/completions`, {

@@ -22,7 +22,8 @@ function temporaryKey(userId: number): TokenRow {
   return {
     id: 0,
     user_id: userId,
-    key: '',
+    // No key is written so (keys are alphanumeric): the user's limits are counted under it, apart from other users'.
+    key: `playground:${userId}`,
     status: TokenStatus.enabled,
     name: TEMPORARY_KEY_NAME,
     created_time: 0,
