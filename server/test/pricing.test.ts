@@ -104,4 +104,16 @@ describe('the price list', () => {
     expect(exposed.rows.some((r) => r.group === 'default')).toBe(false);
     await root.put('/api/option/', { key: 'PublicPricingEnabled', value: 'false' });
   });
+
+  it('shows the highest price of a model that channels of several types price differently', async () => {
+    const before = row((await sheet(vip.client)).data!.rows, 'gpt-4o-mini');
+    await root.put('/api/option/', { key: 'ModelRatio', value: '{"gpt-4o-mini(8)": 1}' });
+    await createChannel(root, { type: 8, base_url: fake.url, group: 'vip', models: 'gpt-4o-mini' });
+    const after = row((await sheet(vip.client)).data!.rows, 'gpt-4o-mini');
+    expect(after.varies).toBe(true);
+    expect(after.listed).toBe(true);
+    // A ratio of 1 in the group vip (1.5): 1.5M quota per 1M input tokens, above the default's.
+    expect(after.input).toBe(1_500_000);
+    expect(after.input).toBeGreaterThan(before.input);
+  });
 });
