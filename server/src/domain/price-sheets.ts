@@ -18,7 +18,7 @@ function unitOf(model: string): PriceUnit {
   return isImageModel(model) && !isTokenPricedImageModel(model) ? 'image' : 'tokens';
 }
 
-/** A million tokens of one kind at `price`, by the rule that bills calls (quotaFor). */
+/** What a million tokens of each kind cost at `price`, by the rule that bills calls (quotaFor). */
 function tokenPrices(price: Price): Pick<PriceRow, 'input' | 'output' | 'cacheRead' | 'cacheWrite'> {
   const tokens = PRICED_TOKENS;
   return {
