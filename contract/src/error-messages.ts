@@ -87,6 +87,10 @@ export const ERROR_MESSAGES = {
   },
   role_too_low: { en: 'No permission: your role is too low for this action', zh: '无权进行此操作，权限不足' },
   user_banned: { en: 'This user has been banned', zh: '该用户已被封禁' },
+  pricing_not_public: {
+    en: 'The price list is shown to signed-in users only',
+    zh: '价格表仅对已登录用户开放',
+  },
   login_failed: {
     en: 'Wrong username or password, or the user has been banned',
     zh: '用户名或密码错误，或用户已被封禁',

@@ -3,6 +3,27 @@
  * models only (the spec: "tests chat models only"); a channel listing an embedding model first must
  * not be tested — and disabled — with a chat call to that model. The console and the server share this.
  */
+// Images: dall-e-3, gpt-image-1, stable diffusion, wanx, cogview, flux, imagen, midjourney.
+const IMAGE_PATTERNS: readonly RegExp[] = [
+  /dall-e/i,
+  /^gpt-image/i,
+  /stable-diffusion/i,
+  /^wanx/i,
+  /^cogview/i,
+  /(^|\/)flux/i,
+  /^ideogram-ai\//i,
+  /^recraft-ai\//i,
+  /^imagen/i,
+  /midjourney/i,
+];
+
+/** GPT image models are billed by the tokens they report, the DALL·E ones per picture. */
+export const isTokenPricedImageModel = (model: string): boolean => /^(gpt-image|chatgpt-image)/.test(model);
+
+/** True when the name says the model makes pictures. */
+export const isImageModel = (model: string): boolean =>
+  IMAGE_PATTERNS.some((pattern) => pattern.test(model.trim()));
+
 const NOT_CHAT_PATTERNS: readonly RegExp[] = [
   // Embeddings: text-embedding-3-small, mistral-embed, Embedding-V1, embedding-2, hunyuan-embedding, …
   /embed/i,
@@ -16,17 +37,7 @@ const NOT_CHAT_PATTERNS: readonly RegExp[] = [
   /(^|[-_])tts([-_]|$)/i,
   /whisper/i,
   /transcribe/i,
-  // Images: dall-e-3, gpt-image-1, stable diffusion, wanx, cogview, flux, imagen, midjourney.
-  /dall-e/i,
-  /^gpt-image/i,
-  /stable-diffusion/i,
-  /^wanx/i,
-  /^cogview/i,
-  /(^|\/)flux/i,
-  /^ideogram-ai\//i,
-  /^recraft-ai\//i,
-  /^imagen/i,
-  /midjourney/i,
+  ...IMAGE_PATTERNS,
   // Rerankers (jina-colbert-v2 ranks too) and realtime (WebSocket) models.
   /rerank/i,
   /colbert/i,

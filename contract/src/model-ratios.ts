@@ -845,10 +845,19 @@ export function lookupInOrder(
   return undefined;
 }
 
+/** The model's own ModelRatio, configured or default; undefined when it has none (unpriced). */
+export function listedModelRatio(
+  model: string,
+  channelType?: number,
+  configured: RatioMap = {},
+): number | undefined {
+  const name = withoutInternetSuffix(model, ['qwen-', 'command-']);
+  return lookupInOrder(name, channelType, configured, DEFAULT_MODEL_RATIO);
+}
+
 /** The ModelRatio the relay bills with; `configured` is the parsed ModelRatio option. */
 export function resolveModelRatio(model: string, channelType?: number, configured: RatioMap = {}): number {
-  const name = withoutInternetSuffix(model, ['qwen-', 'command-']);
-  return lookupInOrder(name, channelType, configured, DEFAULT_MODEL_RATIO) ?? UNKNOWN_MODEL_RATIO;
+  return listedModelRatio(model, channelType, configured) ?? UNKNOWN_MODEL_RATIO;
 }
 
 /** The CompletionRatio the relay bills with; `configured` is the parsed CompletionRatio option. */

@@ -94,6 +94,10 @@ export const OPTION_SPECS = {
   LogRetentionDays: int(0),
   DisplayInCurrencyEnabled: bool(true),
   DisplayTokenStatEnabled: bool(true),
+  /** Whether visitors (signed out) may read the price list. */
+  PublicPricingEnabled: bool(false),
+  /** The groups whose prices visitors see, comma-separated; empty: the default group. */
+  PublicPricingGroups: str(),
   ApproximateTokenEnabled: bool(false),
   RetryTimes: int(0),
 } satisfies Record<string, OptionSpec>;

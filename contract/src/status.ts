@@ -19,6 +19,8 @@ export interface ServerStatus {
   quota_per_unit: number;
   display_in_currency: boolean;
   display_token_stat: boolean;
+  /** Visitors may read the price list (PublicPricingEnabled). */
+  public_pricing: boolean;
 }
 
 export const PRODUCT_NAME = 'Switchyard';

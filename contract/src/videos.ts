@@ -30,6 +30,9 @@ const SECONDS_BY_PREFIX: Array<[string, readonly number[]]> = [
 /** The longest video an unknown model is asked for. */
 const MAX_SECONDS = 60;
 
+/** Models that make videos (OpenAI's Sora, Google's Veo): priced per second. */
+export const isVideoModel = (model: string): boolean => model.startsWith('sora-') || model.startsWith('veo-');
+
 /** A job's length when the request names none: OpenAI's default for Sora, Google's for Veo. */
 export const defaultVideoSeconds = (model: string): number => (model.startsWith('veo-') ? 8 : 4);
 

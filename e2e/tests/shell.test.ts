@@ -65,6 +65,8 @@ describe('header menu', () => {
       'user',
       'log',
       'video',
+      'pricing',
+      'playground',
       'audit',
       'setting',
       'about',
@@ -76,7 +78,17 @@ describe('header menu', () => {
     const page = await open({ user: ['dora', 'dora-password'] });
     await page.goto('/token');
     await page.locator('header [data-nav="token"]').waitFor();
-    expect(await menuKeys(page)).toEqual(['home', 'token', 'topup', 'log', 'video', 'setting', 'about']);
+    expect(await menuKeys(page)).toEqual([
+      'home',
+      'token',
+      'topup',
+      'log',
+      'video',
+      'pricing',
+      'playground',
+      'setting',
+      'about',
+    ]);
   });
 
   it("tells a normal user who opens an administrator's page that it needs one", async () => {

@@ -22,6 +22,8 @@ import { metricsRoutes } from './api/routes/metrics';
 import { oauthRoutes } from './api/routes/oauth';
 import { openApiRoutes } from './api/routes/openapi';
 import { optionRoutes } from './api/routes/options';
+import { playgroundRoutes } from './api/routes/playground';
+import { pricingRoutes } from './api/routes/pricing';
 import { redemptionRoutes } from './api/routes/redemptions';
 import { statusRoutes } from './api/routes/status';
 import { tokenRoutes } from './api/routes/tokens';
@@ -165,6 +167,8 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   });
   billingDashboardRoutes(server, services);
   videoRoutes(server, services);
+  pricingRoutes(server, services);
+  playgroundRoutes(server, services);
   server.addHook('onClose', async () => {
     await services.logSummaryCatchUp.close();
     // Calls cut at SHUTDOWN_TIMEOUT end at once (their upstream is aborted), then settle or refund.

@@ -33,6 +33,7 @@ import { OAuthAccounts } from './domain/oauth/accounts';
 import { ExternalIdentities } from './domain/oauth/identities';
 import type { OptionsStore } from './domain/options';
 import { PasswordReset } from './domain/password-reset';
+import { PriceSheets } from './domain/price-sheets';
 import { QuotaReminder } from './domain/quota-reminder';
 import { RedemptionService } from './domain/redemptions';
 import { TokenService } from './domain/tokens';
@@ -267,6 +268,7 @@ export function createServices(
       onError: (error) => logger?.warn({ err: error }, 'video job poll failed'),
     }),
     videoJobList: new VideoJobList(db),
+    priceSheets: new PriceSheets({ db, billing, options }),
     realtime,
     bus,
     sessions: new SessionCodec(config.sessionSecret),

@@ -18,6 +18,7 @@ import type { OAuthAccounts } from '../domain/oauth/accounts';
 import type { ExternalIdentities } from '../domain/oauth/identities';
 import type { OptionsStore } from '../domain/options';
 import type { PasswordReset } from '../domain/password-reset';
+import type { PriceSheets } from '../domain/price-sheets';
 import type { RedemptionService } from '../domain/redemptions';
 import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
@@ -66,6 +67,8 @@ export interface Services {
   videoPoller: VideoPoller;
   /** The console's lists of video jobs. */
   videoJobList: VideoJobList;
+  /** The price list, for users and (PublicPricingEnabled) visitors. */
+  priceSheets: PriceSheets;
   /** OpenAI's Realtime API: WebSocket sessions billed per response, and the ephemeral-key mints. */
   realtime: Realtime;
   bus: ChangeBus;

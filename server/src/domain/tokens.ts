@@ -2,6 +2,7 @@ import { budgetPeriodEnd, budgetPeriodStart, budgetSpent } from '@switchyard/con
 import { allModelNames } from '@switchyard/contract/channel-types';
 import { listOrder, SEARCH_LIMIT } from '@switchyard/contract/envelope';
 import { type BudgetPeriod, RATE_LIMIT_FIELDS } from '@switchyard/contract/limits';
+import { maskedKey, PLAYGROUND_MAX_KEYS, type PlaygroundKey } from '@switchyard/contract/playground';
 import { TokenStatus } from '@switchyard/contract/roles';
 import {
   type CreateTokenInput,
@@ -18,6 +19,7 @@ import {
   deleteOwnToken,
   findOwnToken,
   insertToken,
+  listOwnEnabledTokens,
   listOwnTokens,
   searchOwnTokens,
   type TokenChanges,
@@ -106,6 +108,17 @@ export class TokenService {
 
   async get(actor: Actor, id: number): Promise<Token> {
     return toApiToken(await this.#own(actor, id));
+  }
+
+  /** The caller's enabled keys for the playground, masked. */
+  async playgroundKeys(actor: Actor): Promise<PlaygroundKey[]> {
+    const rows = await listOwnEnabledTokens(this.deps.db, actor.id, PLAYGROUND_MAX_KEYS);
+    return rows.map((row) => ({ id: row.id, name: row.name, masked: maskedKey(row.key) }));
+  }
+
+  /** The whole key of one of the caller's tokens, for relaying with it server-side (the playground). */
+  async ownKey(actor: Actor, id: number): Promise<string> {
+    return (await this.#own(actor, id)).key;
   }
 
   async create(actor: Actor, input: CreateTokenInput): Promise<Token> {

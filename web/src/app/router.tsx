@@ -153,6 +153,24 @@ const routes: RouteObject[] = [
             ),
           },
           {
+            path: '/pricing',
+            element: lazyPage(
+              () => import('../features/pricing/components/PricingPage'),
+              'PricingPage',
+              'pricing',
+            ),
+          },
+          {
+            path: '/playground',
+            element: guarded(
+              lazyPage(
+                () => import('../features/playground/components/PlaygroundPage'),
+                'PlaygroundPage',
+                'playground',
+              ),
+            ),
+          },
+          {
             path: '/audit',
             element: adminOnly(
               lazyPage(() => import('../features/audit/components/AuditPage'), 'AuditPage', 'audit'),

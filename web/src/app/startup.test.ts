@@ -25,6 +25,7 @@ const STATUS: ServerStatus = {
   quota_per_unit: 250000,
   display_in_currency: false,
   display_token_stat: true,
+  public_pricing: false,
 };
 
 function serveStatus(status: ServerStatus) {

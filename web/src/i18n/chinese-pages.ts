@@ -5,6 +5,7 @@ import { zhChannels } from './zh/channels';
 import { zhLimits } from './zh/limits';
 import { zhLogs } from './zh/logs';
 import { zhPages } from './zh/pages';
+import { zhPricing } from './zh/pricing';
 import { zhRedemptions } from './zh/redemptions';
 import { zhSettings } from './zh/settings';
 import { zhTokens } from './zh/tokens';
@@ -25,4 +26,5 @@ export const chinesePages: Messages<typeof englishPages> = {
   ...zhSettings,
   ...zhAudit,
   ...zhVideos,
+  ...zhPricing,
 };

@@ -3,6 +3,7 @@ import { enChannels } from './en/channels';
 import { enLimits } from './en/limits';
 import { enLogs } from './en/logs';
 import { enPages } from './en/pages';
+import { enPricing } from './en/pricing';
 import { enRedemptions } from './en/redemptions';
 import { enSettings } from './en/settings';
 import { enTokens } from './en/tokens';
@@ -23,4 +24,5 @@ export const englishPages = {
   ...enSettings,
   ...enAudit,
   ...enVideos,
+  ...enPricing,
 };

@@ -264,6 +264,29 @@ export const CONSOLE_OPERATIONS: Operation[] = [
     query: ['p'],
   }),
   op('GET', '/api/video/self', 'Videos', 'user', ['Own video jobs', '自己的视频任务'], { query: ['p'] }),
+  op('GET', '/api/pricing', 'Pricing', 'user', [
+    "Prices of the models the caller's group may use, in quota per 1M tokens, picture or second",
+    '当前用户分组可用模型的价格（每百万令牌、每张图片或每秒视频的额度）',
+  ]),
+  op('GET', '/api/pricing/public', 'Pricing', 'public', [
+    'Prices of the groups shown to visitors (only when PublicPricingEnabled is on)',
+    '向访客公开的分组价格（仅在开启 PublicPricingEnabled 时可用）',
+  ]),
+  op('GET', '/api/playground/keys', 'Playground', 'user', [
+    "The caller's enabled keys, masked",
+    '当前用户已启用的令牌（已打码）',
+  ]),
+  op(
+    'POST',
+    '/api/playground/chat/completions',
+    'Playground',
+    'user',
+    [
+      'A streamed chat completion relayed with one of your keys (or the temporary one), billed and logged as an API call',
+      '使用自己的令牌（或临时令牌）中转的流式对话补全，与 API 调用一样计费并记录日志',
+    ],
+    { body: 'PlaygroundChatInput' },
+  ),
 
   op(
     'GET',

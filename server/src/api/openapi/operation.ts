@@ -29,6 +29,8 @@ export const TAGS = {
   Anthropic: 'Anthropic',
   Gemini: 'Gemini',
   Videos: '视频',
+  Pricing: '价格',
+  Playground: '演练场',
   Billing: '计费',
   'Not served': '未提供',
 } as const;

@@ -1,5 +1,6 @@
 import { passwordResetInput } from '@switchyard/contract/auth';
 import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
+import { playgroundChatSchema } from '@switchyard/contract/playground';
 import {
   createRedemptionInput,
   redeemInput,
@@ -56,6 +57,7 @@ export const REQUEST_SCHEMAS = {
   CreateChannelInput: createChannelInput,
   UpdateChannelInput: updateChannelInput,
   OptionInput: optionInput,
+  PlaygroundChatInput: playgroundChatSchema,
   ChatCompletionRequest: chatCompletionRequest,
   CompletionRequest: completionRequest,
   EmbeddingRequest: embeddingRequest,

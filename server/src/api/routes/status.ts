@@ -26,6 +26,7 @@ export function statusRoutes(app: FastifyInstance, { options, config, startTime 
       quota_per_unit: options.number('QuotaPerUnit'),
       display_in_currency: options.bool('DisplayInCurrencyEnabled'),
       display_token_stat: options.bool('DisplayTokenStatEnabled'),
+      public_pricing: options.bool('PublicPricingEnabled'),
     };
     return ok(status);
   });

@@ -41,3 +41,20 @@ export async function allAbilities(db: Sql): Promise<AbilityRow[]> {
   const rows = await db.kysely.selectFrom('abilities').selectAll().execute();
   return rows.map((row) => ({ ...row, enabled: Boolean(row.enabled), priority: Number(row.priority ?? 0) }));
 }
+
+/** The models enabled channels serve to these groups, with each channel's type (prices depend on it). */
+export async function servedModels(
+  db: Sql,
+  groups: readonly string[],
+): Promise<Array<{ group: string; model: string; type: number }>> {
+  if (groups.length === 0) return [];
+  const rows = await db.kysely
+    .selectFrom('abilities')
+    .innerJoin('channels', 'channels.id', 'abilities.channel_id')
+    .select(['abilities.group as group', 'abilities.model as model', 'channels.type as type'])
+    .distinct()
+    .where('abilities.group', 'in', groups)
+    .where('abilities.enabled', '=', true)
+    .execute();
+  return rows.map((row) => ({ group: row.group, model: row.model, type: Number(row.type ?? 0) }));
+}

@@ -1,4 +1,5 @@
 import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
+import { TokenStatus } from '@switchyard/contract/roles';
 import type { tokenListOrders } from '@switchyard/contract/tokens';
 import type { Insertable } from 'kysely';
 import type { Sql } from '../connect';
@@ -20,6 +21,18 @@ export const findOwnToken = (db: Sql, userId: number, id: number): Promise<Token
     .where('id', '=', id)
     .where('user_id', '=', userId)
     .executeTakeFirst();
+
+/** A user's enabled keys, newest first (the playground's choice). */
+export function listOwnEnabledTokens(db: Sql, userId: number, limit: number): Promise<TokenRow[]> {
+  return db.kysely
+    .selectFrom('tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('status', '=', TokenStatus.enabled)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
 
 export function listOwnTokens(
   db: Sql,

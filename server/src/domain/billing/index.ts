@@ -6,7 +6,14 @@ import { type Payer, type Reservation, Reservations, type ReserveRefusal } from 
 import { ReservedCredit } from './reserved-credit';
 import { type CallRecord, type PendingSettlements, Settlements } from './settlements';
 
-export { type PicturesBilled, type Price, quotaFor } from './prices';
+export {
+  DEFAULT_PICTURE_SIZE,
+  type PicturesBilled,
+  type Price,
+  pictureQuota,
+  pictureSizes,
+  quotaFor,
+} from './prices';
 export type { Payer, Reservation, ReserveRefusal } from './reservations';
 
 /** Settled calls wait to be written (SETTLEMENT_BACKLOG of them): no call is admitted until they are. */

@@ -86,6 +86,25 @@ function audioAwareTokens(price: Price, audio: AudioRatios, usage: TokenUsage, c
   );
 }
 
+/** Price multipliers by picture size (dall-e-3 HD doubles 1024² and adds half to the wide sizes). */
+const PICTURE_SIZE_RATIOS: Record<string, Record<string, number>> = {
+  'dall-e-2': { '256x256': 1, '512x512': 1.125, '1024x1024': 1.25 },
+  'dall-e-3': { '1024x1024': 1, '1024x1792': 2, '1792x1024': 2 },
+};
+
+export const DEFAULT_PICTURE_SIZE = '1024x1024';
+
+/** The sizes a model makes with their multipliers; undefined for a model that takes any size. */
+export const pictureSizes = (model: string): Readonly<Record<string, number>> | undefined =>
+  PICTURE_SIZE_RATIOS[model];
+
+/** The one pricing rule of a picture priced per unit: floor(ratio × size multiplier × 1000). */
+export function pictureQuota(price: Price, model: string, size: string, quality?: string): number {
+  let sizeRatio = PICTURE_SIZE_RATIOS[model]?.[size] ?? 1;
+  if (model === 'dall-e-3' && quality === 'hd') sizeRatio *= size === '1024x1024' ? 2 : 1.5;
+  return Math.floor(price.ratio * sizeRatio * 1000);
+}
+
 function priceFacts(price: Price, perUnit: boolean): Extract<LogFacts, { kind: 'consume' }> {
   const { modelRatio, groupRatio, completionRatio } = price;
   return perUnit

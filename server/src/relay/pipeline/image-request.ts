@@ -1,3 +1,4 @@
+import { isTokenPricedImageModel } from '@switchyard/contract/model-kinds';
 import type { RelayMode, Usage } from '../adaptors/types';
 import { RelayError } from '../errors';
 import type { FormSummary } from './multipart-form';
@@ -14,9 +15,6 @@ interface ImageCall {
 const IMAGE_MODES: ReadonlySet<RelayMode> = new Set(['images', 'image-edit', 'image-variation']);
 
 export const isImageMode = (mode: RelayMode): boolean => IMAGE_MODES.has(mode);
-
-/** GPT image models are billed by the tokens they report, the DALL·E ones per picture. */
-export const isTokenPricedImageModel = (model: string): boolean => /^(gpt-image|chatgpt-image)/.test(model);
 
 /** What an image call asks for, wherever the client wrote it (a JSON body or a form). */
 export interface ImageAsk {

@@ -1,28 +1,29 @@
-import type { PicturesBilled, Price } from '../../domain/billing';
+import { isTokenPricedImageModel } from '@switchyard/contract/model-kinds';
+import {
+  DEFAULT_PICTURE_SIZE,
+  type PicturesBilled,
+  type Price,
+  pictureQuota,
+  pictureSizes,
+} from '../../domain/billing';
 import { RelayError } from '../errors';
-import { imageAsk, isImageMode, isTokenPricedImageModel } from './image-request';
+import { imageAsk, isImageMode } from './image-request';
 import type { RelayRequest } from './relay-request';
 
 const SPEECH_INPUT_MAX_BYTES = 4096;
 
-/** Price multipliers by image size (dall-e-3 HD doubles 1024² and adds half to the wide sizes). */
-const IMAGE_SIZE_RATIOS: Record<string, Record<string, number>> = {
-  'dall-e-2': { '256x256': 1, '512x512': 1.125, '1024x1024': 1.25 },
-  'dall-e-3': { '1024x1024': 1, '1024x1792': 2, '1792x1024': 2 },
-};
 const IMAGE_COUNT_LIMITS: Record<string, [number, number]> = { 'dall-e-2': [1, 10], 'dall-e-3': [1, 1] };
 const IMAGE_PROMPT_LIMITS: Record<string, number> = { 'dall-e-2': 1000, 'dall-e-3': 4000 };
 
 const invalid = (message: string, code: string) => RelayError.invalid(message, code);
 
-const DEFAULT_SIZE = '1024x1024';
 /** The longest size or quality a log's facts keep (contract/log-facts). */
 const FACT_TEXT_MAX = 32;
 
 function imageQuota(request: RelayRequest, price: Price): number {
   const { n, quality, prompt, ...ask } = imageAsk(request);
-  const size = ask.size ?? DEFAULT_SIZE;
-  const sizes = IMAGE_SIZE_RATIOS[request.model];
+  const size = ask.size ?? DEFAULT_PICTURE_SIZE;
+  const sizes = pictureSizes(request.model);
   if (sizes && sizes[size] === undefined) {
     throw invalid(
       `size ${size} is not supported by ${request.model}; use one of ${Object.keys(sizes).join(', ')}`,
@@ -36,9 +37,7 @@ function imageQuota(request: RelayRequest, price: Price): number {
   if (promptLimit && prompt.length > promptLimit) {
     throw invalid(`The prompt must be at most ${promptLimit} characters`, 'prompt_too_long');
   }
-  let sizeRatio = sizes?.[size] ?? 1;
-  if (request.model === 'dall-e-3' && quality === 'hd') sizeRatio *= size === '1024x1024' ? 2 : 1.5;
-  return Math.floor(price.ratio * sizeRatio * 1000) * n;
+  return pictureQuota(price, request.model, size, quality) * n;
 }
 
 /** Pictures priced per unit: what the call's log says it paid for. Undefined for other calls. */
@@ -47,7 +46,11 @@ export function picturesBilled(request: RelayRequest): PicturesBilled | undefine
   const { n, size, quality } = imageAsk(request);
   // As the client wrote them (models without a size table take any): cut to what the facts keep.
   const words = (text: string) => text.slice(0, FACT_TEXT_MAX);
-  return { count: n, size: words(size ?? DEFAULT_SIZE), ...(quality ? { quality: words(quality) } : {}) };
+  return {
+    count: n,
+    size: words(size ?? DEFAULT_PICTURE_SIZE),
+    ...(quality ? { quality: words(quality) } : {}),
+  };
 }
 
 /**

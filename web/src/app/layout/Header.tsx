@@ -15,7 +15,7 @@ export function Header() {
   const user = useSessionUser();
   const status = useServerStatus();
   const [opened, { toggle, close }] = useDisclosure(false);
-  const items = navItemsFor(user?.role, status?.chat_link);
+  const items = navItemsFor(user?.role, status?.chat_link, status?.public_pricing);
   const name = status?.system_name || getSystemName();
 
   return (

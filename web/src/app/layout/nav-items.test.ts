@@ -14,6 +14,8 @@ describe('menu by role', () => {
       'user',
       'log',
       'video',
+      'pricing',
+      'playground',
       'audit',
       'setting',
       'about',
@@ -21,9 +23,24 @@ describe('menu by role', () => {
     expect(keys(100)).toContain('user');
   });
 
-  it('hides channel, redemption, user and audit from normal users and visitors', () => {
-    expect(keys(1)).toEqual(['home', 'token', 'topup', 'log', 'video', 'setting', 'about']);
-    expect(keys(undefined)).toEqual(keys(1));
+  it('hides channel, redemption, user and audit from normal users, and the playground from visitors', () => {
+    expect(keys(1)).toEqual([
+      'home',
+      'token',
+      'topup',
+      'log',
+      'video',
+      'pricing',
+      'playground',
+      'setting',
+      'about',
+    ]);
+    expect(keys(undefined)).toEqual(['home', 'token', 'topup', 'log', 'video', 'setting', 'about']);
+  });
+
+  it('shows visitors the price list only when the server makes it public', () => {
+    expect(navItemsFor(undefined, '', true).map((item) => item.key)).toContain('pricing');
+    expect(navItemsFor(undefined, '', true).map((item) => item.key)).not.toContain('playground');
   });
 
   it('offers chat only when a chat link is configured', () => {

@@ -10,6 +10,10 @@ export interface NavItem {
   admin?: boolean;
   /** Shown only when the server has a chat link. */
   needsChatLink?: boolean;
+  /** Only signed-in users see it. */
+  signedIn?: boolean;
+  /** Signed-in users see it; visitors only when the server shows them the price list. */
+  pricing?: boolean;
 }
 
 const ITEMS: NavItem[] = [
@@ -21,6 +25,8 @@ const ITEMS: NavItem[] = [
   { key: 'user', to: '/user', admin: true },
   { key: 'log', to: '/log' },
   { key: 'video', to: '/video' },
+  { key: 'pricing', to: '/pricing', pricing: true },
+  { key: 'playground', to: '/playground', signedIn: true },
   { key: 'audit', to: '/audit', admin: true },
   { key: 'setting', to: '/setting' },
   { key: 'about', to: '/about' },
@@ -28,9 +34,20 @@ const ITEMS: NavItem[] = [
 ];
 
 /** The menu for a role (undefined when nobody is signed in). */
-export function navItemsFor(role: number | undefined, chatLink: string | null | undefined): NavItem[] {
-  const admin = role !== undefined && isAdminRole(role);
-  return ITEMS.filter((item) => (!item.admin || admin) && (!item.needsChatLink || Boolean(chatLink)));
+export function navItemsFor(
+  role: number | undefined,
+  chatLink: string | null | undefined,
+  publicPricing = false,
+): NavItem[] {
+  const signedIn = role !== undefined;
+  const admin = signedIn && isAdminRole(role);
+  return ITEMS.filter(
+    (item) =>
+      (!item.admin || admin) &&
+      (!item.needsChatLink || Boolean(chatLink)) &&
+      (!item.signedIn || signedIn) &&
+      (!item.pricing || signedIn || publicPricing),
+  );
 }
 
 /** One's own profile is edited from Settings, though its address sits under /user. */

@@ -55,6 +55,8 @@ export const enSettings = {
       pusherText: 'Alerts (such as automatically disabled channels) are pushed to this address.',
       turnstile: 'Bot check (Turnstile)',
       turnstileText: 'A Cloudflare Turnstile challenge on registration, mail and reset forms.',
+      pricing: 'Price list',
+      pricingText: 'Signed-in users always see their group’s prices; visitors only when this is on.',
       notice: 'Notice',
       branding: 'Personalisation',
       brandingText: 'The name and logo appear in the title bar and the header at once after saving.',
@@ -64,6 +66,12 @@ export const enSettings = {
     serverAddressInEffect: 'Unset: links use {{address}}',
     options: {
       TopUpLink: { label: 'Top-up link', placeholder: 'e.g. the purchase page of a card shop' },
+      PublicPricingEnabled: { label: 'Show the price list to visitors' },
+      PublicPricingGroups: {
+        label: 'Groups shown to visitors',
+        placeholder: 'e.g. default,vip',
+        hint: 'Comma-separated; empty: the default group',
+      },
       ChatLink: { label: 'Chat page link', placeholder: 'e.g. a ChatGPT Next Web deployment' },
       QuotaPerUnit: { label: 'Quota per US dollar', hint: 'How much quota one dollar buys' },
       RetryTimes: { label: 'Retries on failure', hint: 'Other channels tried after a failed request' },

@@ -56,6 +56,8 @@ export const zhSettings: Messages<typeof enSettings> = {
       pusherText: '用以推送报警信息（例如被自动禁用的渠道）。',
       turnstile: '配置 Turnstile',
       turnstileText: '在注册、邮件和重置表单上启用 Cloudflare Turnstile 用户校验。',
+      pricing: '价格表',
+      pricingText: '已登录用户始终可以看到其分组的价格；开启后访客也可查看。',
       notice: '公告',
       branding: '个性化设置',
       brandingText: '保存后，系统名称和 Logo 会立即显示在标题栏和页头。',
@@ -65,6 +67,12 @@ export const zhSettings: Messages<typeof enSettings> = {
     serverAddressInEffect: '未设置：链接使用 {{address}}',
     options: {
       TopUpLink: { label: '充值链接', placeholder: '例如发卡网站的购买链接' },
+      PublicPricingEnabled: { label: '向访客展示价格表' },
+      PublicPricingGroups: {
+        label: '向访客展示的分组',
+        placeholder: '例如 default,vip',
+        hint: '以逗号分隔；留空：default 分组',
+      },
       ChatLink: { label: '聊天页面链接', placeholder: '例如 ChatGPT Next Web 的部署地址' },
       QuotaPerUnit: { label: '单位美元额度', hint: '一美元能兑换的额度' },
       RetryTimes: { label: '失败重试次数', hint: '请求失败后改用其他渠道重试的次数' },

@@ -37,6 +37,13 @@ export function OperationTab({ options }: { options: OptionValues | null }) {
           testId: 'section-general',
         },
         {
+          title: t('settings.sections.pricing'),
+          description: t('settings.sections.pricingText'),
+          toggles: ['PublicPricingEnabled'],
+          fields: [{ key: 'PublicPricingGroups' }],
+          testId: 'section-pricing',
+        },
+        {
           title: t('settings.sections.logs'),
           toggles: ['LogConsumeEnabled'],
           fields: [{ key: 'LogRetentionDays' }],
