@@ -10,7 +10,7 @@ const WeChatLoginModal = lazy(async () => ({
   default: (await import('./WeChatLoginModal')).WeChatLoginModal,
 }));
 
-/** GitHub, WeChat and Lark buttons, each only when the server status enables it. */
+/** GitHub, WeChat, Lark and OpenID Connect buttons, each only when the server status enables it. */
 export function SocialLogin() {
   const { t } = useTranslation();
   const status = useServerStatus();
@@ -20,7 +20,7 @@ export function SocialLogin() {
   const github = status.github_oauth && status.github_client_id;
   const lark = status.lark_client_id;
   const wechatOn = status.wechat_login;
-  if (!github && !lark && !wechatOn) return null;
+  if (!github && !lark && !wechatOn && !status.oidc) return null;
 
   return (
     <>
@@ -42,6 +42,15 @@ export function SocialLogin() {
         {lark && (
           <Button variant="default" onClick={() => startOAuth.mutate({ provider: 'lark', clientId: lark })}>
             {t('login.lark')}
+          </Button>
+        )}
+        {status.oidc && (
+          <Button
+            variant="default"
+            loading={startOAuth.isPending && startOAuth.variables?.provider === 'oidc'}
+            onClick={() => startOAuth.mutate({ provider: 'oidc', clientId: '' })}
+          >
+            {status.oidc_name}
           </Button>
         )}
       </Group>

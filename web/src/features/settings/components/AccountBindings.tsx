@@ -37,7 +37,7 @@ function BindingRow({ name, bound, enabled, loading, onBind }: BindingRowProps) 
   );
 }
 
-/** WeChat, GitHub, Lark and email, each offered when the server enables it. */
+/** WeChat, GitHub, Lark, OpenID Connect and email, each offered when the server enables it. */
 export function AccountBindings() {
   const { t } = useTranslation();
   const status = useServerStatus();
@@ -74,6 +74,13 @@ export function AccountBindings() {
           enabled={Boolean(larkId)}
           loading={oauth.isPending && oauth.variables?.provider === 'lark'}
           onBind={() => oauth.mutate({ provider: 'lark', clientId: larkId })}
+        />
+        <BindingRow
+          name={status?.oidc_name || 'OIDC'}
+          bound={user?.oidc_subject ?? ''}
+          enabled={Boolean(status?.oidc)}
+          loading={oauth.isPending && oauth.variables?.provider === 'oidc'}
+          onBind={() => oauth.mutate({ provider: 'oidc', clientId: '' })}
         />
         <BindingRow
           name={t('settings.bindings.email')}
