@@ -28,6 +28,7 @@ export function SocialLogin() {
       <Group justify="center" gap="sm">
         {github && (
           <Button
+            className="tap-target"
             variant="default"
             onClick={() => startOAuth.mutate({ provider: 'github', clientId: status.github_client_id })}
           >
@@ -35,17 +36,22 @@ export function SocialLogin() {
           </Button>
         )}
         {wechatOn && (
-          <Button variant="default" color="green" onClick={wechat.open}>
+          <Button className="tap-target" variant="default" color="green" onClick={wechat.open}>
             {t('login.wechat')}
           </Button>
         )}
         {lark && (
-          <Button variant="default" onClick={() => startOAuth.mutate({ provider: 'lark', clientId: lark })}>
+          <Button
+            className="tap-target"
+            variant="default"
+            onClick={() => startOAuth.mutate({ provider: 'lark', clientId: lark })}
+          >
             {t('login.lark')}
           </Button>
         )}
         {status.oidc && (
           <Button
+            className="tap-target"
             variant="default"
             loading={startOAuth.isPending && startOAuth.variables?.provider === 'oidc'}
             onClick={() => startOAuth.mutate({ provider: 'oidc', clientId: '' })}

@@ -30,7 +30,14 @@ function BindingRow({ name, bound, enabled, loading, onBind }: BindingRowProps) 
           </Text>
         )}
       </div>
-      <Button variant="default" size="xs" disabled={!enabled} loading={loading} onClick={onBind}>
+      <Button
+        className="tap-target"
+        variant="default"
+        size="xs"
+        disabled={!enabled}
+        loading={loading}
+        onClick={onBind}
+      >
         {bound ? t('settings.bindings.rebind') : t('settings.bindings.bind')}
       </Button>
     </Group>
