@@ -165,6 +165,7 @@ describe.each(['en', 'zh'] as Language[])('OpenID Connect (%s)', (language) => {
     await waitForPath(own, '/setting');
     await expectToast(own, text.bound);
     await row.getByText(`bound-${language}`).waitFor();
+    await own.locator('.mantine-Notification-root').waitFor({ state: 'detached' });
     await settle(own);
     await screenshot(own, `flows/oidc-bound-${language}-375`);
   });

@@ -257,6 +257,15 @@ describe('sign-in with OpenID Connect', () => {
     expect((await victim.get('/api/user/self')).status).toBe(401);
   });
 
+  it('never shows the client secret a provider quotes back in its refusal', async () => {
+    const visitor = t.client();
+    const { state } = await authorize(visitor, { sub: 'echo' });
+    const answer = await callback(visitor, { code: 'echo', state });
+    expect(answer.body).toMatchObject({ success: false, code: 'oauth_code_refused_because' });
+    expect(answer.body.message).toMatch(/bad code for \[redacted\]/);
+    expect(answer.text).not.toContain(CLIENT.secret);
+  });
+
   it('words the provider refusing the sign-in, and a callback without a sign-in under way', async () => {
     const visitor = t.client();
     const { state } = await authorize(visitor, { sub: 'denied' });

@@ -87,6 +87,13 @@ export async function fakeOidcProvider(client: { id: string; secret: string }) {
       if (clientId !== client.id || clientSecret !== client.secret) {
         return sendJson(res, 401, { error: 'invalid_client' });
       }
+      // A provider that quotes the credentials it was sent back in its refusal.
+      if (form.get('code') === 'echo') {
+        return sendJson(res, 400, {
+          error: 'invalid_grant',
+          error_description: `bad code for ${clientSecret}`,
+        });
+      }
       const issued = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       if (!issued || issued.redirectUri !== form.get('redirect_uri')) {

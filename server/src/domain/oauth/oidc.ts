@@ -5,6 +5,7 @@ import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
 import { OUTBOUND_TIMEOUT_MS, requestJson } from '../outbound-json';
 import { randomAlphanumeric } from '../random';
+import { redactSecrets } from '../redact-secrets';
 import { serverAddress } from '../server-address';
 import type { VerificationCodes } from '../verification-codes';
 import type { ExternalIdentity } from './accounts';
@@ -28,7 +29,7 @@ export interface OidcCallback {
 }
 
 /** A subject longer than this is no OpenID Connect subject (Core 1.0: at most 255 ASCII characters). */
-export const OIDC_SUBJECT_MAX = 255;
+const OIDC_SUBJECT_MAX = 255;
 
 /** Tolerated difference between our clock and the provider's when checking exp, iat and nbf. */
 const CLOCK_TOLERANCE_SECONDS = 30;
@@ -159,10 +160,12 @@ export class OidcSignIn {
     const granted = tokenAnswer.safeParse(answer.body);
     const idToken = granted.success && answer.status === 200 ? granted.data.id_token : undefined;
     if (idToken) return idToken;
-    const reason = granted.success ? granted.data.error_description || granted.data.error : undefined;
+    const said = granted.success ? granted.data.error_description || granted.data.error : undefined;
+    // The provider's words are shown to the visitor: never with our secret in them, should it echo it.
+    const reason = said && redactSecrets(said, clientSecret).slice(0, 200);
     const provided = { provider: this.displayName() };
     throw reason
-      ? new DomainError('oauth_code_refused_because', { ...provided, reason: reason.slice(0, 200) })
+      ? new DomainError('oauth_code_refused_because', { ...provided, reason })
       : new DomainError('oauth_code_refused', provided);
   }
 
