@@ -106,7 +106,10 @@ describe.each(['en', 'zh'] as Language[])('OpenID Connect (%s)', (language) => {
     expect(await settings.content()).not.toContain(CLIENT.secret);
     for (const viewport of [DESKTOP, PHONE]) {
       await settings.setViewportSize(viewport);
-      await section.scrollIntoViewIfNeeded();
+      // The section's title just below the sticky header.
+      await section.evaluate((element) =>
+        window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - 72),
+      );
       await settle(settings);
       expect(await settings.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
         viewport.width,
