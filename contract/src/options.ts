@@ -1,4 +1,4 @@
-import { trimBaseUrl } from './base-url';
+import { isHttpBaseUrl, trimBaseUrl } from './base-url';
 import { DEFAULT_CACHE_READ_RATIO_JSON, DEFAULT_CACHE_WRITE_RATIO_JSON } from './cache-ratios';
 import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
 import { type ErrorDetail, renderError } from './render-error';
@@ -189,16 +189,8 @@ export function optionValueRefusal(key: OptionKey, value: string): ErrorDetail |
 /** An issuer is an http(s) URL without query or fragment (OpenID Connect Discovery 1.0, section 2); empty: none. */
 function issuerRefusal(value: string): ErrorDetail | null {
   if (value === '') return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { code: 'option_bad_issuer' };
-  }
-  const web = url.protocol === 'https:' || url.protocol === 'http:';
-  return web && !url.search && !url.hash && !url.username && !url.password && value.length <= 512
-    ? null
-    : { code: 'option_bad_issuer' };
+  const plain = isHttpBaseUrl(value) && !/[?#@]/.test(value) && value.length <= 512;
+  return plain ? null : { code: 'option_bad_issuer' };
 }
 
 /** The check's refusal in English; null when valid. */
