@@ -225,6 +225,13 @@ describe('sign-in with OpenID Connect', () => {
     });
   });
 
+  it('records sign-ins and refused sign-ins in the audit log', async () => {
+    for (const action of ['auth.login', 'auth.login_failed']) {
+      const found = await root.get<EnvelopeBody<unknown[]>>(`/api/audit/?action=${action}`);
+      expect(JSON.stringify(found.body.data)).toContain('"method":"oidc"');
+    }
+  });
+
   it('redeems a state once: a replayed callback, an old cookie or another browser gets 403', async () => {
     const visitor = t.client();
     const query = await authorize(visitor, { sub: 'replay' });
