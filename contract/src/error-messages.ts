@@ -164,6 +164,30 @@ export const ERROR_MESSAGES = {
     en: 'The administrator has not set up sign-in with Lark',
     zh: '管理员未配置飞书登录',
   },
+  oidc_login_disabled: {
+    en: 'The administrator has not enabled sign-in with OpenID Connect',
+    zh: '管理员未开启 OpenID Connect 登录',
+  },
+  oidc_discovery_unreadable: {
+    en: "The identity provider's discovery document at {url} could not be read (HTTP {status})",
+    zh: '无法读取身份提供方的发现文档 {url}（HTTP {status}）',
+  },
+  oidc_discovery_issuer_mismatch: {
+    en: "The identity provider's discovery document names the issuer {found}, not {expected}",
+    zh: '身份提供方的发现文档中的 issuer 为 {found}，而不是 {expected}',
+  },
+  oidc_no_signing_algorithm: {
+    en: 'The identity provider signs ID tokens only with {algorithms}, which this server does not accept',
+    zh: '身份提供方只用 {algorithms} 签名 ID Token，本服务器不接受这些算法',
+  },
+  oidc_id_token_invalid: {
+    en: 'The identity provider\'s ID token failed the "{check}" check; please sign in again',
+    zh: '身份提供方的 ID Token 未通过“{check}”校验，请重新登录',
+  },
+  oidc_sign_in_refused: {
+    en: 'The identity provider refused the sign-in: {reason}',
+    zh: '身份提供方拒绝了登录：{reason}',
+  },
   wechat_login_disabled: {
     en: 'The administrator has not enabled sign-in with WeChat',
     zh: '管理员未开启通过微信登录',
@@ -193,6 +217,14 @@ export const ERROR_MESSAGES = {
     zh: '飞书在 {seconds} 秒内没有响应，请稍后再试',
   },
   lark_unreachable: { en: 'Could not reach Lark; please try again later', zh: '无法连接飞书，请稍后再试' },
+  oidc_timeout: {
+    en: 'The identity provider did not answer within {seconds} seconds; please try again later',
+    zh: '身份提供方在 {seconds} 秒内没有响应，请稍后再试',
+  },
+  oidc_unreachable: {
+    en: 'Could not reach the identity provider; please try again later',
+    zh: '无法连接身份提供方，请稍后再试',
+  },
   wechat_timeout: {
     en: 'the WeChat server did not answer within {seconds} seconds; please try again later',
     zh: '微信服务器在 {seconds} 秒内没有响应，请稍后再试',
@@ -437,6 +469,14 @@ export const ERROR_MESSAGES = {
   github_login_needs_client: {
     en: 'Fill in the GitHub client ID and secret before enabling GitHub login',
     zh: '请先填写 GitHub Client ID 和 Client Secret，再开启 GitHub 登录',
+  },
+  oidc_login_needs_issuer: {
+    en: 'Fill in the OpenID Connect issuer and client ID before enabling OpenID Connect login',
+    zh: '请先填写 OpenID Connect 的 Issuer 和 Client ID，再开启 OpenID Connect 登录',
+  },
+  option_bad_issuer: {
+    en: 'The issuer must be an http:// or https:// URL without query or fragment',
+    zh: 'Issuer 必须是不带查询参数和片段的 http:// 或 https:// 地址',
   },
   email_whitelist_needed: {
     en: 'Fill in the email domain whitelist before enabling it',

@@ -1,4 +1,4 @@
-import { trimBaseUrl } from './base-url';
+import { isHttpBaseUrl, trimBaseUrl } from './base-url';
 import { DEFAULT_CACHE_READ_RATIO_JSON, DEFAULT_CACHE_WRITE_RATIO_JSON } from './cache-ratios';
 import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
 import { type ErrorDetail, renderError } from './render-error';
@@ -31,6 +31,8 @@ export const DEFAULT_EMAIL_DOMAIN_WHITELIST = [
   'foxmail.com',
 ].join(',');
 
+export const OIDC_DEFAULT_SCOPES = 'openid profile email';
+
 export const DEFAULT_GROUP_RATIO = '{"default":1,"vip":1,"svip":1}';
 
 const bool = (value: boolean): OptionSpec => ({ kind: 'boolean', default: String(value) });
@@ -51,6 +53,14 @@ export const OPTION_SPECS = {
   GitHubClientSecret: secret,
   LarkClientId: str(),
   LarkClientSecret: secret,
+  OidcEnabled: bool(false),
+  /** The OpenID Connect issuer; its discovery document is at {issuer}/.well-known/openid-configuration. */
+  OidcIssuer: str(),
+  OidcClientId: str(),
+  OidcClientSecret: secret,
+  OidcScopes: str(OIDC_DEFAULT_SCOPES),
+  /** The name on the sign-in button. */
+  OidcDisplayName: str('OIDC'),
   WeChatAuthEnabled: bool(false),
   WeChatServerAddress: str(),
   WeChatServerToken: secret,
@@ -154,6 +164,7 @@ export function normaliseOptionValue(key: OptionKey, value: string): string {
 
 /** The one check of an option value's form, used by the server and the settings forms. Null when valid. */
 export function optionValueRefusal(key: OptionKey, value: string): ErrorDetail | null {
+  if (key === 'OidcIssuer') return issuerRefusal(value);
   const spec: OptionSpec = OPTION_SPECS[key];
   switch (spec.kind) {
     case 'boolean':
@@ -177,6 +188,13 @@ export function optionValueRefusal(key: OptionKey, value: string): ErrorDetail |
     case 'string':
       return null;
   }
+}
+
+/** An issuer is an http(s) URL without query or fragment (OpenID Connect Discovery 1.0, section 2); empty: none. */
+function issuerRefusal(value: string): ErrorDetail | null {
+  if (value === '') return null;
+  const plain = isHttpBaseUrl(value) && !/[?#@]/.test(value) && value.length <= 512;
+  return plain ? null : { code: 'option_bad_issuer' };
 }
 
 /** The check's refusal in English; null when valid. */

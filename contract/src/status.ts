@@ -6,6 +6,10 @@ export interface ServerStatus {
   github_oauth: boolean;
   github_client_id: string;
   lark_client_id: string;
+  /** Sign-in with the OpenID Connect provider is on and set up. */
+  oidc: boolean;
+  /** The name on its button. */
+  oidc_name: string;
   system_name: string;
   logo: string;
   footer_html: string;

@@ -27,6 +27,8 @@ export interface User extends RateLimits {
   wechat_id: string;
   lark_id: string;
   oidc_id: string;
+  /** The subject ("sub") of the OpenID Connect account bound to the user (ours; one-api's is oidc_id). */
+  oidc_subject: string;
   verification_code: string;
   access_token: string;
   quota: number;

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import type { BrowserContext } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 
@@ -275,4 +277,79 @@ export async function routeGitHubAuthorize(context: BrowserContext, github: Fake
       headers: { location: `${github.url}/login/oauth/authorize${search}` },
     });
   });
+}
+
+export interface FakeOidc extends FakeServer {
+  /** The subject and claims of whoever signs in at the authorise page next. */
+  account: { sub: string; name: string; email: string };
+}
+
+/**
+ * An OpenID Connect provider: discovery, JWKS, an authorise page that sends the browser straight back
+ * with a code (for `account`), and a token endpoint that checks the client's Basic credentials and the
+ * PKCE verifier before it signs an RS256 ID token carrying the nonce it was given.
+ */
+export async function startFakeOidc(client: { id: string; secret: string }): Promise<FakeOidc> {
+  const keys = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(keys.publicKey)), kid: 'e2e-key', alg: 'RS256', use: 'sig' };
+  const codes = new Map<string, { nonce: string; challenge: string; account: FakeOidc['account'] }>();
+  let issuer = '';
+  const fake: FakeOidc = Object.assign(
+    await startFake((req, body, res) => {
+      const url = new URL(req.url ?? '/', issuer);
+      if (url.pathname === '/.well-known/openid-configuration') {
+        sendJson(res, 200, {
+          issuer,
+          authorization_endpoint: `${issuer}/authorize`,
+          token_endpoint: `${issuer}/token`,
+          jwks_uri: `${issuer}/jwks`,
+          id_token_signing_alg_values_supported: ['RS256'],
+        });
+      } else if (url.pathname === '/jwks') {
+        sendJson(res, 200, { keys: [jwk] });
+      } else if (url.pathname === '/authorize') {
+        const code = `oidc-e2e-${codes.size + 1}`;
+        const asked = url.searchParams;
+        codes.set(code, {
+          nonce: asked.get('nonce') ?? '',
+          challenge: asked.get('code_challenge') ?? '',
+          account: { ...fake.account },
+        });
+        const back = new URL(asked.get('redirect_uri') ?? '');
+        back.search = new URLSearchParams({ code, state: asked.get('state') ?? '' }).toString();
+        res.writeHead(302, { location: back.toString() });
+        res.end();
+      } else if (url.pathname === '/token') {
+        const form = new URLSearchParams(body);
+        const basic = `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`;
+        const issued = codes.get(form.get('code') ?? '');
+        codes.delete(form.get('code') ?? '');
+        const verifier = createHash('sha256')
+          .update(form.get('code_verifier') ?? '')
+          .digest('base64url');
+        if (req.headers.authorization !== basic || !issued || verifier !== issued.challenge) {
+          sendJson(res, 400, { error: 'invalid_grant' });
+          return;
+        }
+        const now = Math.floor(Date.now() / 1000);
+        const { sub, name, email } = issued.account;
+        void new SignJWT({ name, email, email_verified: true, nonce: issued.nonce })
+          .setProtectedHeader({ alg: 'RS256', kid: jwk.kid })
+          .setIssuer(issuer)
+          .setAudience(client.id)
+          .setSubject(sub)
+          .setIssuedAt(now)
+          .setExpirationTime(now + 300)
+          .sign(keys.privateKey)
+          .then((idToken) =>
+            sendJson(res, 200, { access_token: 'at', token_type: 'Bearer', id_token: idToken }),
+          );
+      } else {
+        sendJson(res, 404, {});
+      }
+    }),
+    { account: { sub: 'e2e-subject', name: 'OIDC Person', email: 'person@example.com' } },
+  );
+  issuer = fake.url;
+  return fake;
 }

@@ -31,6 +31,7 @@ import { Mailer } from './domain/mail';
 import { channelAlerts, Notifier } from './domain/notifier';
 import { OAuthAccounts } from './domain/oauth/accounts';
 import { ExternalIdentities } from './domain/oauth/identities';
+import { OidcSignIn } from './domain/oauth/oidc';
 import type { OptionsStore } from './domain/options';
 import { PasswordReset } from './domain/password-reset';
 import { PriceSheets } from './domain/price-sheets';
@@ -277,6 +278,7 @@ export function createServices(
     notifier,
     oauth: new OAuthAccounts({ db, options, users }),
     externalIdentities: new ExternalIdentities({ options, urls: config.providerUrls }),
+    oidc: new OidcSignIn({ options, codes }),
     emailVerification: new EmailVerification({ db, options, codes, mailer }),
     passwordReset: new PasswordReset({ db, options, codes, mailer }),
     turnstile: new TurnstileCheck({ options, verifyUrl: config.providerUrls.turnstileVerify }),

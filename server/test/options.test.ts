@@ -7,6 +7,7 @@ const SECRETS = [
   'SMTPToken',
   'GitHubClientSecret',
   'LarkClientSecret',
+  'OidcClientSecret',
   'WeChatServerToken',
   'TurnstileSecretKey',
   'MessagePusherToken',

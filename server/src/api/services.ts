@@ -16,6 +16,7 @@ import type { Mailer } from '../domain/mail';
 import type { Notifier } from '../domain/notifier';
 import type { OAuthAccounts } from '../domain/oauth/accounts';
 import type { ExternalIdentities } from '../domain/oauth/identities';
+import type { OidcSignIn } from '../domain/oauth/oidc';
 import type { OptionsStore } from '../domain/options';
 import type { PasswordReset } from '../domain/password-reset';
 import type { PriceSheets } from '../domain/price-sheets';
@@ -78,6 +79,7 @@ export interface Services {
   notifier: Notifier;
   oauth: OAuthAccounts;
   externalIdentities: ExternalIdentities;
+  oidc: OidcSignIn;
   emailVerification: EmailVerification;
   passwordReset: PasswordReset;
   turnstile: TurnstileCheck;

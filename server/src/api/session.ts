@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import type { OidcPending } from '../domain/oauth/oidc';
 
 /**
  * What the session cookie holds. Role and status are re-read from the database on every call, and
@@ -11,6 +12,8 @@ export interface SessionData {
   status: number;
   epoch: number;
   oauthState?: string;
+  /** An OpenID Connect sign-in under way: its flow, nonce and PKCE verifier (see domain/oauth/oidc). */
+  oidc?: OidcPending;
   /** Set once a Turnstile bot check passed in this session (one-api asks once per session). */
   turnstile?: boolean;
 }

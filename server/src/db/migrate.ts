@@ -46,6 +46,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0009_key_limits': { up: (db) => ensureSchema(db, dialect, TABLES) },
     // Video generation jobs: who asked for which upstream job, and the quota held for it.
     '0010_video_jobs': { up: (db) => ensureSchema(db, dialect, VIDEO_JOB_TABLES) },
+    // The subject of a user's OpenID Connect account (users.oidc_subject, indexed).
+    '0013_oidc': { up: (db) => ensureSchema(db, dialect, TABLES) },
   };
 }
 

@@ -13,6 +13,8 @@ export interface UsersTable {
   wechat_id: string;
   lark_id: string;
   oidc_id: string;
+  /** The OpenID Connect subject bound to the user (ours; NULL in rows one-api wrote). */
+  oidc_subject: string | null;
   access_token: string | null;
   quota: number;
   used_quota: number;

@@ -103,6 +103,8 @@ export const TABLES: TableDefinition[] = [
       varchar('wechat_id'),
       varchar('lark_id'),
       varchar('oidc_id'),
+      // The subject of the user's OpenID Connect account (ours; one-api's oidc_id stays its own).
+      varchar('oidc_subject', 255),
       { name: 'access_token', type: { kind: 'char', length: 32 } },
       bigint('quota', 0),
       bigint('used_quota', 0),
@@ -122,6 +124,7 @@ export const TABLES: TableDefinition[] = [
       index('users', 'wechat_id'),
       index('users', 'lark_id'),
       index('users', 'oidc_id'),
+      index('users', 'oidc_subject'),
       index('users', 'access_token', true),
       index('users', 'aff_code', true),
       index('users', 'inviter_id'),

@@ -34,6 +34,8 @@ function enablingRequirement(key: OptionKey, value: string, current: OptionMap):
   switch (key) {
     case 'GitHubOAuthEnabled':
       return current.GitHubClientId ? null : { code: 'github_login_needs_client' };
+    case 'OidcEnabled':
+      return current.OidcIssuer && current.OidcClientId ? null : { code: 'oidc_login_needs_issuer' };
     case 'EmailDomainRestrictionEnabled':
       return current.EmailDomainWhitelist ? null : { code: 'email_whitelist_needed' };
     case 'WeChatAuthEnabled':

@@ -10,7 +10,7 @@ export const OUTBOUND_TIMEOUT_MS = 5_000;
 export const OUTBOUND_ANSWER_LIMIT_BYTES = 1024 * 1024;
 
 /** The outside services the server calls, each with its own wording of a timeout and a failed connection. */
-export type OutboundService = 'github' | 'lark' | 'wechat' | 'pusher' | 'turnstile' | 'balance';
+export type OutboundService = 'github' | 'lark' | 'oidc' | 'wechat' | 'pusher' | 'turnstile' | 'balance';
 
 export interface OutboundAnswer {
   status: number;
@@ -50,7 +50,7 @@ export async function requestJson(
 }
 
 /** The answer's text, or '' when it is longer than `limit` bytes (the rest is not read). */
-async function textAtMost(response: Response, limit: number): Promise<string> {
+export async function textAtMost(response: Response, limit: number): Promise<string> {
   if (!response.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;

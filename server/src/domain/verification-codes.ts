@@ -1,6 +1,7 @@
 import { randomHex } from './random';
 
-export type CodePurpose = 'email-verification' | 'password-reset';
+/** `oidc-state`: an OpenID Connect sign-in's state, keyed by its flow and redeemed once. */
+export type CodePurpose = 'email-verification' | 'password-reset' | 'oidc-state';
 
 /** How long a mailed code or reset link works (10 minutes, as one-api). */
 export const CODE_VALID_MS = 10 * 60 * 1000;

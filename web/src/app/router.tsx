@@ -71,6 +71,14 @@ const routes: RouteObject[] = [
             ),
           },
           {
+            path: '/oauth/oidc',
+            element: lazyPage(
+              () => import('../features/auth/components/OidcCallbackPage'),
+              'OidcCallbackPage',
+              'oauth',
+            ),
+          },
+          {
             path: '/oauth/lark',
             element: lazyPage(
               () => import('../features/auth/components/LarkCallbackPage'),

@@ -12,6 +12,8 @@ const STATUS: ServerStatus = {
   github_oauth: true,
   github_client_id: 'gh-client',
   lark_client_id: 'lark-client',
+  oidc: false,
+  oidc_name: 'OIDC',
   system_name: 'Acme AI',
   logo: 'https://cdn.example.com/acme.png',
   footer_html: '<a href="https://acme.example">Acme</a>',

@@ -1,7 +1,7 @@
 import { api } from './api-client';
 
 /** The providers whose login (and account binding) goes through an authorise page. */
-export type OAuthProvider = 'github' | 'lark';
+export type OAuthProvider = 'github' | 'lark' | 'oidc';
 
 /** GET /api/oauth/state: the state string the provider sends back. */
 export async function fetchOAuthState(): Promise<string> {
@@ -24,6 +24,7 @@ export function larkAuthorizeUrl(appId: string, state: string, origin: string): 
  * the callback tells them apart by the session the server already holds.
  */
 export async function startOAuth(provider: OAuthProvider, clientId: string): Promise<void> {
+  if (provider === 'oidc') return startOidc();
   const state = await fetchOAuthState();
   if (!state) return;
   const url =
@@ -31,4 +32,10 @@ export async function startOAuth(provider: OAuthProvider, clientId: string): Pro
       ? githubAuthorizeUrl(clientId, state)
       : larkAuthorizeUrl(clientId, state, window.location.origin);
   window.location.assign(url);
+}
+
+/** OpenID Connect: the server builds the authorise address (state, nonce, PKCE) and keeps their secrets. */
+async function startOidc(): Promise<void> {
+  const { data } = await api.get<string>('/api/oauth/oidc/start');
+  if (data) window.location.assign(data);
 }

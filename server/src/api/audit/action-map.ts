@@ -26,6 +26,7 @@ export const SIGN_IN_ROUTES: Record<string, string> = {
   'GET /api/oauth/github': 'github',
   'GET /api/oauth/lark': 'lark',
   'GET /api/oauth/wechat': 'wechat',
+  'GET /api/oauth/oidc': 'oidc',
 };
 
 const field = (source: unknown, name: string): unknown =>

@@ -109,6 +109,20 @@ export const CONSOLE_OPERATIONS: Operation[] = [
       query: ['code', 'state'],
     },
   ),
+  op('GET', '/api/oauth/oidc/start', 'Account', 'public', [
+    "Start an OpenID Connect sign-in or binding: the provider's authorisation URL",
+    '发起 OpenID Connect 登录或绑定：身份提供方的授权地址',
+  ]),
+  op(
+    'GET',
+    '/api/oauth/oidc',
+    'Account',
+    'public',
+    ['OpenID Connect sign-in or binding callback', 'OpenID Connect 登录或绑定回调'],
+    {
+      query: ['code', 'state', 'error', 'error_description'],
+    },
+  ),
   op('GET', '/api/oauth/wechat', 'Account', 'public', ['WeChat sign-in with a code', '用验证码微信登录'], {
     query: ['code'],
   }),

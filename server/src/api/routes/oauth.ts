@@ -1,7 +1,8 @@
 import { OAUTH_BIND_MESSAGE, OAUTH_STATE_LENGTH } from '@switchyard/contract/auth';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, InputError } from '../../domain/errors';
-import type { ExternalProvider } from '../../domain/oauth/accounts';
+import type { ExternalIdentity, ExternalProvider } from '../../domain/oauth/accounts';
+import type { CodeProvider } from '../../domain/oauth/identities';
 import { randomAlphanumeric } from '../../domain/random';
 import { toApiUser } from '../../domain/users/api-user';
 import { sessionFor, signedInSession, writeSession } from '../access';
@@ -18,10 +19,13 @@ function requireCode(request: FastifyRequest): string {
   return code;
 }
 
-/** Sign-in with GitHub, Lark and WeChat, and linking those accounts to the signed-in user. */
-export function oauthRoutes(app: FastifyInstance, { sessions, oauth, externalIdentities }: Services): void {
-  const signIn = async (reply: FastifyReply, provider: ExternalProvider, code: string) => {
-    const user = await oauth.signIn(provider, await externalIdentities.fetch(provider, code));
+/** Sign-in with GitHub, Lark, WeChat and OpenID Connect, and linking those accounts to the signed-in user. */
+export function oauthRoutes(
+  app: FastifyInstance,
+  { sessions, oauth, externalIdentities, oidc }: Services,
+): void {
+  const signIn = async (reply: FastifyReply, provider: ExternalProvider, identity: ExternalIdentity) => {
+    const user = await oauth.signIn(provider, identity);
     writeSession(reply, sessions, sessionFor(user));
     return ok(toApiUser(user));
   };
@@ -33,14 +37,14 @@ export function oauthRoutes(app: FastifyInstance, { sessions, oauth, externalIde
   });
 
   /** GitHub and Lark: the state must match the session's; a signed-in caller binds, anyone else signs in. */
-  const callback = (provider: ExternalProvider) => async (request: FastifyRequest, reply: FastifyReply) => {
+  const callback = (provider: CodeProvider) => async (request: FastifyRequest, reply: FastifyReply) => {
     const state = queryText(request.query, 'state');
     if (!state || state !== request.session?.oauthState) {
       throw new DomainError('oauth_state_mismatch', {}, 403);
     }
     const code = requireCode(request);
     const current = await oauth.sessionUser(signedInSession(request));
-    if (!current) return signIn(reply, provider, code);
+    if (!current) return signIn(reply, provider, await externalIdentities.fetch(provider, code));
     const identity = await externalIdentities.fetch(provider, code);
     await oauth.bind(current.id, provider, identity.id);
     updateSession(request, reply, sessions, { oauthState: undefined });
@@ -50,8 +54,31 @@ export function oauthRoutes(app: FastifyInstance, { sessions, oauth, externalIde
   app.get('/api/oauth/lark', { config: critical }, callback('lark'));
 
   app.get('/api/oauth/wechat', { config: critical }, async (request, reply) =>
-    signIn(reply, 'wechat', requireCode(request)),
+    signIn(reply, 'wechat', await externalIdentities.fetch('wechat', requireCode(request))),
   );
+
+  /** OpenID Connect: the provider's authorisation URL, its state, nonce and PKCE verifier kept in the session. */
+  app.get('/api/oauth/oidc/start', { config: critical }, async (request, reply) => {
+    const { url, pending } = await oidc.start();
+    updateSession(request, reply, sessions, { oidc: pending });
+    return ok(url);
+  });
+
+  /** The sign-in under way ends here, whatever the outcome; a signed-in caller binds, anyone else signs in. */
+  app.get('/api/oauth/oidc', { config: critical }, async (request, reply) => {
+    const pending = request.session?.oidc;
+    if (pending) updateSession(request, reply, sessions, { oidc: undefined });
+    const identity = await oidc.finish(pending, {
+      state: queryText(request.query, 'state'),
+      code: queryText(request.query, 'code').trim(),
+      error: queryText(request.query, 'error'),
+      errorDescription: queryText(request.query, 'error_description'),
+    });
+    const current = await oauth.sessionUser(signedInSession(request));
+    if (!current) return signIn(reply, 'oidc', identity);
+    await oauth.bind(current.id, 'oidc', identity.id);
+    return { success: true, message: OAUTH_BIND_MESSAGE };
+  });
 
   app.get('/api/oauth/wechat/bind', { config: { ...critical, access: 'user' } }, async (request) => {
     const identity = await externalIdentities.fetch('wechat', requireCode(request));

@@ -4,7 +4,7 @@ import { serverAddress } from '../../domain/server-address';
 import { ok } from '../envelope';
 import type { Services } from '../services';
 
-export function statusRoutes(app: FastifyInstance, { options, config, startTime }: Services): void {
+export function statusRoutes(app: FastifyInstance, { options, config, startTime, oidc }: Services): void {
   app.get('/api/status', async () => {
     const status: ServerStatus = {
       version: config.version,
@@ -13,6 +13,8 @@ export function statusRoutes(app: FastifyInstance, { options, config, startTime 
       github_oauth: options.bool('GitHubOAuthEnabled'),
       github_client_id: options.get('GitHubClientId'),
       lark_client_id: options.get('LarkClientId'),
+      oidc: options.bool('OidcEnabled') && Boolean(options.get('OidcIssuer') && options.get('OidcClientId')),
+      oidc_name: oidc.displayName(),
       system_name: options.get('SystemName'),
       logo: options.get('Logo'),
       footer_html: options.get('Footer'),

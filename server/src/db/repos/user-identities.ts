@@ -3,7 +3,7 @@ import type { Sql } from '../connect';
 import type { UserRow } from '../schema';
 
 /** The columns that link a user to an outside account. */
-export type IdentityColumn = 'github_id' | 'lark_id' | 'wechat_id';
+export type IdentityColumn = 'github_id' | 'lark_id' | 'wechat_id' | 'oidc_subject';
 
 /** The live (not deleted) user linked to an outside account, if any. */
 export const findUserByIdentity = (

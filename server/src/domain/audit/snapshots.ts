@@ -46,6 +46,7 @@ async function userSnapshot(db: Sql, ref: TargetRef): Promise<Snapshot | undefin
     'wechat_id',
     'lark_id',
     'oidc_id',
+    'oidc_subject',
   ]);
   return { id: String(row.id), name: row.username, fields };
 }

@@ -13,7 +13,7 @@ import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
 import type { UserService } from '../users';
 
-export type ExternalProvider = 'github' | 'lark' | 'wechat';
+export type ExternalProvider = 'github' | 'lark' | 'wechat' | 'oidc';
 
 /** Who an outside provider says signed in. */
 export interface ExternalIdentity {
@@ -37,6 +37,12 @@ const PROVIDERS: Record<ExternalProvider, ProviderRules> = {
     defaultDisplayName: 'GitHub User',
   },
   lark: { column: 'lark_id', label: 'Lark', usernamePrefix: 'lark_', defaultDisplayName: 'Lark User' },
+  oidc: {
+    column: 'oidc_subject',
+    label: 'OpenID Connect',
+    usernamePrefix: 'oidc_',
+    defaultDisplayName: 'OIDC User',
+  },
   wechat: {
     column: 'wechat_id',
     label: 'WeChat',
@@ -48,7 +54,7 @@ const PROVIDERS: Record<ExternalProvider, ProviderRules> = {
 const CREATE_ATTEMPTS = 3;
 
 /**
- * Accounts reached through GitHub, Lark or WeChat: signing in (and signing up on first visit) by
+ * Accounts reached through GitHub, Lark, WeChat or OpenID Connect: signing in (and signing up on first visit) by
  * the provider's id, and linking that id to a user who is already signed in.
  */
 export class OAuthAccounts {

@@ -7,11 +7,14 @@ import type { ExternalIdentity, ExternalProvider } from './accounts';
 import { fetchGitHubIdentity } from './github';
 import { fetchLarkIdentity } from './lark';
 
+/** The providers whose code alone says who signed in (OpenID Connect has its own flow: oidc.ts). */
+export type CodeProvider = Exclude<ExternalProvider, 'oidc'>;
+
 /** Turns the code a provider sent back into who signed in, once the administrator has set it up. */
 export class ExternalIdentities {
   constructor(private readonly deps: { options: OptionsStore; urls: ProviderUrls }) {}
 
-  fetch(provider: ExternalProvider, code: string): Promise<ExternalIdentity> {
+  fetch(provider: CodeProvider, code: string): Promise<ExternalIdentity> {
     switch (provider) {
       case 'github':
         return this.#github(code);

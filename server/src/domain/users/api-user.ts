@@ -15,6 +15,7 @@ export function toApiUser(row: UserRow): User {
     wechat_id: row.wechat_id ?? '',
     lark_id: row.lark_id ?? '',
     oidc_id: row.oidc_id ?? '',
+    oidc_subject: row.oidc_subject ?? '',
     verification_code: '',
     access_token: '',
     quota: Number(row.quota ?? 0),

@@ -20,6 +20,7 @@ export interface NewUserFields {
   github_id?: string;
   wechat_id?: string;
   lark_id?: string;
+  oidc_subject?: string;
   inviterId?: number;
   role?: number;
   quota?: number;
@@ -53,6 +54,7 @@ export class Registration {
           wechat_id: fields.wechat_id ?? '',
           lark_id: fields.lark_id ?? '',
           oidc_id: '',
+          oidc_subject: fields.oidc_subject ?? '',
           access_token: fields.accessToken ?? newAccessToken(),
           quota: (fields.quota ?? newUserQuota) + inviteeQuota,
           used_quota: 0,

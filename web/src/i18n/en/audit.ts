@@ -37,6 +37,7 @@ export const enAudit = {
       access_token: 'System access token',
       lark_id: 'Bound Lark account',
       oidc_id: 'Bound OIDC account',
+      oidc_subject: 'Bound OpenID Connect subject',
       method: 'Sign-in method',
       user_id: 'User ID',
       key: 'Key',

@@ -15,6 +15,7 @@ export const enPages = {
     configTitle: 'System configuration',
     emailVerification: 'Email verification',
     githubOAuth: 'GitHub login',
+    oidcLogin: 'OpenID Connect login',
     wechatLogin: 'WeChat login',
     turnstile: 'Turnstile check',
     loadFailed: 'Failed to load the home page content...',

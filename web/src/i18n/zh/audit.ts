@@ -38,6 +38,7 @@ export const zhAudit: Messages<typeof enAudit> = {
       access_token: '系统访问令牌',
       lark_id: '已绑定的飞书账户',
       oidc_id: '已绑定的 OIDC 账户',
+      oidc_subject: '已绑定的 OpenID Connect 主体',
       method: '登录方式',
       user_id: '用户 ID',
       key: '密钥',

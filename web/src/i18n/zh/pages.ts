@@ -17,6 +17,7 @@ export const zhPages: Messages<typeof enPages> = {
     configTitle: '系统配置',
     emailVerification: '邮箱验证',
     githubOAuth: 'GitHub 身份验证',
+    oidcLogin: 'OpenID Connect 身份验证',
     wechatLogin: '微信身份验证',
     turnstile: 'Turnstile 校验',
     loadFailed: '加载首页内容失败...',

@@ -45,6 +45,7 @@ const FIELD_LABELS: Record<string, Record<string, string>> = {
     wechat_id: 'userEdit.wechatId',
     lark_id: 'audit.fields.lark_id',
     oidc_id: 'audit.fields.oidc_id',
+    oidc_subject: 'audit.fields.oidc_subject',
     method: 'audit.fields.method',
   },
   token: {

@@ -11,9 +11,18 @@ export function useStartOAuth() {
   });
 }
 
-/** GET /api/oauth/{provider}?code&state: message "bind" for a binding, else data is the user. */
-export const sendOAuthCode = (provider: OAuthProvider, code: string, state: string) =>
-  api.get<SessionUser>(`/api/oauth/${provider}`, { query: { code, state } });
+/**
+ * GET /api/oauth/{provider}?code&state: message "bind" for a binding, else data is the user. A provider
+ * that refused the sign-in sends error and error_description instead of a code: passed on for the server to word.
+ */
+export function sendOAuthCode(provider: OAuthProvider, query: URLSearchParams) {
+  const sent: Record<string, string> = { code: query.get('code') ?? '', state: query.get('state') ?? '' };
+  for (const name of ['error', 'error_description']) {
+    const value = query.get(name);
+    if (value) sent[name] = value;
+  }
+  return api.get<SessionUser>(`/api/oauth/${provider}`, { query: sent });
+}
 
 /** GET /api/oauth/wechat?code: log in with the code from the official account. */
 export function useWeChatLogin() {

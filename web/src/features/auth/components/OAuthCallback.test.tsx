@@ -55,3 +55,27 @@ describe('OAuth callback', () => {
     await screen.findByText('at /setting');
   });
 });
+
+describe('OpenID Connect callback', () => {
+  it('passes on a refusal from the provider for the server to word', async () => {
+    const fetchMock = serverAnswers(
+      jsonResponse({ success: false, message: 'The identity provider refused the sign-in: User said no' }),
+    );
+    const router = renderAt(
+      '/oauth/oidc?error=access_denied&error_description=User+said+no&state=s1',
+      '/oauth/oidc',
+      <OAuthCallback provider="oidc" />,
+      ['/', '/setting'],
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe('/setting'));
+    const sent = new URL(String(fetchMock.mock.calls[0]?.[0]), 'http://console');
+    expect(sent.pathname).toBe('/api/oauth/oidc');
+    expect(Object.fromEntries(sent.searchParams)).toEqual({
+      code: '',
+      state: 's1',
+      error: 'access_denied',
+      error_description: 'User said no',
+    });
+    expect(messages()).toContain('The identity provider refused the sign-in: User said no');
+  });
+});

@@ -3,13 +3,14 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { OAuthProvider } from '../../../lib/oauth';
+import { useServerStatus } from '../../../lib/server-status';
 import { saveSession } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
 import { sendOAuthCode } from '../api/oauth';
 
 export const OAUTH_RETRY_DELAY_MS = 2000;
 
-const PROVIDER_NAMES: Record<OAuthProvider, string> = { github: 'GitHub', lark: 'Lark' };
+const PROVIDER_NAMES: Record<Exclude<OAuthProvider, 'oidc'>, string> = { github: 'GitHub', lark: 'Lark' };
 
 /**
  * The provider sends the visitor back with code and state. "bind" means an account was
@@ -21,16 +22,15 @@ export function OAuthCallback({ provider }: { provider: OAuthProvider }) {
   const [searchParams] = useSearchParams();
   const [prompt, setPrompt] = useState(() => t('oauth.processing'));
   const started = useRef(false);
+  const status = useServerStatus();
+  const providerName = provider === 'oidc' ? (status?.oidc_name ?? 'OIDC') : PROVIDER_NAMES[provider];
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const code = searchParams.get('code') ?? '';
-    const state = searchParams.get('state') ?? '';
-
     const attempt = async (count: number): Promise<void> => {
       try {
-        const answer = await sendOAuthCode(provider, code, state);
+        const answer = await sendOAuthCode(provider, searchParams);
         if (answer.message === 'bind') {
           showSuccess(t('oauth.bound'));
           navigate('/setting');
@@ -59,7 +59,7 @@ export function OAuthCallback({ provider }: { provider: OAuthProvider }) {
     <Center mih={300}>
       <Stack align="center" gap="sm">
         <Loader />
-        <Text fw={600}>{t('oauth.title', { provider: PROVIDER_NAMES[provider] })}</Text>
+        <Text fw={600}>{t('oauth.title', { provider: providerName })}</Text>
         <Text c="dimmed" data-testid="oauth-prompt">
           {prompt}
         </Text>

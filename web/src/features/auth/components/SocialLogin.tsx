@@ -10,7 +10,7 @@ const WeChatLoginModal = lazy(async () => ({
   default: (await import('./WeChatLoginModal')).WeChatLoginModal,
 }));
 
-/** GitHub, WeChat and Lark buttons, each only when the server status enables it. */
+/** GitHub, WeChat, Lark and OpenID Connect buttons, each only when the server status enables it. */
 export function SocialLogin() {
   const { t } = useTranslation();
   const status = useServerStatus();
@@ -20,7 +20,7 @@ export function SocialLogin() {
   const github = status.github_oauth && status.github_client_id;
   const lark = status.lark_client_id;
   const wechatOn = status.wechat_login;
-  if (!github && !lark && !wechatOn) return null;
+  if (!github && !lark && !wechatOn && !status.oidc) return null;
 
   return (
     <>
@@ -28,6 +28,7 @@ export function SocialLogin() {
       <Group justify="center" gap="sm">
         {github && (
           <Button
+            className="tap-target"
             variant="default"
             onClick={() => startOAuth.mutate({ provider: 'github', clientId: status.github_client_id })}
           >
@@ -35,13 +36,27 @@ export function SocialLogin() {
           </Button>
         )}
         {wechatOn && (
-          <Button variant="default" color="green" onClick={wechat.open}>
+          <Button className="tap-target" variant="default" color="green" onClick={wechat.open}>
             {t('login.wechat')}
           </Button>
         )}
         {lark && (
-          <Button variant="default" onClick={() => startOAuth.mutate({ provider: 'lark', clientId: lark })}>
+          <Button
+            className="tap-target"
+            variant="default"
+            onClick={() => startOAuth.mutate({ provider: 'lark', clientId: lark })}
+          >
             {t('login.lark')}
+          </Button>
+        )}
+        {status.oidc && (
+          <Button
+            className="tap-target"
+            variant="default"
+            loading={startOAuth.isPending && startOAuth.variables?.provider === 'oidc'}
+            onClick={() => startOAuth.mutate({ provider: 'oidc', clientId: '' })}
+          >
+            {status.oidc_name}
           </Button>
         )}
       </Group>

@@ -85,6 +85,9 @@ export function DefaultHome() {
             <Row label={t('home.githubOAuth')}>
               <OnOff on={status?.github_oauth} />
             </Row>
+            <Row label={t('home.oidcLogin')}>
+              <OnOff on={status?.oidc} />
+            </Row>
             <Row label={t('home.wechatLogin')}>
               <OnOff on={status?.wechat_login} />
             </Row>

@@ -30,14 +30,21 @@ function BindingRow({ name, bound, enabled, loading, onBind }: BindingRowProps) 
           </Text>
         )}
       </div>
-      <Button variant="default" size="xs" disabled={!enabled} loading={loading} onClick={onBind}>
+      <Button
+        className="tap-target"
+        variant="default"
+        size="xs"
+        disabled={!enabled}
+        loading={loading}
+        onClick={onBind}
+      >
         {bound ? t('settings.bindings.rebind') : t('settings.bindings.bind')}
       </Button>
     </Group>
   );
 }
 
-/** WeChat, GitHub, Lark and email, each offered when the server enables it. */
+/** WeChat, GitHub, Lark, OpenID Connect and email, each offered when the server enables it. */
 export function AccountBindings() {
   const { t } = useTranslation();
   const status = useServerStatus();
@@ -74,6 +81,13 @@ export function AccountBindings() {
           enabled={Boolean(larkId)}
           loading={oauth.isPending && oauth.variables?.provider === 'lark'}
           onBind={() => oauth.mutate({ provider: 'lark', clientId: larkId })}
+        />
+        <BindingRow
+          name={status?.oidc_name || 'OIDC'}
+          bound={user?.oidc_subject ?? ''}
+          enabled={Boolean(status?.oidc)}
+          loading={oauth.isPending && oauth.variables?.provider === 'oidc'}
+          onBind={() => oauth.mutate({ provider: 'oidc', clientId: '' })}
         />
         <BindingRow
           name={t('settings.bindings.email')}

@@ -83,6 +83,23 @@ export function SystemTab({ options }: { options: OptionValues }) {
           testId: 'section-lark',
         },
         {
+          title: t('settings.sections.oidc'),
+          description: (
+            <>
+              <Text size="sm" c="dimmed">
+                {t('settings.sections.oidcText')}
+              </Text>
+              <CallbackHint base={base} path="/oauth/oidc" label={t('settings.sections.oidcCallback')} />
+            </>
+          ),
+          toggles: ['OidcEnabled'],
+          fields: [
+            outbound('OidcIssuer'),
+            ...plainFields('OidcClientId', 'OidcClientSecret', 'OidcScopes', 'OidcDisplayName'),
+          ],
+          testId: 'section-oidc',
+        },
+        {
           title: t('settings.sections.wechat'),
           description: t('settings.sections.wechatText'),
           cols: 3,

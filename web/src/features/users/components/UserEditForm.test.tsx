@@ -17,6 +17,7 @@ const user: User = {
   wechat_id: '',
   lark_id: '',
   oidc_id: '',
+  oidc_subject: '',
   verification_code: '',
   access_token: '',
   quota: 1000,

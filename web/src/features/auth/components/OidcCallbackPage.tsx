@@ -1,0 +1,5 @@
+import { OAuthCallback } from './OAuthCallback';
+
+export function OidcCallbackPage() {
+  return <OAuthCallback provider="oidc" />;
+}
