@@ -77,7 +77,9 @@ export async function newContext(browser: Browser, options: ContextOptions): Pro
       }
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });
-  context.setDefaultTimeout(10_000);
+  // A click or a wait that needs one rendered frame can take seconds while the CI machine's two cores
+  // also run other suites' servers and browsers (a 10 s click once timed out there while scrolling).
+  context.setDefaultTimeout(20_000);
   return context;
 }
 
