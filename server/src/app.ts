@@ -22,6 +22,7 @@ import { metricsRoutes } from './api/routes/metrics';
 import { oauthRoutes } from './api/routes/oauth';
 import { openApiRoutes } from './api/routes/openapi';
 import { optionRoutes } from './api/routes/options';
+import { paymentRoutes } from './api/routes/payments';
 import { redemptionRoutes } from './api/routes/redemptions';
 import { statusRoutes } from './api/routes/status';
 import { tokenRoutes } from './api/routes/tokens';
@@ -152,6 +153,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   optionRoutes(server, services);
   tokenRoutes(server, services);
   redemptionRoutes(server, services);
+  paymentRoutes(server, services);
   channelRoutes(server, services);
   logRoutes(server, services);
   auditRoutes(server, services);

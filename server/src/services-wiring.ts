@@ -34,6 +34,10 @@ import { ExternalIdentities } from './domain/oauth/identities';
 import type { OptionsStore } from './domain/options';
 import { PasswordReset } from './domain/password-reset';
 import { QuotaReminder } from './domain/quota-reminder';
+import { PaymentCheckout } from './domain/payments/checkout';
+import { PaymentNotifications } from './domain/payments/notifications';
+import { PaymentOrders } from './domain/payments/orders';
+import { StripeGateway } from './domain/payments/stripe-gateway';
 import { RedemptionService } from './domain/redemptions';
 import { TokenService } from './domain/tokens';
 import { TurnstileCheck } from './domain/turnstile';
@@ -196,6 +200,14 @@ export function createServices(
       ephemeralKeys: config.realtimeEphemeralKeys,
     },
   });
+  const audit = new AuditLog({ db, options });
+  const paymentOrders = new PaymentOrders({
+    db,
+    options,
+    audit,
+    onUserChanged: (id) => bus.publish({ kind: 'user', id }),
+  });
+  const stripe = new StripeGateway(config.providerUrls.stripeApi);
   const channelTester = new ChannelTester({
     logs,
     relay,
@@ -216,7 +228,15 @@ export function createServices(
       onTokenChanged: (key, id) => bus.publish({ kind: 'token', key, id }),
     }),
     redemptions: new RedemptionService({ db, options }),
-    audit: new AuditLog({ db, options }),
+    audit,
+    paymentOrders,
+    paymentCheckout: new PaymentCheckout({
+      orders: paymentOrders,
+      options,
+      stripe,
+      onGatewayError: (error) => logger?.warn({ reason: String(error) }, 'payment gateway call failed'),
+    }),
+    paymentNotifications: new PaymentNotifications({ orders: paymentOrders, options, stripe }),
     channels,
     logs,
     logSummaryCatchUp: new LogSummaryCatchUp({

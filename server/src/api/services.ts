@@ -18,6 +18,9 @@ import type { OAuthAccounts } from '../domain/oauth/accounts';
 import type { ExternalIdentities } from '../domain/oauth/identities';
 import type { OptionsStore } from '../domain/options';
 import type { PasswordReset } from '../domain/password-reset';
+import type { PaymentCheckout } from '../domain/payments/checkout';
+import type { PaymentNotifications } from '../domain/payments/notifications';
+import type { PaymentOrders } from '../domain/payments/orders';
 import type { RedemptionService } from '../domain/redemptions';
 import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
@@ -45,6 +48,10 @@ export interface Services {
   tokens: TokenService;
   redemptions: RedemptionService;
   audit: AuditLog;
+  /** Online top-up: orders credited once, the gateways' pages, their notifications. */
+  paymentOrders: PaymentOrders;
+  paymentCheckout: PaymentCheckout;
+  paymentNotifications: PaymentNotifications;
   channels: ChannelService;
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;

@@ -132,6 +132,16 @@ export async function addUserQuota(db: Sql, id: number, amount: number): Promise
     .execute();
 }
 
+/**
+ * A user's quota read with the row locked until the transaction ends (on SQLite the transaction's
+ * first write already holds the database), for a change that must not go below zero.
+ */
+export async function lockedUserQuota(db: Sql, id: number): Promise<number | undefined> {
+  const query = db.kysely.selectFrom('users').select('quota').where('id', '=', id);
+  const row = await (db.dialect === 'sqlite' ? query : query.forUpdate()).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.quota);
+}
+
 export function listUsers(
   db: Sql,
   page: number,
