@@ -81,7 +81,10 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
   const webhook = (app: TestApp, payload: string, signature: string | undefined) =>
     fetch(`${app.baseUrl}/api/topup/stripe/webhook`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(signature ? { 'stripe-signature': signature } : {}),
+      },
       body: payload,
     });
   const logsOf = (userId: number) =>
@@ -90,10 +93,12 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
     (await root.get<EnvelopeBody<AuditEntry[]>>(`/api/audit/?action=${action}`)).body.data ?? [];
 
   it('keeps the gateways’ secrets from everyone but root, and out of the options API', async () => {
-    const listed = (await root.get<EnvelopeBody<Array<{ key: string; value: string }>>>('/api/option/')).body.data!;
+    const listed = (await root.get<EnvelopeBody<Array<{ key: string; value: string }>>>('/api/option/')).body
+      .data!;
     const keys = listed.map((entry) => entry.key);
     expect(keys).toContain('StripeEnabled');
-    for (const secret of ['StripeSecretKey', 'StripeWebhookSecret', 'EPayKey']) expect(keys).not.toContain(secret);
+    for (const secret of ['StripeSecretKey', 'StripeWebhookSecret', 'EPayKey'])
+      expect(keys).not.toContain(secret);
     expect(JSON.stringify(listed)).not.toMatch(/sk_test|whsec_|epay-merchant/);
     expect((await buyer.get('/api/option/')).body.success).toBe(false);
     const audit = JSON.stringify(await auditOf('option.update'));
@@ -152,7 +157,9 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
     const logs = (await logsOf(buyerId)).filter((log) => String(log.content).includes(trade_no));
     expect(logs).toHaveLength(1);
     expect(Number(logs[0]!.quota)).toBe(4 * QUOTA_PER_UNIT);
-    expect((await auditOf('topup.paid')).filter((entry) => JSON.stringify(entry.after).includes(trade_no))).toHaveLength(1);
+    expect(
+      (await auditOf('topup.paid')).filter((entry) => JSON.stringify(entry.after).includes(trade_no)),
+    ).toHaveLength(1);
   });
 
   it('credits a payment once when the user is back before the webhook (Stripe asked), the webhook after', async () => {
@@ -221,7 +228,9 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
     expect(refused.status).toBe('pending');
     expect(refused.error).toMatch(/refused a payment of 500 JPY/);
     expect(await quotaOf(buyer)).toBe(before);
-    const entries = (await auditOf('topup.refused')).filter((entry) => JSON.stringify(entry.after).includes(trade_no));
+    const entries = (await auditOf('topup.refused')).filter((entry) =>
+      JSON.stringify(entry.after).includes(trade_no),
+    );
     expect(entries).toHaveLength(2);
   });
 
@@ -292,7 +301,11 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
     expect(refused.status).toBe(400);
     expect((await order(trade_no)).error).toMatch(/5000/);
 
-    const answers = await Promise.all([notify(a, signed), notify(b, signed, 'POST'), notify(a, signed, 'POST')]);
+    const answers = await Promise.all([
+      notify(a, signed),
+      notify(b, signed, 'POST'),
+      notify(a, signed, 'POST'),
+    ]);
     for (const answer of answers) {
       expect(answer.status).toBe(200);
       expect(await answer.text()).toBe('success');
@@ -326,14 +339,15 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
     stripe.pay(session.id);
     const event = stripe.event('checkout.session.completed', session);
     expect((await webhook(a, event.payload, event.signature)).status).toBe(200);
-    const self = (await refundee.get<EnvelopeBody<{ id: number; quota: number }>>('/api/user/self')).body.data!;
+    const self = (await refundee.get<EnvelopeBody<{ id: number; quota: number }>>('/api/user/self')).body
+      .data!;
     expect(self.quota).toBe(4 * QUOTA_PER_UNIT);
     // The user spent all but 300,000 of it.
     const edited = await root.put('/api/user/', { id: self.id, username: 'refundee', quota: 300_000 });
     expect(edited.body.success, edited.body.message).toBe(true);
-    const row = (await root.get<EnvelopeBody<PaymentOrder[]>>('/api/topup/order/?status=paid')).body.data!.find(
-      (candidate) => candidate.trade_no === trade_no,
-    )!;
+    const row = (
+      await root.get<EnvelopeBody<PaymentOrder[]>>('/api/topup/order/?status=paid')
+    ).body.data!.find((candidate) => candidate.trade_no === trade_no)!;
     const refunds = await Promise.all([
       root.post<EnvelopeBody<RefundResult>>(`/api/topup/order/${row.id}/refund`),
       root.post<EnvelopeBody<RefundResult>>(`/api/topup/order/${row.id}/refund`),
@@ -342,12 +356,18 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
     expect(done).toHaveLength(1);
     expect(done[0]!.body.data).toEqual({ taken: 300_000, short: 4 * QUOTA_PER_UNIT - 300_000 });
     expect(await quotaOf(refundee)).toBe(0);
-    const refunded = (await refundee.get<EnvelopeBody<PaymentOrder>>(`/api/topup/order/self/${trade_no}`)).body.data!;
+    const refunded = (await refundee.get<EnvelopeBody<PaymentOrder>>(`/api/topup/order/self/${trade_no}`))
+      .body.data!;
     expect(refunded).toMatchObject({ status: 'refunded', refunded_quota: 300_000 });
-    const entries = (await auditOf('topup.refund')).filter((entry) => JSON.stringify(entry.after).includes(trade_no));
+    const entries = (await auditOf('topup.refund')).filter((entry) =>
+      JSON.stringify(entry.after).includes(trade_no),
+    );
     expect(entries).toHaveLength(1);
     expect(entries[0]!.after).toMatchObject({ taken: 300_000 });
-    expect((await buyer.post(`/api/topup/order/${row.id}/refund`)).body).toMatchObject({ success: false, code: 'role_too_low' });
+    expect((await buyer.post(`/api/topup/order/${row.id}/refund`)).body).toMatchObject({
+      success: false,
+      code: 'role_too_low',
+    });
     // A late duplicate of the paid notice credits nothing again.
     expect((await webhook(b, event.payload, event.signature)).status).toBe(200);
     expect(await quotaOf(refundee)).toBe(0);

@@ -41,7 +41,9 @@ function enablingRequirement(key: OptionKey, value: string, current: OptionMap):
     case 'StripeEnabled':
       return current.StripeSecretKey && current.StripeWebhookSecret ? null : { code: 'stripe_needs_keys' };
     case 'EPayEnabled':
-      return current.EPayAddress && current.EPayPid && current.EPayKey ? null : { code: 'epay_needs_settings' };
+      return current.EPayAddress && current.EPayPid && current.EPayKey
+        ? null
+        : { code: 'epay_needs_settings' };
     case 'TurnstileCheckEnabled':
       return current.TurnstileSiteKey ? null : { code: 'turnstile_needs_site_key' };
     default:

@@ -17,7 +17,11 @@ export interface FakeSession {
 }
 
 /** Stripe's `Stripe-Signature` for a payload: `t=…,v1=` HMAC-SHA256 of `t.payload` with the signing secret. */
-export function stripeSignature(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
+export function stripeSignature(
+  payload: string,
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
   const mac = createHmac('sha256', secret).update(`${timestamp}.${payload}`).digest('hex');
   return `t=${timestamp},v1=${mac}`;
 }
@@ -89,7 +93,9 @@ export class FakeStripe {
         id,
         object: 'checkout.session',
         url: `${this.url}/pay/${id}`,
-        amount_total: Number(form.get('line_items[0][price_data][unit_amount]')) * Number(form.get('line_items[0][quantity]')),
+        amount_total:
+          Number(form.get('line_items[0][price_data][unit_amount]')) *
+          Number(form.get('line_items[0][quantity]')),
         currency: form.get('line_items[0][price_data][currency]') ?? '',
         payment_status: 'unpaid',
         status: 'open',

@@ -1,5 +1,6 @@
 import { passwordResetInput } from '@switchyard/contract/auth';
 import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
+import { createOrderInput } from '@switchyard/contract/payments';
 import {
   createRedemptionInput,
   redeemInput,
@@ -53,6 +54,7 @@ export const REQUEST_SCHEMAS = {
   UpdateRedemptionInput: updateRedemptionInput,
   RedemptionStatusInput: redemptionStatusInput,
   RedeemInput: redeemInput,
+  CreateOrderInput: createOrderInput,
   CreateChannelInput: createChannelInput,
   UpdateChannelInput: updateChannelInput,
   OptionInput: optionInput,

@@ -24,7 +24,9 @@ export function paymentRoutes(app: FastifyInstance, services: Services): void {
     ok(await paymentOrders.list({ userId: request.caller.id }, parsePage(queryText(request.query, 'p')))),
   );
   app.get<{ Params: { tradeNo: string } }>('/api/topup/order/self/:tradeNo', user, async (request) =>
-    ok(toApiOrder(await paymentCheckout.own(request.caller, request.params.tradeNo.slice(0, 64), request.ip))),
+    ok(
+      toApiOrder(await paymentCheckout.own(request.caller, request.params.tradeNo.slice(0, 64), request.ip)),
+    ),
   );
   app.get('/api/topup/order/', root, async (request) => {
     const status = queryText(request.query, 'status');
@@ -47,15 +49,21 @@ export function paymentRoutes(app: FastifyInstance, services: Services): void {
   // signature covers the raw bytes; EPay posts a form), not as the console's JSON.
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: NOTIFICATION_BODY_LIMIT }, (_r, body, done) =>
-      done(null, body),
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: NOTIFICATION_BODY_LIMIT },
+      (_r, body, done) => done(null, body),
     );
-    scope.post('/api/topup/stripe/webhook', { bodyLimit: NOTIFICATION_BODY_LIMIT }, async (request, answerTo) => {
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const signature = String(request.headers['stripe-signature'] ?? '');
-      const answer = await paymentNotifications.stripe(body, signature, request.ip);
-      return reply(answerTo, answer, 'application/json');
-    });
+    scope.post(
+      '/api/topup/stripe/webhook',
+      { bodyLimit: NOTIFICATION_BODY_LIMIT },
+      async (request, answerTo) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        const signature = String(request.headers['stripe-signature'] ?? '');
+        const answer = await paymentNotifications.stripe(body, signature, request.ip);
+        return reply(answerTo, answer, 'application/json');
+      },
+    );
     const epay = async (params: unknown, ip: string, answerTo: FastifyReply) =>
       reply(answerTo, await paymentNotifications.epay(epayParams(params), ip), 'text/plain');
     scope.get(EPAY_NOTIFY_PATH, async (request, answerTo) => epay(request.query, request.ip, answerTo));

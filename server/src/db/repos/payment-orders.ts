@@ -47,7 +47,12 @@ export const setPaymentOrderRef = (db: Sql, id: number, providerRef: string, now
  * Moves an unpaid order to paid in one conditional statement: of any number of notifications racing
  * for it, in any number of processes, exactly one changes the row. Answers whether this call was it.
  */
-export const markPaymentOrderPaid = (db: Sql, id: number, providerRef: string, now: number): Promise<boolean> =>
+export const markPaymentOrderPaid = (
+  db: Sql,
+  id: number,
+  providerRef: string,
+  now: number,
+): Promise<boolean> =>
   changedOne(
     db.kysely
       .updateTable('payment_orders')
@@ -96,5 +101,9 @@ export const markPaymentOrderRefunded = (db: Sql, id: number, now: number): Prom
 
 export const setPaymentOrderRefundedQuota = (db: Sql, id: number, taken: number): Promise<boolean> =>
   changedOne(
-    db.kysely.updateTable('payment_orders').set({ refunded_quota: taken }).where('id', '=', id).executeTakeFirst(),
+    db.kysely
+      .updateTable('payment_orders')
+      .set({ refunded_quota: taken })
+      .where('id', '=', id)
+      .executeTakeFirst(),
   );

@@ -71,7 +71,10 @@ export class PaymentCheckout {
     if (order.status !== 'pending' || order.method !== 'stripe' || !order.provider_ref) return order;
     let outcome: CreditOutcome | undefined;
     try {
-      const session = await this.deps.stripe.retrieveSession(options.get('StripeSecretKey'), order.provider_ref);
+      const session = await this.deps.stripe.retrieveSession(
+        options.get('StripeSecretKey'),
+        order.provider_ref,
+      );
       if (session.paid && session.tradeNo === order.trade_no) {
         outcome = await orders.credit({
           tradeNo: order.trade_no,

@@ -10,7 +10,9 @@ export function epaySign(params: Record<string, string>, key: string): string {
     .sort()
     .map((name) => `${name}=${params[name]}`)
     .join('&');
-  return createHash('md5').update(signed + key, 'utf8').digest('hex');
+  return createHash('md5')
+    .update(signed + key, 'utf8')
+    .digest('hex');
 }
 
 /** Whether a notification's `sign` is the one our key gives (compared in constant time). */

@@ -13,7 +13,11 @@ export interface NotificationAnswer {
   outcome: CreditOutcome | 'forged' | 'closed' | 'ignored' | 'disabled';
 }
 
-const answer = (status: number, body: string, outcome: NotificationAnswer['outcome']): NotificationAnswer => ({
+const answer = (
+  status: number,
+  body: string,
+  outcome: NotificationAnswer['outcome'],
+): NotificationAnswer => ({
   status,
   body,
   outcome,

@@ -29,7 +29,8 @@ export function priceOrder(
   method: PaymentMethod,
   amount: number,
 ): { money: number; quota: number } {
-  if (!offer.methods.includes(method) || offer.unit_price <= 0) throw new DomainError('topup_method_disabled');
+  if (!offer.methods.includes(method) || offer.unit_price <= 0)
+    throw new DomainError('topup_method_disabled');
   if (amount < offer.min_amount) throw new DomainError('topup_amount_below_min', { min: offer.min_amount });
   const money = amount * offer.unit_price;
   const quota = Math.round(amount * offer.quota_per_unit);

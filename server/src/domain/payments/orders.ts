@@ -154,7 +154,12 @@ export class PaymentOrders {
             action: 'topup.refused',
             targetType: 'user',
             target: { id: String(order.user_id), name: order.username, fields: {} },
-            details: { trade_no: order.trade_no, paid: notice.money, currency: notice.currency, expected: money },
+            details: {
+              trade_no: order.trade_no,
+              paid: notice.money,
+              currency: notice.currency,
+              expected: money,
+            },
           },
           tx,
         );
@@ -200,7 +205,8 @@ export class PaymentOrders {
   /** The gateway closed a pending order (an expired session, a failed payment); a paid one stays paid. */
   async close(tradeNo: string, method: PaymentMethod, status: 'expired' | 'failed'): Promise<void> {
     const order = await this.findByTradeNo(tradeNo);
-    if (order && order.method === method) await closePaymentOrder(this.deps.db, Number(order.id), status, nowSeconds());
+    if (order && order.method === method)
+      await closePaymentOrder(this.deps.db, Number(order.id), status, nowSeconds());
   }
 
   /**

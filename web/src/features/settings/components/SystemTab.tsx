@@ -106,6 +106,35 @@ export function SystemTab({ options }: { options: OptionValues }) {
           fields: plainFields('TurnstileSiteKey', 'TurnstileSecretKey'),
           testId: 'section-turnstile',
         },
+        {
+          title: t('settings.sections.payments'),
+          description: (
+            <>
+              {t('settings.sections.paymentsText', { quotaPerUnit: options.QuotaPerUnit })}
+              <CallbackHint
+                base={base}
+                path="/api/topup/stripe/webhook"
+                label={t('settings.sections.stripeWebhook')}
+              />
+              <CallbackHint base={base} path="/api/topup/epay/notify" label={t('settings.sections.epayNotify')} />
+            </>
+          ),
+          cols: 3,
+          toggles: ['StripeEnabled', 'EPayEnabled'],
+          fields: [
+            ...plainFields('StripeSecretKey', 'StripeWebhookSecret'),
+            outbound('EPayAddress'),
+            ...plainFields(
+              'EPayPid',
+              'EPayKey',
+              'TopUpCurrency',
+              'TopUpUnitPrice',
+              'TopUpAmountOptions',
+              'TopUpMinAmount',
+            ),
+          ],
+          testId: 'section-payments',
+        },
       ]}
     />
   );
