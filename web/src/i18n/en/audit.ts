@@ -47,6 +47,13 @@ export const enAudit = {
       code: 'Code',
       redeemed_by: 'Redeemed by (user ID)',
       target_timestamp: 'Logs before',
+      trade_no: 'Order',
+      money: 'Paid (minor units)',
+      currency: 'Currency',
+      paid: 'Notified amount',
+      expected: 'Order amount',
+      taken: 'Taken back',
+      short: 'Already spent',
     },
     actions: {
       auth_login: 'Signed in',
@@ -75,6 +82,9 @@ export const enAudit = {
       redemption_update: 'Changed code',
       redemption_delete: 'Deleted code',
       log_delete: 'Deleted old logs',
+      topup_paid: 'Online payment credited',
+      topup_refused: 'Payment notice refused',
+      topup_refund: 'Refunded an order',
     },
   },
 };

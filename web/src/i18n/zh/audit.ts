@@ -48,6 +48,13 @@ export const zhAudit: Messages<typeof enAudit> = {
       code: '兑换码',
       redeemed_by: '兑换用户 ID',
       target_timestamp: '早于此时间的日志',
+      trade_no: '订单',
+      money: '支付金额（最小货币单位）',
+      currency: '货币',
+      paid: '通知金额',
+      expected: '订单金额',
+      taken: '已收回',
+      short: '已被使用',
     },
     actions: {
       auth_login: '登录',
@@ -76,6 +83,9 @@ export const zhAudit: Messages<typeof enAudit> = {
       redemption_update: '修改兑换码',
       redemption_delete: '删除兑换码',
       log_delete: '清理历史日志',
+      topup_paid: '在线充值到账',
+      topup_refused: '拒绝支付通知',
+      topup_refund: '订单退款',
     },
   },
 };

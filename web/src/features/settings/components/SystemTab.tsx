@@ -116,7 +116,11 @@ export function SystemTab({ options }: { options: OptionValues }) {
                 path="/api/topup/stripe/webhook"
                 label={t('settings.sections.stripeWebhook')}
               />
-              <CallbackHint base={base} path="/api/topup/epay/notify" label={t('settings.sections.epayNotify')} />
+              <CallbackHint
+                base={base}
+                path="/api/topup/epay/notify"
+                label={t('settings.sections.epayNotify')}
+              />
             </>
           ),
           cols: 3,
