@@ -1,4 +1,4 @@
-import { type CreateOrderInput, type CreatedOrder, minorUnitsText } from '@switchyard/contract/payments';
+import { type CreatedOrder, type CreateOrderInput, minorUnitsText } from '@switchyard/contract/payments';
 import type { PaymentOrderRow } from '../../db/schema';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';

@@ -1,4 +1,3 @@
-import { LogType } from '@switchyard/contract/roles';
 import type {
   CreateOrderInput,
   OrderStatus,
@@ -6,6 +5,7 @@ import type {
   PaymentOrder,
   RefundResult,
 } from '@switchyard/contract/payments';
+import { LogType } from '@switchyard/contract/roles';
 import { nowSeconds } from '../../clock';
 import type { Sql } from '../../db/connect';
 import { insertLog } from '../../db/repos/logs';
