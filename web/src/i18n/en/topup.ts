@@ -16,10 +16,11 @@ export const enTopup = {
     redeemed: 'Top-up successful!',
     requestFailed: 'Request failed',
     payTitle: 'Pay online',
-    payHint: '{{price}} buys one unit ({{quota}} quota); it is added as soon as the payment is confirmed.',
+    payHint:
+      'One unit ({{quota}} of quota) costs {{price}}; it is added as soon as the payment is confirmed.',
     amount: 'Units to buy',
     minAmount: 'At least {{min}}',
-    youPay: 'You pay {{price}} for {{quota}}',
+    youPay: 'You pay {{price}}; your quota rises by {{quota}}.',
     payStripe: 'Pay by card (Stripe)',
     payAlipay: 'Alipay',
     payWechat: 'WeChat Pay',

@@ -53,6 +53,8 @@ export function PayOnlineCard({ offer }: { offer: TopUpOffer }) {
           min={offer.min_amount}
           allowDecimal={false}
           allowNegative={false}
+          hideControls
+          inputMode="numeric"
           value={amount}
           onChange={(value) => setAmount(typeof value === 'number' ? value : Number(value) || 0)}
           error={valid ? undefined : t('topup.minAmount', { min: offer.min_amount })}
