@@ -1,7 +1,15 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
+import {
+  ARTIFACTS,
+  DESKTOP,
+  type Language,
+  launchBrowser,
+  PHONE,
+  screenshot,
+  type TestBrowser,
+} from '../src/browser';
 import { AdminApi, expectToast, ROOT, settle, signedInPage, waitForPath } from '../src/console';
 import { type FakeServer, startFake } from '../src/fakes';
 import { type RunningServer, startServer } from '../src/server';
@@ -179,6 +187,14 @@ describe.each<[Language, Words]>([
     expect(await pageWidth(rootPage)).toBeLessThanOrEqual(PHONE.width);
     await settle(rootPage);
     await screenshot(rootPage, `topup/${language}-phone-root-orders`);
+    // Where root set it up: the secrets shown as saved, never their values.
+    await rootPage.goto('/setting?tab=system');
+    const settings = rootPage.getByTestId('section-payments');
+    await settings.scrollIntoViewIfNeeded();
+    expect(await settings.textContent()).not.toContain(WEBHOOK_SECRET);
+    expect(await pageWidth(rootPage)).toBeLessThanOrEqual(PHONE.width);
+    await settings.screenshot({ path: `${ARTIFACTS}/topup/${language}-phone-settings.png` });
+    await rootPage.goto('/topup');
     if (language === 'en') {
       // Root refunds the order: asked once more, then told how much came back.
       await rootPage.getByRole('button', { name: words.refund }).first().click();

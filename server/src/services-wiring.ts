@@ -234,7 +234,7 @@ export function createServices(
       orders: paymentOrders,
       options,
       stripe,
-      onGatewayError: (error) => logger?.warn({ reason: String(error) }, 'payment gateway call failed'),
+      onGatewayError: (reason) => logger?.warn({ reason }, 'payment gateway call failed'),
     }),
     paymentNotifications: new PaymentNotifications({ orders: paymentOrders, options, stripe }),
     channels,

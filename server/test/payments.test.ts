@@ -3,7 +3,7 @@ import type { AuditEntry } from '@switchyard/contract/audit';
 import type { CreatedOrder, PaymentOrder, RefundResult, TopUpOffer } from '@switchyard/contract/payments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStripe, stripeSignature } from './fakes/stripe';
-import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { type Client, type EnvelopeBody, logCapture, startTestApp, type TestApp } from './harness';
 
 const WEBHOOK_SECRET = 'whsec_test_signing_secret_0123456789';
 const STRIPE_KEY = 'sk_test_fake_secret_key_0123456789';
@@ -29,11 +29,12 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
   let root: Client;
   let buyer: Client;
   let buyerId: number;
+  const log = logCapture();
 
   beforeAll(async () => {
     stripe = await new FakeStripe(WEBHOOK_SECRET).start();
     const env = { STRIPE_API_URL: stripe.url };
-    a = await startTestApp({ env });
+    a = await startTestApp({ env, logger: log.logger });
     root = await a.root();
     const settings: Record<string, string> = {
       StripeSecretKey: STRIPE_KEY,
@@ -312,6 +313,23 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
     }
     expect(await order(trade_no)).toMatchObject({ status: 'paid', quota: 2 * QUOTA_PER_UNIT, money: 500 });
     expect(await quotaOf(buyer)).toBe(before + 2 * QUOTA_PER_UNIT);
+  });
+
+  it('answers 502 when Stripe refuses the order, closes it, and logs no key', async () => {
+    stripe.acceptsKey = false;
+    try {
+      const response = await buyer.post('/api/topup/order', { method: 'stripe', amount: 2 });
+      expect(response.status).toBe(502);
+      expect(response.body).toMatchObject({ success: false, code: 'payment_gateway_failed' });
+      expect(response.text).not.toContain(STRIPE_KEY);
+    } finally {
+      stripe.acceptsKey = true;
+    }
+    const failed = (await buyer.get<EnvelopeBody<PaymentOrder[]>>('/api/topup/order/self')).body.data![0]!;
+    expect(failed.status).toBe('failed');
+    expect(log.text()).toContain('payment gateway call failed');
+    expect(log.text()).not.toContain(STRIPE_KEY);
+    expect(log.text()).not.toMatch(/whsec_|epay-merchant/);
   });
 
   it('shows a user their own orders only, and root all of them', async () => {

@@ -34,6 +34,8 @@ export function stripeSignature(
 export class FakeStripe {
   readonly sessions = new Map<string, FakeSession>();
   readonly http = new HttpFake((request, response) => this.#answer(request, response));
+  /** Whether the secret key is taken; when not, the refusal quotes it whole (a careless gateway). */
+  acceptsKey = true;
   /** Where the checkout page posts its webhook (the gateway's route). */
   webhookUrl = '';
 
@@ -84,8 +86,11 @@ export class FakeStripe {
     };
     const path = request.url.split('?')[0] ?? '';
     if (request.method === 'POST' && path === '/v1/checkout/sessions') {
-      if (!String(request.headers.authorization ?? '').startsWith('Bearer sk_')) {
-        return send(401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });
+      const key = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
+      if (!this.acceptsKey || !key.startsWith('sk_')) {
+        return send(401, {
+          error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${key}` },
+        });
       }
       const form = new URLSearchParams(request.body);
       const id = `cs_test_${randomBytes(12).toString('hex')}`;

@@ -3,6 +3,7 @@ import type { PaymentOrderRow } from '../../db/schema';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
 import type { Actor } from '../permissions';
+import { redactSecrets } from '../redact-secrets';
 import { serverAddress } from '../server-address';
 import { epaySubmitUrl } from './epay';
 import type { CreditOutcome, PaymentOrders } from './orders';
@@ -21,7 +22,8 @@ export class PaymentCheckout {
       orders: PaymentOrders;
       options: OptionsStore;
       stripe: StripeGateway;
-      onGatewayError?: (error: unknown) => void;
+      /** Told what went wrong calling a gateway, its key already redacted. */
+      onGatewayError?: (reason: string) => void;
     },
   ) {}
 
@@ -55,7 +57,7 @@ export class PaymentCheckout {
       await orders.started(order, session.id);
       return { trade_no: order.trade_no, url: session.url };
     } catch (error) {
-      this.deps.onGatewayError?.(error);
+      this.deps.onGatewayError?.(redactSecrets(String(error), options.get('StripeSecretKey')));
       await orders.notStarted(order);
       throw new DomainError('payment_gateway_failed', {}, 502);
     }
@@ -87,7 +89,7 @@ export class PaymentCheckout {
       }
     } catch (error) {
       // The webhook still credits it; the page asks again.
-      this.deps.onGatewayError?.(error);
+      this.deps.onGatewayError?.(redactSecrets(String(error), options.get('StripeSecretKey')));
     }
     return outcome ? orders.own(actor, tradeNo) : order;
   }

@@ -41,14 +41,17 @@ export class PaymentNotifications {
   /** A Stripe webhook call: its raw body and `Stripe-Signature` header. */
   async stripe(rawBody: Buffer, signature: string, ip: string): Promise<NotificationAnswer> {
     const { orders, options, stripe } = this.deps;
+    // Checked whether or not Stripe is still offered: a payment started before it was switched off still credits.
     const secret = options.get('StripeWebhookSecret');
-    if (!options.bool('StripeEnabled') || !secret) return answer(404, '{"received":false}', 'disabled');
+    if (!secret) return answer(404, '{"received":false}', 'disabled');
     let event: Stripe.Event;
     try {
       event = stripe.event(secret, rawBody, signature);
     } catch {
       return answer(400, '{"received":false}', 'forged');
     }
+    const object: unknown = event.data?.object;
+    if (typeof object !== 'object' || object === null) return answer(200, '{"received":true}', 'ignored');
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded': {
@@ -81,7 +84,7 @@ export class PaymentNotifications {
   async epay(params: Record<string, string> | undefined, ip: string): Promise<NotificationAnswer> {
     const { orders, options } = this.deps;
     const key = options.get('EPayKey');
-    if (!options.bool('EPayEnabled') || !key) return answer(404, 'fail', 'disabled');
+    if (!key) return answer(404, 'fail', 'disabled');
     if (!params || params.pid !== options.get('EPayPid') || !epaySignatureHolds(params, key)) {
       return answer(400, 'fail', 'forged');
     }

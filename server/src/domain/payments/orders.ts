@@ -21,7 +21,7 @@ import {
   setPaymentOrderRef,
   setPaymentOrderRefundedQuota,
 } from '../../db/repos/payment-orders';
-import { addUserQuota, lockedUserQuota } from '../../db/repos/users';
+import { addUserQuota, lockedUserQuota, takeUserQuota } from '../../db/repos/users';
 import type { PaymentOrderRow } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
 import type { AuditLog } from '../audit/audit-log';
@@ -225,7 +225,9 @@ export class PaymentOrders {
       const balance = Math.max(0, (await lockedUserQuota(tx, userId)) ?? 0);
       const taken = Math.min(ordered, balance);
       await setPaymentOrderRefundedQuota(tx, Number(order.id), taken);
-      if (taken > 0) await addUserQuota(tx, userId, -taken);
+      // The row is locked: the guard can only fail if something else broke the lock.
+      if (taken > 0 && !(await takeUserQuota(tx, userId, taken)))
+        throw new Error('refund: the balance moved');
       await insertLog(tx, {
         user_id: userId,
         username: order.username,

@@ -40,7 +40,7 @@ export function PayOnlineCard({ offer }: { offer: TopUpOffer }) {
               {offer.amounts
                 .filter((option) => option >= offer.min_amount)
                 .map((option) => (
-                  <Chip key={option} value={String(option)} size="md">
+                  <Chip key={option} value={String(option)} size="md" styles={{ label: { minHeight: 44 } }}>
                     {option}
                   </Chip>
                 ))}
