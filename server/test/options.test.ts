@@ -10,6 +10,9 @@ const SECRETS = [
   'WeChatServerToken',
   'TurnstileSecretKey',
   'MessagePusherToken',
+  'StripeSecretKey',
+  'StripeWebhookSecret',
+  'EPayKey',
 ];
 
 describe('options', () => {
@@ -64,6 +67,12 @@ describe('options', () => {
 
   it.each([
     ['PasswordLoginEnabled', 'yes', /must be true or false/],
+    ['TopUpUnitPrice', '1.234', /at most two decimals/],
+    ['TopUpUnitPrice', '0', /positive price/],
+    ['TopUpCurrency', 'dollars', /three-letter currency code/],
+    ['TopUpAmountOptions', '10,-5', /positive whole amounts/],
+    ['StripeEnabled', 'true', /Stripe secret key and webhook signing secret/],
+    ['EPayEnabled', 'true', /EPay address, merchant ID and key/],
     ['PasswordLoginEnabled', 'TRUE', /must be true or false/],
     ['QuotaForNewUser', '-1', /whole number of 0 or more/],
     ['QuotaForNewUser', '1.5', /whole number of 0 or more/],

@@ -12,7 +12,7 @@ const outbound = (key: OptionField['key']): OptionField => ({ key, outbound: tru
 function CallbackHint({ base, path, label }: { base: string; path: string; label: string }) {
   return (
     <Text size="sm" c="dimmed">
-      {label} <Code>{`${base}${path}`}</Code>
+      {label} <Code style={{ overflowWrap: 'anywhere' }}>{`${base}${path}`}</Code>
     </Text>
   );
 }
