@@ -431,8 +431,8 @@ export const ERROR_MESSAGES = {
   },
   option_bad_theme: { en: 'Theme must be one of {themes}', zh: '主题必须是以下之一：{themes}' },
   option_bad_currency: {
-    en: '{key} must be a three-letter currency code such as USD or CNY',
-    zh: '{key} 必须是三个字母的货币代码，如 USD 或 CNY',
+    en: '{key} must be the three-letter code of a currency with two decimals, such as USD or CNY',
+    zh: '{key} 必须是带两位小数的货币的三字母代码，如 USD 或 CNY',
   },
   option_bad_price: {
     en: '{key} must be a positive price with at most two decimals, such as 7.30',

@@ -1,7 +1,7 @@
 import { trimBaseUrl } from './base-url';
 import { DEFAULT_CACHE_READ_RATIO_JSON, DEFAULT_CACHE_WRITE_RATIO_JSON } from './cache-ratios';
 import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
-import { CURRENCY_CODE, parseAmountOptions, priceInMinorUnits } from './payments';
+import { isTwoDecimalCurrency, parseAmountOptions, priceInMinorUnits } from './payments';
 import { type ErrorDetail, renderError } from './render-error';
 import { splitList } from './tokens';
 
@@ -201,7 +201,7 @@ export function optionValueRefusal(key: OptionKey, value: string): ErrorDetail |
 function topUpOptionRefusal(key: OptionKey, value: string): ErrorDetail | null | undefined {
   switch (key) {
     case 'TopUpCurrency':
-      return CURRENCY_CODE.test(value) ? null : { code: 'option_bad_currency', params: { key } };
+      return isTwoDecimalCurrency(value) ? null : { code: 'option_bad_currency', params: { key } };
     case 'TopUpUnitPrice': {
       const price = priceInMinorUnits(value);
       return price !== undefined && price > 0 ? null : { code: 'option_bad_price', params: { key } };

@@ -106,5 +106,13 @@ export function parseAmountOptions(text: string): number[] | undefined {
   return valid && amounts.length <= 12 ? amounts : undefined;
 }
 
-/** A three-letter ISO 4217 code, upper case. */
-export const CURRENCY_CODE = /^[A-Z]{3}$/;
+/**
+ * Whether prices can be kept in hundredths of `code` (an upper-case ISO 4217 code): not the currencies
+ * Stripe counts without decimals (JPY, KRW…) or in thousandths (BHD, KWD…).
+ */
+export const isTwoDecimalCurrency = (code: string): boolean =>
+  /^[A-Z]{3}$/.test(code) && !OTHER_DECIMAL_CURRENCIES.has(code);
+
+const OTHER_DECIMAL_CURRENCIES = new Set(
+  'BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF BHD JOD KWD OMR TND'.split(' '),
+);

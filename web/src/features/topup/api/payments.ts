@@ -17,11 +17,13 @@ const ordersKey = ['topup', 'orders'] as const;
 export const useTopUpOffer = () =>
   useQuery({ queryKey: ['topup', 'offer'], queryFn: () => fetchData<TopUpOffer>('/api/topup/offer') });
 
-/** The caller's orders, or (root, `all`) everyone's. */
-export const useOrders = (all: boolean) =>
+/** A page (from 0) of the caller's orders, or (root, `all`) of everyone's. */
+export const useOrders = (all: boolean, page: number) =>
   useQuery({
-    queryKey: [...ordersKey, all ? 'all' : 'own'],
-    queryFn: () => fetchData<PaymentOrder[]>(all ? '/api/topup/order/' : '/api/topup/order/self'),
+    queryKey: [...ordersKey, all ? 'all' : 'own', page],
+    queryFn: () =>
+      fetchData<PaymentOrder[]>(all ? '/api/topup/order/' : '/api/topup/order/self', { query: { p: page } }),
+    placeholderData: (previous) => previous,
   });
 
 /** One order of the caller's, asked again every 2 s while it is pending (the payment may still land). */

@@ -1,7 +1,10 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { ITEMS_PER_PAGE } from '@switchyard/contract/envelope';
 import type { OrderStatus, PaymentOrder } from '@switchyard/contract/payments';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmButton } from '../../../components/ConfirmButton';
+import { ListPagination } from '../../../components/ListPagination';
 import { renderQuota, renderTimestamp } from '../../../lib/format';
 import { useOrders, useRefundOrder } from '../api/payments';
 import { renderMoney } from './money';
@@ -68,8 +71,11 @@ function OrderRow({ order, all }: { order: PaymentOrder; all: boolean }) {
 /** The caller's orders; root's card lists everyone's, with refunds. */
 export function OrdersCard({ all }: { all: boolean }) {
   const { t } = useTranslation();
-  const orders = useOrders(all);
+  const [page, setPage] = useState(0);
+  const orders = useOrders(all, page);
   const rows = Array.isArray(orders.data) ? orders.data : [];
+  // The server answers pages without a total: a full page may have another after it.
+  const pages = page + 1 + (rows.length === ITEMS_PER_PAGE ? 1 : 0);
   return (
     <Card withBorder padding="lg" data-testid="topup-orders">
       <Title order={4}>{all ? t('topup.allOrders') : t('topup.myOrders')}</Title>
@@ -84,6 +90,7 @@ export function OrdersCard({ all }: { all: boolean }) {
           ))}
         </Stack>
       )}
+      {pages > 1 && <ListPagination total={pages} value={page + 1} onChange={(next) => setPage(next - 1)} />}
     </Card>
   );
 }

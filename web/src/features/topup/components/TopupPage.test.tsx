@@ -103,7 +103,8 @@ describe('paying online', () => {
     vi.stubGlobal('location', { ...window.location, assign });
     const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
       if (url === '/api/topup/offer') return jsonResponse({ success: true, message: '', data: offer });
-      if (url === '/api/topup/order/self') return jsonResponse({ success: true, message: '', data: [] });
+      if (url.startsWith('/api/topup/order/self'))
+        return jsonResponse({ success: true, message: '', data: [] });
       if (url === '/api/topup/order' && init?.method === 'POST')
         return jsonResponse({
           success: true,
