@@ -221,7 +221,7 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
   it('refuses and records a paid notice whose amount or currency is not the order’s', async () => {
     const before = await quotaOf(buyer);
     const { trade_no, session } = await stripeOrder(2);
-    for (const patch of [{ amount_total: 1 }, { currency: 'jpy' }]) {
+    for (const patch of [{ id: 'cs_test_another_session' }, { amount_total: 1 }, { currency: 'jpy' }]) {
       const event = stripe.event('checkout.session.completed', session, { ...patch, payment_status: 'paid' });
       expect((await webhook(a, event.payload, event.signature)).status).toBe(400);
     }
@@ -232,7 +232,7 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
     const entries = (await auditOf('topup.refused')).filter((entry) =>
       JSON.stringify(entry.after).includes(trade_no),
     );
-    expect(entries).toHaveLength(2);
+    expect(entries).toHaveLength(3);
   });
 
   it('credits once when two processes receive the same notification at once', async () => {
@@ -294,6 +294,13 @@ describe('online top-up: Stripe and EPay orders credited exactly once', () => {
       expect(response.status).toBe(400);
       expect(await response.text()).toBe('fail');
     }
+    // A parameter given twice, or one too long, is no notification.
+    const doubled = `${new URLSearchParams(signed)}&money=500.00`;
+    const twice = await fetch(`${a.baseUrl}/api/topup/epay/notify?${doubled}`);
+    expect(twice.status).toBe(400);
+    const long = await notify(a, { ...signed, name: 'x'.repeat(5000) });
+    expect(long.status).toBeLessThan(500);
+    expect(await long.text()).not.toBe('success');
     expect(await quotaOf(buyer)).toBe(before);
 
     // Genuine but for another amount: refused and noted on the order.

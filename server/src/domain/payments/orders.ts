@@ -143,8 +143,12 @@ export class PaymentOrders {
     const order = await this.findByTradeNo(notice.tradeNo);
     if (!order || order.method !== notice.method) return 'unknown_order';
     const money = Number(order.money);
-    if (notice.money !== money || notice.currency !== order.currency) {
-      const error = `refused a payment of ${notice.money ?? '?'} ${notice.currency || '?'} (minor units) for an order of ${money} ${order.currency}`;
+    // A Stripe order knows its Checkout Session from the start; EPay names its payment only when paid.
+    const otherPayment = order.method === 'stripe' && order.provider_ref !== notice.providerRef;
+    if (notice.money !== money || notice.currency !== order.currency || otherPayment) {
+      const error = otherPayment
+        ? `refused a payment of session ${notice.providerRef.slice(0, 100)}: the order's is ${order.provider_ref}`
+        : `refused a payment of ${notice.money ?? '?'} ${notice.currency || '?'} (minor units) for an order of ${money} ${order.currency}`;
       await inTransaction(db, async (tx) => {
         await notePaymentOrderError(tx, Number(order.id), error, nowSeconds());
         await audit.record(
@@ -159,6 +163,7 @@ export class PaymentOrders {
               paid: notice.money,
               currency: notice.currency,
               expected: money,
+              ...(otherPayment ? { session: notice.providerRef.slice(0, 100) } : {}),
             },
           },
           tx,

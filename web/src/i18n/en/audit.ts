@@ -48,6 +48,7 @@ export const enAudit = {
       redeemed_by: 'Redeemed by (user ID)',
       target_timestamp: 'Logs before',
       trade_no: 'Order',
+      session: 'Stripe session',
       money: 'Paid (minor units)',
       currency: 'Currency',
       paid: 'Notified amount',

@@ -49,6 +49,7 @@ export const zhAudit: Messages<typeof enAudit> = {
       redeemed_by: '兑换用户 ID',
       target_timestamp: '早于此时间的日志',
       trade_no: '订单',
+      session: 'Stripe 会话',
       money: '支付金额（最小货币单位）',
       currency: '货币',
       paid: '通知金额',
