@@ -94,8 +94,7 @@ export class PaymentNotifications {
       method: 'epay',
       providerRef: params.trade_no ?? '',
       money: priceInMinorUnits(params.money ?? '') ?? null,
-      // EPay names no currency: its amount is in the order's.
-      currency: (await orders.findByTradeNo(params.out_trade_no ?? ''))?.currency ?? '',
+      currency: null,
       ip,
     });
     return outcome === 'refused' ? answer(400, 'fail', outcome) : answer(200, 'success', outcome);

@@ -57,7 +57,8 @@ export interface PaymentNotice {
   /** The gateway's own id of the payment. */
   providerRef: string;
   money: number | null;
-  currency: string;
+  /** Null when the gateway names no currency (EPay): its amount is in the order's. */
+  currency: string | null;
   ip: string;
 }
 
@@ -119,12 +120,12 @@ export class PaymentOrders {
     await closePaymentOrder(this.deps.db, Number(order.id), 'failed', nowSeconds());
   }
 
-  findByTradeNo(tradeNo: string): Promise<PaymentOrderRow | undefined> {
+  #findByTradeNo(tradeNo: string): Promise<PaymentOrderRow | undefined> {
     return findPaymentOrderByTradeNo(this.deps.db, tradeNo);
   }
 
   async own(actor: Actor, tradeNo: string): Promise<PaymentOrderRow> {
-    const row = await this.findByTradeNo(tradeNo);
+    const row = await this.#findByTradeNo(tradeNo);
     if (!row || Number(row.user_id) !== actor.id) throw new DomainError('topup_order_not_found');
     return row;
   }
@@ -140,15 +141,16 @@ export class PaymentOrders {
    */
   async credit(notice: PaymentNotice): Promise<CreditOutcome> {
     const { db, options, audit } = this.deps;
-    const order = await this.findByTradeNo(notice.tradeNo);
+    const order = await this.#findByTradeNo(notice.tradeNo);
     if (!order || order.method !== notice.method) return 'unknown_order';
     const money = Number(order.money);
     // A Stripe order knows its Checkout Session from the start; EPay names its payment only when paid.
     const otherPayment = order.method === 'stripe' && order.provider_ref !== notice.providerRef;
-    if (notice.money !== money || notice.currency !== order.currency || otherPayment) {
+    const currency = notice.currency ?? order.currency;
+    if (notice.money !== money || currency !== order.currency || otherPayment) {
       const error = otherPayment
         ? `refused a payment of session ${notice.providerRef.slice(0, 100)}: the order's is ${order.provider_ref}`
-        : `refused a payment of ${notice.money ?? '?'} ${notice.currency || '?'} (minor units) for an order of ${money} ${order.currency}`;
+        : `refused a payment of ${notice.money ?? '?'} ${currency || '?'} (minor units) for an order of ${money} ${order.currency}`;
       await inTransaction(db, async (tx) => {
         await notePaymentOrderError(tx, Number(order.id), error, nowSeconds());
         await audit.record(
@@ -161,7 +163,7 @@ export class PaymentOrders {
             details: {
               trade_no: order.trade_no,
               paid: notice.money,
-              currency: notice.currency,
+              currency,
               expected: money,
               ...(otherPayment ? { session: notice.providerRef.slice(0, 100) } : {}),
             },
@@ -209,7 +211,7 @@ export class PaymentOrders {
 
   /** The gateway closed a pending order (an expired session, a failed payment); a paid one stays paid. */
   async close(tradeNo: string, method: PaymentMethod, status: 'expired' | 'failed'): Promise<void> {
-    const order = await this.findByTradeNo(tradeNo);
+    const order = await this.#findByTradeNo(tradeNo);
     if (order && order.method === method)
       await closePaymentOrder(this.deps.db, Number(order.id), status, nowSeconds());
   }
