@@ -31,6 +31,9 @@ export const AUDIT_ACTIONS = [
   'redemption.update',
   'redemption.delete',
   'log.delete',
+  'topup.paid',
+  'topup.refused',
+  'topup.refund',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -466,6 +466,47 @@ export const ERROR_MESSAGES = {
     zh: '{key}：“{name}”的倍率必须是不小于 0 的数',
   },
   option_bad_theme: { en: 'Theme must be one of {themes}', zh: '主题必须是以下之一：{themes}' },
+  option_bad_currency: {
+    en: '{key} must be the three-letter code of a currency with two decimals, such as USD or CNY',
+    zh: '{key} 必须是带两位小数的货币的三字母代码，如 USD 或 CNY',
+  },
+  option_bad_price: {
+    en: '{key} must be a positive price with at most two decimals, such as 7.30',
+    zh: '{key} 必须是最多两位小数的正数价格，如 7.30',
+  },
+  option_bad_amounts: {
+    en: '{key} must list up to 12 positive whole amounts separated by commas, such as 10,20,50',
+    zh: '{key} 必须是以逗号分隔的最多 12 个正整数金额，如 10,20,50',
+  },
+  stripe_needs_keys: {
+    en: 'Fill in the Stripe secret key and webhook signing secret before enabling Stripe',
+    zh: '请先填写 Stripe 密钥和 Webhook 签名密钥，再开启 Stripe',
+  },
+  epay_needs_settings: {
+    en: 'Fill in the EPay address, merchant ID and key before enabling EPay',
+    zh: '请先填写易支付地址、商户 ID 和密钥，再开启易支付',
+  },
+  topup_method_disabled: {
+    en: 'This payment method is not enabled',
+    zh: '该支付方式未开启',
+  },
+  topup_amount_below_min: {
+    en: 'The smallest top-up is {min}',
+    zh: '最低充值数量为 {min}',
+  },
+  topup_money_too_large: {
+    en: 'This top-up is too large for one payment',
+    zh: '充值金额过大，无法一次支付',
+  },
+  topup_order_not_found: { en: 'No such order', zh: '订单不存在' },
+  topup_order_not_paid: {
+    en: 'Only a paid order can be refunded',
+    zh: '只能退款已支付的订单',
+  },
+  payment_gateway_failed: {
+    en: 'The payment gateway could not be reached; please try again later',
+    zh: '无法连接支付网关，请稍后重试',
+  },
   github_login_needs_client: {
     en: 'Fill in the GitHub client ID and secret before enabling GitHub login',
     zh: '请先填写 GitHub Client ID 和 Client Secret，再开启 GitHub 登录',

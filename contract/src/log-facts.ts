@@ -58,6 +58,23 @@ const logFactsSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('top_up'), quota, by: z.string(), remark: z.string().optional() }),
   z.object({ kind: z.literal('quota_change'), from: quota, to: quota, by: z.string() }),
   z.object({ kind: z.literal('redemption'), quota }),
+  /** An online payment credited: its order, gateway and what was paid (minor units). */
+  z.object({
+    kind: z.literal('online_top_up'),
+    quota,
+    trade_no: z.string(),
+    method: z.string(),
+    money: z.number().int(),
+    currency: z.string(),
+  }),
+  /** Root refunded a paid order: `quota` taken back of the order's `ordered` (less when spent). */
+  z.object({
+    kind: z.literal('top_up_refund'),
+    quota,
+    ordered: quota,
+    trade_no: z.string(),
+    by: z.string(),
+  }),
   /** `message` is the reply on success, the error otherwise. */
   z.object({
     kind: z.literal('channel_test'),

@@ -1,6 +1,7 @@
 import { isHttpBaseUrl, trimBaseUrl } from './base-url';
 import { DEFAULT_CACHE_READ_RATIO_JSON, DEFAULT_CACHE_WRITE_RATIO_JSON } from './cache-ratios';
 import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
+import { isTwoDecimalCurrency, parseAmountOptions, priceInMinorUnits } from './payments';
 import { type ErrorDetail, renderError } from './render-error';
 import { splitList } from './tokens';
 
@@ -95,6 +96,18 @@ export const OPTION_SPECS = {
   CacheReadRatio: { kind: 'ratio-json', default: DEFAULT_CACHE_READ_RATIO_JSON },
   CacheWriteRatio: { kind: 'ratio-json', default: DEFAULT_CACHE_WRITE_RATIO_JSON },
   TopUpLink: str(),
+  /** Online top-up (see docs/configuration.md): the gateways, their secrets, and the prices. */
+  StripeEnabled: bool(false),
+  StripeSecretKey: secret,
+  StripeWebhookSecret: secret,
+  EPayEnabled: bool(false),
+  EPayAddress: str(),
+  EPayPid: str(),
+  EPayKey: secret,
+  TopUpCurrency: str('USD'),
+  TopUpUnitPrice: str('1.00'),
+  TopUpAmountOptions: str('10,20,50,100'),
+  TopUpMinAmount: int(1),
   ChatLink: str(),
   AutomaticDisableChannelEnabled: bool(false),
   AutomaticEnableChannelEnabled: bool(false),
@@ -152,12 +165,19 @@ export function parseRatioJson(
 }
 
 /** Addresses are stored without a trailing slash. */
-const ADDRESS_KEYS: readonly OptionKey[] = ['ServerAddress', 'WeChatServerAddress', 'MessagePusherAddress'];
+const ADDRESS_KEYS: readonly OptionKey[] = [
+  'ServerAddress',
+  'WeChatServerAddress',
+  'MessagePusherAddress',
+  'EPayAddress',
+];
 
 /** The form an option is stored in: what the server saves, and what the settings forms compare. */
 export function normaliseOptionValue(key: OptionKey, value: string): string {
   if (ADDRESS_KEYS.includes(key)) return trimBaseUrl(value);
   if (key === 'EmailDomainWhitelist') return splitList(value.toLowerCase()).join(',');
+  if (key === 'TopUpCurrency') return value.trim().toUpperCase();
+  if (key === 'TopUpUnitPrice' || key === 'TopUpAmountOptions') return value.trim();
   const kind = OPTION_SPECS[key].kind;
   return kind === 'number' || kind === 'integer' ? value.trim() : value;
 }
@@ -166,6 +186,8 @@ export function normaliseOptionValue(key: OptionKey, value: string): string {
 export function optionValueRefusal(key: OptionKey, value: string): ErrorDetail | null {
   if (key === 'OidcIssuer') return issuerRefusal(value);
   const spec: OptionSpec = OPTION_SPECS[key];
+  const special = topUpOptionRefusal(key, value);
+  if (special !== undefined) return special;
   switch (spec.kind) {
     case 'boolean':
       return value === 'true' || value === 'false' ? null : { code: 'option_not_boolean', params: { key } };
@@ -195,6 +217,22 @@ function issuerRefusal(value: string): ErrorDetail | null {
   if (value === '') return null;
   const plain = isHttpBaseUrl(value) && !/[?#@]/.test(value) && value.length <= 512;
   return plain ? null : { code: 'option_bad_issuer' };
+}
+
+/** The top-up options' own forms (undefined for any other key). */
+function topUpOptionRefusal(key: OptionKey, value: string): ErrorDetail | null | undefined {
+  switch (key) {
+    case 'TopUpCurrency':
+      return isTwoDecimalCurrency(value) ? null : { code: 'option_bad_currency', params: { key } };
+    case 'TopUpUnitPrice': {
+      const price = priceInMinorUnits(value);
+      return price !== undefined && price > 0 ? null : { code: 'option_bad_price', params: { key } };
+    }
+    case 'TopUpAmountOptions':
+      return parseAmountOptions(value) ? null : { code: 'option_bad_amounts', params: { key } };
+    default:
+      return undefined;
+  }
 }
 
 /** The check's refusal in English; null when valid. */

@@ -24,6 +24,7 @@ import { openApiRoutes } from './api/routes/openapi';
 import { optionRoutes } from './api/routes/options';
 import { playgroundRoutes } from './api/routes/playground';
 import { pricingRoutes } from './api/routes/pricing';
+import { paymentRoutes } from './api/routes/payments';
 import { redemptionRoutes } from './api/routes/redemptions';
 import { statusRoutes } from './api/routes/status';
 import { tokenRoutes } from './api/routes/tokens';
@@ -154,6 +155,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   optionRoutes(server, services);
   tokenRoutes(server, services);
   redemptionRoutes(server, services);
+  paymentRoutes(server, services);
   channelRoutes(server, services);
   logRoutes(server, services);
   auditRoutes(server, services);

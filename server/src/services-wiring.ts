@@ -35,6 +35,10 @@ import { OidcSignIn } from './domain/oauth/oidc';
 import type { OptionsStore } from './domain/options';
 import { PasswordReset } from './domain/password-reset';
 import { PriceSheets } from './domain/price-sheets';
+import { PaymentCheckout } from './domain/payments/checkout';
+import { PaymentNotifications } from './domain/payments/notifications';
+import { PaymentOrders } from './domain/payments/orders';
+import { StripeGateway } from './domain/payments/stripe-gateway';
 import { QuotaReminder } from './domain/quota-reminder';
 import { RedemptionService } from './domain/redemptions';
 import { TokenService } from './domain/tokens';
@@ -198,6 +202,14 @@ export function createServices(
       ephemeralKeys: config.realtimeEphemeralKeys,
     },
   });
+  const audit = new AuditLog({ db, options });
+  const paymentOrders = new PaymentOrders({
+    db,
+    options,
+    audit,
+    onUserChanged: (id) => bus.publish({ kind: 'user', id }),
+  });
+  const stripe = new StripeGateway(config.providerUrls.stripeApi);
   const channelTester = new ChannelTester({
     logs,
     relay,
@@ -218,7 +230,15 @@ export function createServices(
       onTokenChanged: (key, id) => bus.publish({ kind: 'token', key, id }),
     }),
     redemptions: new RedemptionService({ db, options }),
-    audit: new AuditLog({ db, options }),
+    audit,
+    paymentOrders,
+    paymentCheckout: new PaymentCheckout({
+      orders: paymentOrders,
+      options,
+      stripe,
+      onGatewayError: (reason) => logger?.warn({ reason }, 'payment gateway call failed'),
+    }),
+    paymentNotifications: new PaymentNotifications({ orders: paymentOrders, options, stripe }),
     channels,
     logs,
     logSummaryCatchUp: new LogSummaryCatchUp({

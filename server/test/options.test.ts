@@ -11,6 +11,9 @@ const SECRETS = [
   'WeChatServerToken',
   'TurnstileSecretKey',
   'MessagePusherToken',
+  'StripeSecretKey',
+  'StripeWebhookSecret',
+  'EPayKey',
 ];
 
 describe('options', () => {
@@ -65,6 +68,13 @@ describe('options', () => {
 
   it.each([
     ['PasswordLoginEnabled', 'yes', /must be true or false/],
+    ['TopUpUnitPrice', '1.234', /at most two decimals/],
+    ['TopUpUnitPrice', '0', /positive price/],
+    ['TopUpCurrency', 'dollars', /three-letter code/],
+    ['TopUpCurrency', 'jpy', /currency with two decimals/],
+    ['TopUpAmountOptions', '10,-5', /positive whole amounts/],
+    ['StripeEnabled', 'true', /Stripe secret key and webhook signing secret/],
+    ['EPayEnabled', 'true', /EPay address, merchant ID and key/],
     ['PasswordLoginEnabled', 'TRUE', /must be true or false/],
     ['QuotaForNewUser', '-1', /whole number of 0 or more/],
     ['QuotaForNewUser', '1.5', /whole number of 0 or more/],

@@ -20,6 +20,9 @@ import type { OidcSignIn } from '../domain/oauth/oidc';
 import type { OptionsStore } from '../domain/options';
 import type { PasswordReset } from '../domain/password-reset';
 import type { PriceSheets } from '../domain/price-sheets';
+import type { PaymentCheckout } from '../domain/payments/checkout';
+import type { PaymentNotifications } from '../domain/payments/notifications';
+import type { PaymentOrders } from '../domain/payments/orders';
 import type { RedemptionService } from '../domain/redemptions';
 import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
@@ -47,6 +50,10 @@ export interface Services {
   tokens: TokenService;
   redemptions: RedemptionService;
   audit: AuditLog;
+  /** Online top-up: orders credited once, the gateways' pages, their notifications. */
+  paymentOrders: PaymentOrders;
+  paymentCheckout: PaymentCheckout;
+  paymentNotifications: PaymentNotifications;
   channels: ChannelService;
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;

@@ -7,6 +7,7 @@ export interface ProviderUrls {
   larkApi: string;
   larkPassport: string;
   turnstileVerify: string;
+  stripeApi: string;
 }
 
 /** An http(s) URL without a trailing slash. */
@@ -36,5 +37,6 @@ export function readProviderUrls(env: Env): ProviderUrls {
       'TURNSTILE_VERIFY_URL',
       'https://challenges.cloudflare.com/turnstile/v0/siteverify',
     ),
+    stripeApi: readUrl(env, 'STRIPE_API_URL', 'https://api.stripe.com'),
   };
 }

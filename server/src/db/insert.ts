@@ -2,7 +2,15 @@ import type { InsertQueryBuilder, InsertResult } from 'kysely';
 import type { Sql } from './connect';
 import type { Database } from './schema';
 
-type TableWithId = 'users' | 'tokens' | 'channels' | 'redemptions' | 'logs' | 'audit_logs' | 'log_outbox';
+type TableWithId =
+  | 'users'
+  | 'tokens'
+  | 'channels'
+  | 'redemptions'
+  | 'logs'
+  | 'audit_logs'
+  | 'log_outbox'
+  | 'payment_orders';
 
 /** Runs an insert and gives back the new row id on every dialect (MySQL has no RETURNING). */
 export async function insertReturningId<T extends TableWithId>(

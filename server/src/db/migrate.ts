@@ -12,6 +12,7 @@ import {
   LEDGER_TABLES,
   LOG_SUMMARY_MARK_TABLES,
   LOG_SUMMARY_TABLES,
+  PAYMENT_ORDER_TABLES,
   TABLES,
   VIDEO_JOB_TABLES,
 } from './table-definitions';
@@ -46,6 +47,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0009_key_limits': { up: (db) => ensureSchema(db, dialect, TABLES) },
     // Video generation jobs: who asked for which upstream job, and the quota held for it.
     '0010_video_jobs': { up: (db) => ensureSchema(db, dialect, VIDEO_JOB_TABLES) },
+    // Online top-up orders: each payment's state, so that it credits exactly once.
+    '0011_payment_orders': { up: (db) => ensureSchema(db, dialect, PAYMENT_ORDER_TABLES) },
     // The subject of a user's OpenID Connect account (users.oidc_subject, indexed).
     '0013_oidc': { up: (db) => ensureSchema(db, dialect, TABLES) },
   };

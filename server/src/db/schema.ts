@@ -175,6 +175,27 @@ export interface Database {
   log_outbox: LogOutboxTable;
   log_receipts: LogReceiptsTable;
   video_jobs: VideoJobsTable;
+  payment_orders: PaymentOrdersTable;
+}
+
+/** An online top-up order (ours; see PAYMENT_ORDER_TABLES). */
+export interface PaymentOrdersTable {
+  id: Generated<number>;
+  trade_no: string;
+  user_id: number;
+  username: string;
+  method: string;
+  amount: number;
+  quota: number;
+  money: number;
+  currency: string;
+  status: string;
+  provider_ref: string;
+  refunded_quota: number;
+  error: string;
+  created_at: number;
+  paid_at: number;
+  updated_at: number;
 }
 
 /** A video generation job (ours; see VIDEO_JOB_TABLES). */
@@ -260,3 +281,4 @@ export type LogSummaryRow = Selectable<LogSummariesTable>;
 export type LogDailySummaryRow = Selectable<LogDailySummariesTable>;
 export type AuditLogRow = Selectable<AuditLogsTable>;
 export type VideoJobRow = Selectable<VideoJobsTable>;
+export type PaymentOrderRow = Selectable<PaymentOrdersTable>;

@@ -410,3 +410,36 @@ export const VIDEO_JOB_TABLES: TableDefinition[] = [
     ],
   },
 ];
+
+/**
+ * Online top-up orders (added by migration 0011, not part of one-api's schema): who buys how much
+ * quota for how much money through which gateway, and the order's state. `trade_no` is ours (what the
+ * gateway is told and echoes back); `provider_ref` the gateway's (a Checkout Session id, EPay's trade_no).
+ */
+export const PAYMENT_ORDER_TABLES: TableDefinition[] = [
+  {
+    name: 'payment_orders',
+    columns: [
+      id,
+      varchar('trade_no', 64, ''),
+      bigint('user_id', 0),
+      varchar('username', 191, ''),
+      varchar('method', 16, ''),
+      bigint('amount', 0),
+      bigint('quota', 0),
+      bigint('money', 0),
+      varchar('currency', 8, ''),
+      varchar('status', 16, ''),
+      varchar('provider_ref', 255, ''),
+      bigint('refunded_quota', 0),
+      varchar('error', 512, ''),
+      bigint('created_at', 0),
+      bigint('paid_at', 0),
+      bigint('updated_at', 0),
+    ],
+    indexes: [
+      index('payment_orders', 'trade_no', true),
+      { name: 'idx_payment_orders_user', columns: ['user_id', 'id'] },
+    ],
+  },
+];

@@ -40,6 +40,12 @@ function enablingRequirement(key: OptionKey, value: string, current: OptionMap):
       return current.EmailDomainWhitelist ? null : { code: 'email_whitelist_needed' };
     case 'WeChatAuthEnabled':
       return current.WeChatServerAddress ? null : { code: 'wechat_login_needs_address' };
+    case 'StripeEnabled':
+      return current.StripeSecretKey && current.StripeWebhookSecret ? null : { code: 'stripe_needs_keys' };
+    case 'EPayEnabled':
+      return current.EPayAddress && current.EPayPid && current.EPayKey
+        ? null
+        : { code: 'epay_needs_settings' };
     case 'TurnstileCheckEnabled':
       return current.TurnstileSiteKey ? null : { code: 'turnstile_needs_site_key' };
     default:

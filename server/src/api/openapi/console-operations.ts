@@ -198,6 +198,43 @@ export const CONSOLE_OPERATIONS: Operation[] = [
   ),
   op('DELETE', '/api/redemption/:id', 'Redemption codes', 'admin', ['Delete a code', '删除兑换码']),
 
+  op('GET', '/api/topup/offer', 'Online top-up', 'user', [
+    'The payment methods, amounts and price on offer',
+    '可用的支付方式、充值数量与价格',
+  ]),
+  op(
+    'POST',
+    '/api/topup/order',
+    'Online top-up',
+    'user',
+    ['Start an order: answers where the browser pays', '创建订单：返回浏览器前往支付的地址'],
+    { body: 'CreateOrderInput' },
+  ),
+  op('GET', '/api/topup/order/self', 'Online top-up', 'user', ['My orders', '我的订单'], { query: ['p'] }),
+  op('GET', '/api/topup/order/self/:tradeNo', 'Online top-up', 'user', [
+    'One of my orders (a pending Stripe order is first checked with Stripe)',
+    '我的单个订单（待支付的 Stripe 订单会先向 Stripe 查询）',
+  ]),
+  op('GET', '/api/topup/order/', 'Online top-up', 'root', ['Every order', '所有订单'], {
+    query: ['p', 'status'],
+  }),
+  op('POST', '/api/topup/order/:id/refund', 'Online top-up', 'root', [
+    'Refund a paid order: its quota taken back, never below zero',
+    '退款已支付的订单：收回其额度，不会低于零',
+  ]),
+  op('POST', '/api/topup/stripe/webhook', 'Online top-up', 'public', [
+    'Stripe’s webhook (signed with the webhook signing secret)',
+    'Stripe 的 Webhook（以 Webhook 签名密钥签名）',
+  ]),
+  op('GET', '/api/topup/epay/notify', 'Online top-up', 'public', [
+    'EPay’s payment notification (MD5-signed); answered success',
+    '易支付的异步通知（MD5 签名）；应答 success',
+  ]),
+  op('POST', '/api/topup/epay/notify', 'Online top-up', 'public', [
+    'EPay’s payment notification as a form',
+    '以表单发送的易支付异步通知',
+  ]),
+
   op('GET', '/api/channel/', 'Channels', 'admin', ['List channels', '渠道列表'], paged),
   op('GET', '/api/channel/search', 'Channels', 'admin', ['Search channels', '搜索渠道'], search),
   op('GET', '/api/channel/models', 'Channels', 'admin', ['Every model name known', '所有已知的模型名称']),

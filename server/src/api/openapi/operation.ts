@@ -19,6 +19,7 @@ export const TAGS = {
   Users: '用户',
   Keys: '令牌',
   'Redemption codes': '兑换码',
+  'Online top-up': '在线充值',
   Channels: '渠道',
   Logs: '日志',
   Audit: '审计',

@@ -1,6 +1,7 @@
 import { passwordResetInput } from '@switchyard/contract/auth';
 import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
 import { playgroundChatSchema } from '@switchyard/contract/playground';
+import { createOrderInput } from '@switchyard/contract/payments';
 import {
   createRedemptionInput,
   redeemInput,
@@ -54,6 +55,7 @@ export const REQUEST_SCHEMAS = {
   UpdateRedemptionInput: updateRedemptionInput,
   RedemptionStatusInput: redemptionStatusInput,
   RedeemInput: redeemInput,
+  CreateOrderInput: createOrderInput,
   CreateChannelInput: createChannelInput,
   UpdateChannelInput: updateChannelInput,
   OptionInput: optionInput,

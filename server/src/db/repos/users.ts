@@ -132,6 +132,27 @@ export async function addUserQuota(db: Sql, id: number, amount: number): Promise
     .execute();
 }
 
+/** Takes `amount` of a user's quota in one guarded statement: never below zero. Answers whether it did. */
+export async function takeUserQuota(db: Sql, id: number, amount: number): Promise<boolean> {
+  const result = await db.kysely
+    .updateTable('users')
+    .set((eb) => ({ quota: eb('quota', '-', amount) }))
+    .where('id', '=', id)
+    .where('quota', '>=', amount)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * A user's quota read with the row locked until the transaction ends (on SQLite the transaction's
+ * first write already holds the database), for a change that must not go below zero.
+ */
+export async function lockedUserQuota(db: Sql, id: number): Promise<number | undefined> {
+  const query = db.kysely.selectFrom('users').select('quota').where('id', '=', id);
+  const row = await (db.dialect === 'sqlite' ? query : query.forUpdate()).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.quota);
+}
+
 export function listUsers(
   db: Sql,
   page: number,

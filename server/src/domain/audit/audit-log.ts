@@ -81,11 +81,12 @@ export class AuditLog {
     return loadSnapshot(this.deps.db, this.deps.options, ref);
   }
 
-  async record(record: AuditRecord): Promise<void> {
+  /** Writes the entry; `db` a transaction when the entry must land with the change it records. */
+  async record(record: AuditRecord, db: Sql = this.deps.db): Promise<void> {
     // The target as it was named when the change began (a deleted user's name is overwritten).
     const target = record.before ?? record.after ?? record.target;
     const changes = changedFields(record.before?.fields, record.after?.fields ?? record.details);
-    await insertAuditLog(this.deps.db, {
+    await insertAuditLog(db, {
       created_at: nowSeconds(),
       actor_id: record.actor.id,
       actor_name: record.actor.username.slice(0, 191),

@@ -36,6 +36,8 @@ export const enLogs = {
       topUp: 'Top-up of {{quota}} by {{by}}',
       quotaChange: 'Administrator {{by}} changed the quota from {{from}} to {{to}}',
       redemption: 'Redeemed a code for {{quota}}',
+      onlineTopUp: 'Paid {{money}} online for {{quota}} (order {{tradeNo}})',
+      topUpRefund: '{{by}} refunded order {{tradeNo}}: took back {{quota}} of {{ordered}}',
       channelTestPassed: 'Channel {{channel}} test succeeded, response: {{message}}',
       channelTestFailed: 'Channel {{channel}} test failed, error: {{message}}',
     },

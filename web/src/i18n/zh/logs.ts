@@ -38,6 +38,8 @@ export const zhLogs: Messages<typeof enLogs> = {
       topUp: '管理员 {{by}} 充值 {{quota}}',
       quotaChange: '管理员 {{by}} 将额度从 {{from}} 修改为 {{to}}',
       redemption: '通过兑换码充值 {{quota}}',
+      onlineTopUp: '在线支付 {{money}}，充值 {{quota}}（订单 {{tradeNo}}）',
+      topUpRefund: '{{by}} 为订单 {{tradeNo}} 退款：收回 {{ordered}} 中的 {{quota}}',
       channelTestPassed: '渠道 {{channel}} 测试成功，响应：{{message}}',
       channelTestFailed: '渠道 {{channel}} 测试失败，错误：{{message}}',
     },

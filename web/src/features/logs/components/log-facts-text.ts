@@ -82,6 +82,19 @@ function factsText(facts: LogFacts, t: TFunction): string | undefined {
       });
     case 'redemption':
       return t('logs.facts.redemption', { quota: renderLogQuota(facts.quota) });
+    case 'online_top_up':
+      return t('logs.facts.onlineTopUp', {
+        money: `${(facts.money / 100).toFixed(2)} ${facts.currency}`,
+        quota: renderLogQuota(facts.quota),
+        tradeNo: facts.trade_no,
+      });
+    case 'top_up_refund':
+      return t('logs.facts.topUpRefund', {
+        by: facts.by,
+        tradeNo: facts.trade_no,
+        quota: renderLogQuota(facts.quota),
+        ordered: renderLogQuota(facts.ordered),
+      });
     case 'channel_test':
       return t(facts.success ? 'logs.facts.channelTestPassed' : 'logs.facts.channelTestFailed', {
         channel: facts.channel,

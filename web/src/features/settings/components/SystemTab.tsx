@@ -12,7 +12,7 @@ const outbound = (key: OptionField['key']): OptionField => ({ key, outbound: tru
 function CallbackHint({ base, path, label }: { base: string; path: string; label: string }) {
   return (
     <Text size="sm" c="dimmed">
-      {label} <Code>{`${base}${path}`}</Code>
+      {label} <Code style={{ overflowWrap: 'anywhere' }}>{`${base}${path}`}</Code>
     </Text>
   );
 }
@@ -122,6 +122,39 @@ export function SystemTab({ options }: { options: OptionValues }) {
           toggles: ['TurnstileCheckEnabled'],
           fields: plainFields('TurnstileSiteKey', 'TurnstileSecretKey'),
           testId: 'section-turnstile',
+        },
+        {
+          title: t('settings.sections.payments'),
+          description: (
+            <>
+              {t('settings.sections.paymentsText', { quotaPerUnit: options.QuotaPerUnit })}
+              <CallbackHint
+                base={base}
+                path="/api/topup/stripe/webhook"
+                label={t('settings.sections.stripeWebhook')}
+              />
+              <CallbackHint
+                base={base}
+                path="/api/topup/epay/notify"
+                label={t('settings.sections.epayNotify')}
+              />
+            </>
+          ),
+          cols: 3,
+          toggles: ['StripeEnabled', 'EPayEnabled'],
+          fields: [
+            ...plainFields('StripeSecretKey', 'StripeWebhookSecret'),
+            outbound('EPayAddress'),
+            ...plainFields(
+              'EPayPid',
+              'EPayKey',
+              'TopUpCurrency',
+              'TopUpUnitPrice',
+              'TopUpAmountOptions',
+              'TopUpMinAmount',
+            ),
+          ],
+          testId: 'section-payments',
         },
       ]}
     />

@@ -87,3 +87,43 @@ describe('top-up', () => {
     expect(open).not.toHaveBeenCalled();
   });
 });
+
+describe('paying online', () => {
+  const offer = {
+    methods: ['stripe', 'epay'],
+    amounts: [2, 5],
+    min_amount: 2,
+    unit_price: 250,
+    currency: 'USD',
+    quota_per_unit: 500000,
+  };
+
+  it('prices the chosen amount, refuses one below the minimum, and sends the order to the gateway', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/topup/offer') return jsonResponse({ success: true, message: '', data: offer });
+      if (url.startsWith('/api/topup/order/self'))
+        return jsonResponse({ success: true, message: '', data: [] });
+      if (url === '/api/topup/order' && init?.method === 'POST')
+        return jsonResponse({
+          success: true,
+          message: '',
+          data: { trade_no: 'SY1', url: 'https://pay.test/x' },
+        });
+      return jsonResponse({ success: true, message: '', data: self });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderAt('/topup', '/topup', <TopupPage />);
+    await screen.findByText('Pay online');
+    fireEvent.click(screen.getByText('5'));
+    await waitFor(() => expect(screen.getByTestId('topup-price').textContent).toContain('$12.50'));
+    fireEvent.change(screen.getByLabelText('Units to buy'), { target: { value: '1' } });
+    expect((screen.getByRole('button', { name: 'Alipay' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByLabelText('Units to buy'), { target: { value: '3' } });
+    fireEvent.click(screen.getByRole('button', { name: 'WeChat Pay' }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('https://pay.test/x'));
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/topup/order');
+    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ method: 'epay', amount: 3, epay_type: 'wxpay' });
+  });
+});

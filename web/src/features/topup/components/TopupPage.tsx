@@ -5,8 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../../components/PageHeader';
 import { renderQuota } from '../../../lib/format';
 import { useServerStatus } from '../../../lib/server-status';
+import { isRoot, useSessionUser } from '../../../lib/session';
 import { showError } from '../../../lib/toast';
+import { useTopUpOffer } from '../api/payments';
 import { useOwnQuota, useRedeemCode } from '../api/topup';
+import { OrdersCard } from './OrdersCard';
+import { PaymentReturn } from './PaymentReturn';
+import { PayOnlineCard } from './PayOnlineCard';
 
 /** A card's title with its one-line explanation. */
 function CardHeading({ title, hint }: { title: string; hint: string }) {
@@ -20,12 +25,15 @@ function CardHeading({ title, hint }: { title: string; hint: string }) {
   );
 }
 
-/** Top-up: the current quota, the configured top-up link and redeeming a code. */
+/** Top-up: the current quota, paying online, the configured top-up link, redeeming a code, the orders. */
 export function TopupPage() {
   const { t } = useTranslation();
   const status = useServerStatus();
   const quota = useOwnQuota();
   const redeem = useRedeemCode();
+  const offer = useTopUpOffer().data;
+  const payOnline = offer && Array.isArray(offer.methods) && offer.methods.length > 0;
+  const root = isRoot(useSessionUser());
   const [code, setCode] = useState('');
   const [error, setError] = useState<string>();
 
@@ -49,6 +57,7 @@ export function TopupPage() {
   return (
     <>
       <PageHeader title={t('topup.title')} />
+      <PaymentReturn />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" maw={960}>
         <Card withBorder padding="lg">
           <Stack gap="md" justify="space-between" h="100%">
@@ -90,6 +99,8 @@ export function TopupPage() {
             </Stack>
           </form>
         </Card>
+        {payOnline && <PayOnlineCard offer={offer} />}
+        {(payOnline || root) && <OrdersCard all={root} />}
       </SimpleGrid>
     </>
   );
