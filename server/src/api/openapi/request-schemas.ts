@@ -1,7 +1,7 @@
 import { passwordResetInput } from '@switchyard/contract/auth';
 import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
-import { playgroundChatSchema } from '@switchyard/contract/playground';
 import { createOrderInput } from '@switchyard/contract/payments';
+import { playgroundChatSchema } from '@switchyard/contract/playground';
 import {
   createRedemptionInput,
   redeemInput,
