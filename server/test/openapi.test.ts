@@ -1,3 +1,4 @@
+import { OPTION_KEYS } from '@switchyard/contract/options';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiPath } from '../src/api/openapi/document';
@@ -128,6 +129,14 @@ describe('OpenAPI document', () => {
   it('is OpenAPI 3.1 and public', () => {
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths).length).toBeGreaterThan(50);
+  });
+
+  it('names every option PUT /api/option/ takes, the online top-up, OpenID Connect and price list ones too', () => {
+    const input = document.components.schemas.OptionInput as { properties: { key: { enum: string[] } } };
+    expect(input.properties.key.enum).toEqual(OPTION_KEYS);
+    expect(input.properties.key.enum).toEqual(
+      expect.arrayContaining(['StripeEnabled', 'EPayKey', 'OidcIssuer', 'PublicPricingEnabled']),
+    );
   });
 
   it('lists every route the server registers, with its method, and none it does not', () => {

@@ -1,5 +1,6 @@
 import { passwordResetInput } from '@switchyard/contract/auth';
 import { createChannelInput, updateChannelInput } from '@switchyard/contract/channels';
+import { OPTION_KEYS, type OptionKey } from '@switchyard/contract/options';
 import { createOrderInput } from '@switchyard/contract/payments';
 import { playgroundChatSchema } from '@switchyard/contract/playground';
 import {
@@ -36,7 +37,20 @@ import {
   updateSelfInput,
   updateUserInput,
 } from '@switchyard/contract/users';
+import { z } from 'zod';
 import { optionInput } from '../routes/options';
+
+/**
+ * PUT /api/option/ as documented: the key one of the known options (the parse itself refuses any other
+ * with `option_unknown`, a clearer answer than a schema's enum error).
+ */
+const documentedOptionInput = optionInput.extend({
+  key: z
+    .enum(OPTION_KEYS as [OptionKey, ...OptionKey[]])
+    .describe(
+      'The option; secrets (keys, client secrets, webhook secrets) can be set but are never read back',
+    ),
+});
 
 /** Every request body the reference names: the same zod schemas the server parses with. */
 export const REQUEST_SCHEMAS = {
@@ -58,7 +72,7 @@ export const REQUEST_SCHEMAS = {
   CreateOrderInput: createOrderInput,
   CreateChannelInput: createChannelInput,
   UpdateChannelInput: updateChannelInput,
-  OptionInput: optionInput,
+  OptionInput: documentedOptionInput,
   PlaygroundChatInput: playgroundChatSchema,
   ChatCompletionRequest: chatCompletionRequest,
   CompletionRequest: completionRequest,
