@@ -24,6 +24,7 @@ import { openApiRoutes } from './api/routes/openapi';
 import { optionRoutes } from './api/routes/options';
 import { redemptionRoutes } from './api/routes/redemptions';
 import { statusRoutes } from './api/routes/status';
+import { twoFactorRoutes } from './api/routes/two-factor';
 import { tokenRoutes } from './api/routes/tokens';
 import { userRoutes } from './api/routes/users';
 import { verificationRoutes } from './api/routes/verification';
@@ -128,7 +129,10 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     server,
     'onRequest',
     isApiRoute,
-    accessGuard(db, (user, ip) => services.audit.noteAccessTokenUse(user, ip)),
+    accessGuard(db, {
+      onAccessToken: (user, ip) => services.audit.noteAccessTokenUse(user, ip),
+      mustEnrol: (user) => services.twoFactor.mustEnrol(user),
+    }),
   );
   installAuditHooks(server, services.audit);
   const bodies = installBodyBudget(server, config);
@@ -157,6 +161,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   auditRoutes(server, services);
   openApiRoutes(server, services);
   oauthRoutes(server, services);
+  twoFactorRoutes(server, services);
   verificationRoutes(server, services);
   await relayRoutes(server, {
     ...services,

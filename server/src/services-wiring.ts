@@ -37,6 +37,7 @@ import { QuotaReminder } from './domain/quota-reminder';
 import { RedemptionService } from './domain/redemptions';
 import { TokenService } from './domain/tokens';
 import { TurnstileCheck } from './domain/turnstile';
+import { TwoFactorService } from './domain/two-factor';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { VideoJobList } from './domain/video-jobs';
@@ -148,6 +149,7 @@ export function createServices(
     inFlight: () => relay.inFlight,
   });
   const logs = new LogService({ db, logs: db.logs });
+  const audit = new AuditLog({ db, options });
   const health = new ChannelHealth({
     options,
     channels,
@@ -216,7 +218,15 @@ export function createServices(
       onTokenChanged: (key, id) => bus.publish({ kind: 'token', key, id }),
     }),
     redemptions: new RedemptionService({ db, options }),
-    audit: new AuditLog({ db, options }),
+    audit,
+    twoFactor: new TwoFactorService({
+      db,
+      options,
+      audit,
+      sessionSecret: config.sessionSecret,
+      sessionSecretGenerated: config.sessionSecretGenerated,
+      clock,
+    }),
     channels,
     logs,
     logSummaryCatchUp: new LogSummaryCatchUp({

@@ -21,6 +21,7 @@ import type { PasswordReset } from '../domain/password-reset';
 import type { RedemptionService } from '../domain/redemptions';
 import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
+import type { TwoFactorService } from '../domain/two-factor';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
 import type { VideoJobList } from '../domain/video-jobs';
@@ -45,6 +46,7 @@ export interface Services {
   tokens: TokenService;
   redemptions: RedemptionService;
   audit: AuditLog;
+  twoFactor: TwoFactorService;
   channels: ChannelService;
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;

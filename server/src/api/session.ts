@@ -13,6 +13,15 @@ export interface SessionData {
   oauthState?: string;
   /** Set once a Turnstile bot check passed in this session (one-api asks once per session). */
   turnstile?: boolean;
+  /** A sign-in whose password or OAuth step passed, waiting for its two-factor code until `until` (ms). */
+  twoFactor?: PendingTwoFactor;
+}
+
+export interface PendingTwoFactor {
+  id: number;
+  username: string;
+  epoch: number;
+  until: number;
 }
 
 export const SESSION_COOKIE = 'session';

@@ -13,6 +13,7 @@ import {
   LOG_SUMMARY_MARK_TABLES,
   LOG_SUMMARY_TABLES,
   TABLES,
+  TWO_FACTOR_TABLES,
   VIDEO_JOB_TABLES,
 } from './table-definitions';
 
@@ -46,6 +47,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0009_key_limits': { up: (db) => ensureSchema(db, dialect, TABLES) },
     // Video generation jobs: who asked for which upstream job, and the quota held for it.
     '0010_video_jobs': { up: (db) => ensureSchema(db, dialect, VIDEO_JOB_TABLES) },
+    // Two-factor sign-in: each user's TOTP secret, recovery codes and attempt count.
+    '0012_two_factor': { up: (db) => ensureSchema(db, dialect, TWO_FACTOR_TABLES) },
   };
 }
 

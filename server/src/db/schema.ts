@@ -173,6 +173,19 @@ export interface Database {
   log_outbox: LogOutboxTable;
   log_receipts: LogReceiptsTable;
   video_jobs: VideoJobsTable;
+  two_factor: TwoFactorTable;
+}
+
+/** A user's two-factor enrolment (ours; see TWO_FACTOR_TABLES). */
+export interface TwoFactorTable {
+  user_id: number;
+  secret: string;
+  enabled: boolean | number;
+  last_step: number;
+  recovery_codes: string | null;
+  failed_attempts: number;
+  attempts_since: number;
+  created_at: number;
 }
 
 /** A video generation job (ours; see VIDEO_JOB_TABLES). */
@@ -258,3 +271,4 @@ export type LogSummaryRow = Selectable<LogSummariesTable>;
 export type LogDailySummaryRow = Selectable<LogDailySummariesTable>;
 export type AuditLogRow = Selectable<AuditLogsTable>;
 export type VideoJobRow = Selectable<VideoJobsTable>;
+export type TwoFactorRow = Selectable<TwoFactorTable>;

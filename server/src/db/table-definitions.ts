@@ -407,3 +407,28 @@ export const VIDEO_JOB_TABLES: TableDefinition[] = [
     ],
   },
 ];
+
+/**
+ * Two-factor sign-in (added by migration 0012, not part of one-api's schema): one row per user who
+ * started or finished enrolment. `secret` is the TOTP secret encrypted under SESSION_SECRET; it counts
+ * only once `enabled`. `last_step` is the newest TOTP time step accepted (a code is never taken twice);
+ * `recovery_codes` the SHA-256 hashes of the unused recovery codes as a JSON array; `failed_attempts`
+ * the codes tried since `attempts_since` (the attempt limit's window).
+ */
+export const TWO_FACTOR_TABLES: TableDefinition[] = [
+  {
+    name: 'two_factor',
+    columns: [
+      { name: 'user_id', type: { kind: 'bigint' }, notNull: true },
+      varchar('secret', 255, ''),
+      bool('enabled'),
+      bigint('last_step', 0),
+      text('recovery_codes'),
+      bigint('failed_attempts', 0),
+      bigint('attempts_since', 0),
+      bigint('created_at', 0),
+    ],
+    primaryKey: ['user_id'],
+    indexes: [],
+  },
+];

@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, InputError } from '../../domain/errors';
 import type { ExternalProvider } from '../../domain/oauth/accounts';
 import { randomAlphanumeric } from '../../domain/random';
-import { toApiUser } from '../../domain/users/api-user';
-import { sessionFor, signedInSession, writeSession } from '../access';
+import { signedInSession } from '../access';
 import { ok, queryText } from '../envelope';
 import type { Services } from '../services';
+import { finishSignIn } from '../sign-in';
 import { updateSession } from '../visitor-session';
 
 /** Each of these GETs signs in, binds or keeps a state: refused from another site. */
@@ -19,12 +19,10 @@ function requireCode(request: FastifyRequest): string {
 }
 
 /** Sign-in with GitHub, Lark and WeChat, and linking those accounts to the signed-in user. */
-export function oauthRoutes(app: FastifyInstance, { sessions, oauth, externalIdentities }: Services): void {
-  const signIn = async (reply: FastifyReply, provider: ExternalProvider, code: string) => {
-    const user = await oauth.signIn(provider, await externalIdentities.fetch(provider, code));
-    writeSession(reply, sessions, sessionFor(user));
-    return ok(toApiUser(user));
-  };
+export function oauthRoutes(app: FastifyInstance, services: Services): void {
+  const { sessions, oauth, externalIdentities } = services;
+  const signIn = async (reply: FastifyReply, provider: ExternalProvider, code: string) =>
+    finishSignIn(reply, services, await oauth.signIn(provider, await externalIdentities.fetch(provider, code)));
 
   app.get('/api/oauth/state', { config: critical }, async (request, reply) => {
     const state = randomAlphanumeric(OAUTH_STATE_LENGTH);

@@ -1,0 +1,33 @@
+import { TWO_FACTOR_MESSAGE } from '@switchyard/contract/two-factor';
+import type { FastifyReply } from 'fastify';
+import type { UserRow } from '../db/schema';
+import type { TwoFactorService } from '../domain/two-factor';
+import { toApiUser } from '../domain/users/api-user';
+import { sessionFor, writeSession } from './access';
+import type { SessionCodec } from './session';
+import { VISITOR } from './visitor-session';
+
+/** How long the second step waits for its code after the password or OAuth step. */
+const SECOND_STEP_MS = 5 * 60 * 1000;
+
+/**
+ * The end of a password or OAuth sign-in: the session is the user's, unless the user has two-factor
+ * sign-in on; then the session only waits for the code (POST /api/user/login/2fa) and the answer says so.
+ */
+export async function finishSignIn(
+  reply: FastifyReply,
+  { sessions, twoFactor }: { sessions: SessionCodec; twoFactor: TwoFactorService },
+  user: UserRow,
+) {
+  if (await twoFactor.isEnabled(user.id)) {
+    const pending = { id: user.id, username: user.username, epoch: user.session_epoch };
+    writeSession(reply, sessions, { ...VISITOR, twoFactor: { ...pending, until: Date.now() + SECOND_STEP_MS } });
+    return { success: true, message: TWO_FACTOR_MESSAGE, data: { two_factor: true } };
+  }
+  return signInNow(reply, sessions, user);
+}
+
+export function signInNow(reply: FastifyReply, sessions: SessionCodec, user: UserRow) {
+  writeSession(reply, sessions, sessionFor(user));
+  return { success: true, message: '', data: toApiUser(user) };
+}
