@@ -119,9 +119,9 @@ export function accessGuard(
       }
       if (user.status === UserStatus.enabled) {
         const caller = { id: user.id, username: user.username, role: user.role };
-        await hooks.onAccessToken?.(caller, request.ip).catch((error: unknown) =>
-          request.log.error({ err: error }, 'audit entry not written'),
-        );
+        await hooks
+          .onAccessToken?.(caller, request.ip)
+          .catch((error: unknown) => request.log.error({ err: error }, 'audit entry not written'));
       }
     }
     if (user.status !== UserStatus.enabled) {

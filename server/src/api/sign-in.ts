@@ -21,7 +21,10 @@ export async function finishSignIn(
 ) {
   if (await twoFactor.isEnabled(user.id)) {
     const pending = { id: user.id, username: user.username, epoch: user.session_epoch };
-    writeSession(reply, sessions, { ...VISITOR, twoFactor: { ...pending, until: Date.now() + SECOND_STEP_MS } });
+    writeSession(reply, sessions, {
+      ...VISITOR,
+      twoFactor: { ...pending, until: Date.now() + SECOND_STEP_MS },
+    });
     return { success: true, message: TWO_FACTOR_MESSAGE, data: { two_factor: true } };
   }
   return signInNow(reply, sessions, user);

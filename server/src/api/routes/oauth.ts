@@ -22,7 +22,11 @@ function requireCode(request: FastifyRequest): string {
 export function oauthRoutes(app: FastifyInstance, services: Services): void {
   const { sessions, oauth, externalIdentities } = services;
   const signIn = async (reply: FastifyReply, provider: ExternalProvider, code: string) =>
-    finishSignIn(reply, services, await oauth.signIn(provider, await externalIdentities.fetch(provider, code)));
+    finishSignIn(
+      reply,
+      services,
+      await oauth.signIn(provider, await externalIdentities.fetch(provider, code)),
+    );
 
   app.get('/api/oauth/state', { config: critical }, async (request, reply) => {
     const state = randomAlphanumeric(OAUTH_STATE_LENGTH);

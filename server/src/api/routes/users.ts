@@ -34,7 +34,9 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
 
   const user = { config: { access: 'user' as const } };
   const beforeTwoFactor = { config: { ...user.config, beforeTwoFactor: true } };
-  app.get('/api/user/self', beforeTwoFactor, async (request) => ok(toOwnApiUser(await users.getRow(request.caller.id))));
+  app.get('/api/user/self', beforeTwoFactor, async (request) =>
+    ok(toOwnApiUser(await users.getRow(request.caller.id))),
+  );
   app.put('/api/user/self', user, async (request, reply) => {
     const input = parseBody(updateSelfInput, request.body);
     await users.updateSelf(request.caller, input);

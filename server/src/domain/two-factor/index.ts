@@ -150,7 +150,10 @@ export class TwoFactorService {
       const hashes = parseRecoveryHashes(row.recovery_codes);
       const hash = hashRecoveryCode(code);
       const left = hashes.filter((known) => known !== hash);
-      if (left.length < hashes.length && (await replaceRecoveryCodes(db, row.user_id, row.recovery_codes ?? '', left))) {
+      if (
+        left.length < hashes.length &&
+        (await replaceRecoveryCodes(db, row.user_id, row.recovery_codes ?? '', left))
+      ) {
         how = 'recovery';
       }
     }

@@ -17,9 +17,7 @@ export function newRecoveryCodes(): string[] {
 
 /** The code as stored: upper case without dashes and spaces, hashed (the codes are random, no salt needed). */
 export const hashRecoveryCode = (code: string): string =>
-  createHash('sha256')
-    .update(code.replace(/[\s-]/g, '').toUpperCase())
-    .digest('hex');
+  createHash('sha256').update(code.replace(/[\s-]/g, '').toUpperCase()).digest('hex');
 
 export function parseRecoveryHashes(stored: string | null): string[] {
   try {
