@@ -11,11 +11,7 @@ export const RECOVERY_CODE_COUNT = 10;
 
 /** A code as typed: six digits, or a recovery code (letters and digits, dashes and spaces ignored). */
 export const twoFactorCodeInput = z.object({
-  code: z
-    .string({ error: 'code is required' })
-    .trim()
-    .min(1, 'code is required')
-    .max(32, 'code is too long'),
+  code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(32, 'code is too long'),
 });
 export type TwoFactorCodeInput = z.infer<typeof twoFactorCodeInput>;
 

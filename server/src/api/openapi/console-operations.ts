@@ -39,7 +39,42 @@ export const CONSOLE_OPERATIONS: Operation[] = [
       body: 'LoginInput',
     },
   ),
+  op(
+    'POST',
+    '/api/user/login/2fa',
+    'Account',
+    'public',
+    [
+      'Second sign-in step: a code from the authenticator app or a recovery code',
+      '登录第二步：身份验证器应用的验证码或恢复码',
+    ],
+    { body: 'TwoFactorCodeInput' },
+  ),
   op('GET', '/api/user/logout', 'Account', 'public', ['Sign out', '注销']),
+  op('GET', '/api/user/2fa', 'Account', 'user', ['Two-factor sign-in status', '两步验证状态']),
+  op('POST', '/api/user/2fa/setup', 'Account', 'user', [
+    'Start two-factor enrolment: a new secret and its QR code, shown once',
+    '开始设置两步验证：新的密钥及其二维码，仅显示一次',
+  ]),
+  op(
+    'POST',
+    '/api/user/2fa/enable',
+    'Account',
+    'user',
+    [
+      'Confirm enrolment with a code; answers the recovery codes once',
+      '以验证码确认设置；仅此一次返回恢复码',
+    ],
+    { body: 'TwoFactorCodeInput' },
+  ),
+  op(
+    'POST',
+    '/api/user/2fa/disable',
+    'Account',
+    'user',
+    ['Turn two-factor sign-in off with a code or recovery code', '以验证码或恢复码关闭两步验证'],
+    { body: 'TwoFactorCodeInput' },
+  ),
   op('GET', '/api/user/self', 'Account', 'user', ['The signed-in user', '当前登录的用户']),
   op(
     'PUT',
@@ -150,6 +185,10 @@ export const CONSOLE_OPERATIONS: Operation[] = [
     { body: 'ManageUserInput' },
   ),
   op('DELETE', '/api/user/:id', 'Users', 'admin', ['Delete a user', '删除用户']),
+  op('DELETE', '/api/user/:id/2fa', 'Users', 'root', [
+    "Turn off a user's two-factor sign-in (a lost device)",
+    '关闭用户的两步验证（设备丢失时）',
+  ]),
   op('POST', '/api/topup', 'Users', 'admin', ["Add to a user's quota", '为用户增加额度'], {
     body: 'AdminTopupInput',
   }),

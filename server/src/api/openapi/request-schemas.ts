@@ -24,6 +24,7 @@ import {
   veoPredictRequest,
   videoRequest,
 } from '@switchyard/contract/relay-requests';
+import { twoFactorCodeInput } from '@switchyard/contract/two-factor';
 import { createTokenInput, tokenStatusInput, updateTokenInput } from '@switchyard/contract/tokens';
 import {
   adminTopupInput,
@@ -46,6 +47,7 @@ export const REQUEST_SCHEMAS = {
   ManageUserInput: manageUserInput,
   AdminTopupInput: adminTopupInput,
   PasswordResetInput: passwordResetInput,
+  TwoFactorCodeInput: twoFactorCodeInput,
   CreateTokenInput: createTokenInput,
   UpdateTokenInput: updateTokenInput,
   TokenStatusInput: tokenStatusInput,

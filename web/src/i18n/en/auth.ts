@@ -16,6 +16,12 @@ export const enAuth = {
     success: 'Login successful!',
     rootWarning: 'Please change the default password immediately!',
     required: 'Please enter your username and password.',
+    twoFactorTitle: 'Two-factor sign-in',
+    twoFactorText: 'Enter the code from your authenticator app, or one of your recovery codes.',
+    twoFactorCode: 'Code',
+    twoFactorButton: 'Verify',
+    twoFactorRequired: 'Please enter the code.',
+    twoFactorBack: 'Sign in as someone else',
   },
   wechat: {
     title: 'Log in with WeChat',

@@ -100,6 +100,10 @@ export const enSettings = {
       ServerAddress: { label: 'Server address', placeholder: 'e.g. https://yourdomain.com' },
       PasswordLoginEnabled: { label: 'Allow login with a password' },
       PasswordRegisterEnabled: { label: 'Allow registration with a password' },
+      TwoFactorRequiredForAdmins: {
+        label: 'Require two-factor sign-in for administrators',
+        hint: 'Administrators without it must turn it on before anything else; access tokens are not affected',
+      },
       EmailVerificationEnabled: { label: 'Require email verification for password registration' },
       RegisterEnabled: {
         label: 'Allow new users to register',
@@ -217,6 +221,31 @@ export const enSettings = {
       codeSent: 'Verification code sent, please check your mailbox!',
       confirmBind: 'Bind',
       emailBound: 'Email address bound!',
+    },
+    twoFactor: {
+      title: 'Two-factor sign-in',
+      text: 'After your password (or GitHub, Lark, WeChat), sign-in asks for a code from an authenticator app. Your system access token and API tokens are not affected.',
+      on: 'On',
+      off: 'Off',
+      required:
+        'The administrator requires two-factor sign-in for administrators: turn it on to use the console.',
+      enable: 'Turn on',
+      scan: 'Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).',
+      qrAlt: 'QR code for the authenticator app',
+      manual: 'Or type this key into the app:',
+      code: 'Code from the app',
+      confirm: 'Confirm',
+      enabled: 'Two-factor sign-in is on',
+      codesNote:
+        'Recovery codes: each signs you in once if you lose your phone. Save them now; they are not shown again.',
+      copyCodes: 'Copy',
+      downloadCodes: 'Download',
+      codesSaved: 'I have saved them',
+      codesCopied: 'Recovery codes copied',
+      codesLeft: 'Recovery codes left: {{count}}',
+      disableCode: 'Code from the app, or a recovery code',
+      disable: 'Turn off',
+      disabled: 'Two-factor sign-in is off',
     },
     signOutEverywhere: {
       title: 'Sign out everywhere',

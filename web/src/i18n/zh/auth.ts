@@ -18,6 +18,12 @@ export const zhAuth: Messages<typeof enAuth> = {
     success: '登录成功！',
     rootWarning: '请立刻修改默认密码！',
     required: '请输入用户名和密码。',
+    twoFactorTitle: '两步验证',
+    twoFactorText: '请输入身份验证器应用中的验证码，或一个恢复码。',
+    twoFactorCode: '验证码',
+    twoFactorButton: '验证',
+    twoFactorRequired: '请输入验证码。',
+    twoFactorBack: '以其他账户登录',
   },
   wechat: {
     title: '微信登录',
