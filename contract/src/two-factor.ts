@@ -13,7 +13,6 @@ export const RECOVERY_CODE_COUNT = 10;
 export const twoFactorCodeInput = z.object({
   code: z.string({ error: 'code is required' }).trim().min(1, 'code is required').max(32, 'code is too long'),
 });
-export type TwoFactorCodeInput = z.infer<typeof twoFactorCodeInput>;
 
 /** GET /api/user/2fa. */
 export interface TwoFactorStatus {

@@ -24,8 +24,8 @@ import {
   veoPredictRequest,
   videoRequest,
 } from '@switchyard/contract/relay-requests';
-import { twoFactorCodeInput } from '@switchyard/contract/two-factor';
 import { createTokenInput, tokenStatusInput, updateTokenInput } from '@switchyard/contract/tokens';
+import { twoFactorCodeInput } from '@switchyard/contract/two-factor';
 import {
   adminTopupInput,
   createUserInput,

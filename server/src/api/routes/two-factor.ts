@@ -1,6 +1,6 @@
+import { UserStatus } from '@switchyard/contract/roles';
 import { twoFactorCodeInput } from '@switchyard/contract/two-factor';
 import type { FastifyInstance } from 'fastify';
-import { UserStatus } from '@switchyard/contract/roles';
 import { findUserById } from '../../db/repos/users';
 import { DomainError } from '../../domain/errors';
 import { clearSession } from '../access';

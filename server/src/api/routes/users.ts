@@ -8,7 +8,7 @@ import {
   updateUserInput,
 } from '@switchyard/contract/users';
 import type { FastifyInstance } from 'fastify';
-import { toApiUser, toOwnApiUser } from '../../domain/users/api-user';
+import { toOwnApiUser } from '../../domain/users/api-user';
 import { clearSession, sessionFor, signedInSession, writeSession } from '../access';
 import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';

@@ -3,8 +3,8 @@ import { isAdminRole } from '@switchyard/contract/roles';
 import type { TwoFactorEnabled, TwoFactorSetup, TwoFactorStatus } from '@switchyard/contract/two-factor';
 import type { Sql } from '../../db/connect';
 import {
-  clearAttempts,
   claimStep,
+  clearAttempts,
   deleteTwoFactor,
   enableTwoFactor,
   findTwoFactor,
