@@ -25,6 +25,7 @@ const codeOf = (secret: string, at = Date.now()) =>
 
 /** Screenshots at 1280 px and 375 px of the same page, and no horizontal scrolling on the phone. */
 async function bothWidths(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.setViewportSize(DESKTOP);
   await settle(page);
   await screenshot(page, `${name}-1280`);
@@ -71,7 +72,6 @@ describe('two-factor sign-in', () => {
       await expect
         .poll(() => page.getByTestId('two-factor-qr').evaluate((img: HTMLImageElement) => img.naturalWidth))
         .toBeGreaterThan(0);
-      await card.scrollIntoViewIfNeeded();
       await bothWidths(page, `two-factor/${language}-enrol`);
 
       await page.getByTestId('two-factor-confirm').locator('input[name="code"]').fill(codeOf(secret));
