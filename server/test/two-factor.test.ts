@@ -239,6 +239,8 @@ describe('two-factor sign-in', () => {
     await t.user('helper', { role: 'admin' });
     const admin = await signIn('helper');
     expect((await admin.delete(`/api/user/${id}/2fa`)).body.code).toBe('role_too_low');
+    expect((await admin.get(`/api/user/${id}/2fa`)).body.code).toBe('role_too_low');
+    expect((await root.get(`/api/user/${id}/2fa`)).body.data).toEqual({ enabled: true });
     expect((await root.delete(`/api/user/${id}/2fa`)).body.success).toBe(true);
     expect((await root.delete(`/api/user/${id}/2fa`)).body.code).toBe('two_factor_not_enabled');
     expect((await signIn('grace')).cookie).toContain('session=');

@@ -185,6 +185,10 @@ export const CONSOLE_OPERATIONS: Operation[] = [
     { body: 'ManageUserInput' },
   ),
   op('DELETE', '/api/user/:id', 'Users', 'admin', ['Delete a user', '删除用户']),
+  op('GET', '/api/user/:id/2fa', 'Users', 'root', [
+    "Whether a user's two-factor sign-in is on",
+    '用户是否已开启两步验证',
+  ]),
   op('DELETE', '/api/user/:id/2fa', 'Users', 'root', [
     "Turn off a user's two-factor sign-in (a lost device)",
     '关闭用户的两步验证（设备丢失时）',

@@ -41,12 +41,12 @@ export function twoFactorRoutes(app: FastifyInstance, { db, sessions, twoFactor 
     return ok();
   });
 
-  app.delete<{ Params: { id: string } }>(
-    '/api/user/:id/2fa',
-    { config: { access: 'root' } },
-    async (request) => {
-      await twoFactor.reset(request.caller, parseId(request.params.id), request.ip);
-      return ok();
-    },
+  const root = { config: { access: 'root' as const } };
+  app.get<{ Params: { id: string } }>('/api/user/:id/2fa', root, async (request) =>
+    ok({ enabled: await twoFactor.isEnabled(parseId(request.params.id)) }),
   );
+  app.delete<{ Params: { id: string } }>('/api/user/:id/2fa', root, async (request) => {
+    await twoFactor.reset(request.caller, parseId(request.params.id), request.ip);
+    return ok();
+  });
 }
