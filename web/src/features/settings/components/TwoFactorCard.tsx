@@ -80,7 +80,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
       <Alert color="yellow" variant="light" p="sm">
         <Text size="sm">{t('settings.twoFactor.codesNote')}</Text>
       </Alert>
-      <SimpleGrid cols={2} spacing="xs">
+      <SimpleGrid cols={{ base: 2, sm: 5 }} spacing="xs">
         {codes.map((code) => (
           <Code key={code} fz="sm" ta="center" py={6}>
             {code}
