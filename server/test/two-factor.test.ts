@@ -160,6 +160,14 @@ describe('two-factor sign-in', () => {
     expect((await client().post('/api/user/login/2fa', { code: codeOf(secret) })).body.code).toBe(
       'two_factor_not_pending',
     );
+    // Signing out everywhere ends a second step still waiting too.
+    const waiting = client();
+    await waiting.post('/api/user/login', { username: 'bob', password: 'password123' });
+    expect((await browser.post('/api/user/self/sessions/revoke')).body.success).toBe(true);
+    now += STEP_MS;
+    expect((await waiting.post('/api/user/login/2fa', { code: codeOf(secret) })).body.code).toBe(
+      'two_factor_not_pending',
+    );
     const logins = JSON.stringify(await auditOf('auth.login'));
     expect(logins).toContain('"method":"two_factor"');
   });

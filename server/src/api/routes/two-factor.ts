@@ -1,9 +1,6 @@
-import { UserStatus } from '@switchyard/contract/roles';
 import { twoFactorCodeInput } from '@switchyard/contract/two-factor';
 import type { FastifyInstance } from 'fastify';
-import { findUserById } from '../../db/repos/users';
 import { DomainError } from '../../domain/errors';
-import { clearSession } from '../access';
 import { ok, parseBody, parseId } from '../envelope';
 import type { Services } from '../services';
 import { signInNow } from '../sign-in';
@@ -13,19 +10,12 @@ import { signInNow } from '../sign-in';
  * root's removal for a user who lost the device. The enrolment routes stay open to an administrator
  * whom root requires to enrol (`beforeTwoFactor`).
  */
-export function twoFactorRoutes(app: FastifyInstance, { db, sessions, twoFactor }: Services): void {
+export function twoFactorRoutes(app: FastifyInstance, { sessions, twoFactor }: Services): void {
   app.post('/api/user/login/2fa', { config: { rateLimit: 'critical' } }, async (request, reply) => {
     const { code } = parseBody(twoFactorCodeInput, request.body);
     const pending = request.session?.twoFactor;
     if (!pending || pending.until < Date.now()) throw new DomainError('two_factor_not_pending');
-    const user = await findUserById(db, pending.id);
-    // Banned, deleted or signed out everywhere since the first step: that sign-in is over.
-    if (!user || user.status !== UserStatus.enabled || user.session_epoch !== pending.epoch) {
-      clearSession(reply);
-      throw new DomainError('two_factor_not_pending');
-    }
-    await twoFactor.verifySignIn(user, code, request.ip);
-    return signInNow(reply, sessions, user);
+    return signInNow(reply, sessions, await twoFactor.verifySignIn(pending, code, request.ip));
   });
 
   const enrolment = { config: { access: 'user' as const, beforeTwoFactor: true } };

@@ -64,9 +64,13 @@ export async function enableTwoFactor(db: Sql, userId: number, recoveryHashes: s
 
 /** Removes the user's enrolment, confirmed or not; answers whether there was one that was on. */
 export async function deleteTwoFactor(db: Sql, userId: number): Promise<boolean> {
-  const row = await findTwoFactor(db, userId);
+  const enabled = await db.kysely
+    .deleteFrom('two_factor')
+    .where('user_id', '=', userId)
+    .where('enabled', '=', true)
+    .executeTakeFirst();
   await db.kysely.deleteFrom('two_factor').where('user_id', '=', userId).execute();
-  return Boolean(row?.enabled);
+  return Number(enabled.numDeletedRows) === 1;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { AuditAction } from '@switchyard/contract/audit';
-import { isAdminRole } from '@switchyard/contract/roles';
+import { isAdminRole, UserStatus } from '@switchyard/contract/roles';
 import type { TwoFactorEnabled, TwoFactorSetup, TwoFactorStatus } from '@switchyard/contract/two-factor';
 import type { Sql } from '../../db/connect';
 import {
@@ -14,7 +14,7 @@ import {
   twoFactorEnabled,
 } from '../../db/repos/two-factor';
 import { findUserById } from '../../db/repos/users';
-import type { TwoFactorRow } from '../../db/schema';
+import type { TwoFactorRow, UserRow } from '../../db/schema';
 import type { AuditLog } from '../audit/audit-log';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
@@ -118,11 +118,20 @@ export class TwoFactorService {
     await this.#record(root, user, 'user.two_factor_reset', ip);
   }
 
-  /** The second sign-in step: a code from the app, or a recovery code (used up, and audited). */
-  async verifySignIn(user: Actor, code: string, ip: string): Promise<void> {
+  /**
+   * The second sign-in step of the user whose first step passed at `epoch`: a code from the app, or a
+   * recovery code (used up, and audited). Answers the user to sign in. Banned, deleted or signed out
+   * everywhere since the first step: that sign-in is over.
+   */
+  async verifySignIn(pending: { id: number; epoch: number }, code: string, ip: string): Promise<UserRow> {
+    const user = await findUserById(this.deps.db, pending.id);
+    if (!user || user.status !== UserStatus.enabled || user.session_epoch !== pending.epoch) {
+      throw new DomainError('two_factor_not_pending');
+    }
     const row = await this.#enabledRow(user.id);
     const how = await this.#check(row, code, true);
     if (how === 'recovery') await this.#record(user, user, 'auth.two_factor_recovery_code', ip);
+    return user;
   }
 
   async #enabledRow(userId: number): Promise<TwoFactorRow> {
