@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = [
   'user.two_factor_enable',
   'user.two_factor_disable',
   'user.two_factor_reset',
+  'user.passkey_add',
+  'user.passkey_remove',
   'user.delete',
   'user.manage.promote',
   'user.manage.demote',

@@ -120,6 +120,16 @@ export const ERROR_MESSAGES = {
     en: 'Two-factor sign-in needs SESSION_SECRET set on the server: its secrets are encrypted with it',
     zh: '两步验证需要服务器设置 SESSION_SECRET：其密钥以它加密',
   },
+  passkey_invalid: {
+    en: 'The passkey was not accepted; please try again',
+    zh: '通行密钥未被接受，请重试',
+  },
+  passkey_challenge_missing: {
+    en: 'No passkey request is waiting; please start again',
+    zh: '没有等待中的通行密钥请求，请重新开始',
+  },
+  passkey_limit: { en: 'At most {max} passkeys per account', zh: '每个账户最多 {max} 个通行密钥' },
+  passkey_not_found: { en: 'Passkey does not exist', zh: '通行密钥不存在' },
   two_factor_enrolment_required: {
     en: 'The administrator requires two-factor sign-in for administrators: turn it on in your personal settings first',
     zh: '管理员要求管理员账户开启两步验证：请先在个人设置中开启',

@@ -22,6 +22,7 @@ import { metricsRoutes } from './api/routes/metrics';
 import { oauthRoutes } from './api/routes/oauth';
 import { openApiRoutes } from './api/routes/openapi';
 import { optionRoutes } from './api/routes/options';
+import { passkeyRoutes } from './api/routes/passkeys';
 import { redemptionRoutes } from './api/routes/redemptions';
 import { statusRoutes } from './api/routes/status';
 import { tokenRoutes } from './api/routes/tokens';
@@ -162,6 +163,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   openApiRoutes(server, services);
   oauthRoutes(server, services);
   twoFactorRoutes(server, services);
+  passkeyRoutes(server, services);
   verificationRoutes(server, services);
   await relayRoutes(server, {
     ...services,

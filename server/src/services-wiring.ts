@@ -38,6 +38,7 @@ import { RedemptionService } from './domain/redemptions';
 import { TokenService } from './domain/tokens';
 import { TurnstileCheck } from './domain/turnstile';
 import { TwoFactorService } from './domain/two-factor';
+import { PasskeyService } from './domain/two-factor/passkeys';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { VideoJobList } from './domain/video-jobs';
@@ -227,6 +228,7 @@ export function createServices(
       sessionSecretGenerated: config.sessionSecretGenerated,
       clock,
     }),
+    passkeys: new PasskeyService({ db, options, audit, clock }),
     channels,
     logs,
     logSummaryCatchUp: new LogSummaryCatchUp({

@@ -22,6 +22,7 @@ import type { RedemptionService } from '../domain/redemptions';
 import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
 import type { TwoFactorService } from '../domain/two-factor';
+import type { PasskeyService } from '../domain/two-factor/passkeys';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
 import type { VideoJobList } from '../domain/video-jobs';
@@ -47,6 +48,7 @@ export interface Services {
   redemptions: RedemptionService;
   audit: AuditLog;
   twoFactor: TwoFactorService;
+  passkeys: PasskeyService;
   channels: ChannelService;
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;

@@ -15,6 +15,8 @@ export interface SessionData {
   turnstile?: boolean;
   /** A sign-in whose password or OAuth step passed, waiting for its two-factor code until `until` (ms). */
   twoFactor?: PendingTwoFactor;
+  /** The challenge of a passkey the signed-in user is registering. */
+  passkeyChallenge?: string;
 }
 
 export interface PendingTwoFactor {
@@ -22,6 +24,8 @@ export interface PendingTwoFactor {
   username: string;
   epoch: number;
   until: number;
+  /** The challenge a passkey must sign to pass the step. */
+  challenge?: string;
 }
 
 export const SESSION_COOKIE = 'session';

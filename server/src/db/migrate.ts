@@ -47,7 +47,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0009_key_limits': { up: (db) => ensureSchema(db, dialect, TABLES) },
     // Video generation jobs: who asked for which upstream job, and the quota held for it.
     '0010_video_jobs': { up: (db) => ensureSchema(db, dialect, VIDEO_JOB_TABLES) },
-    // Two-factor sign-in: each user's TOTP secret, recovery codes and attempt count.
+    // Two-factor sign-in: each user's TOTP secret, recovery codes and attempt count, and passkeys.
     '0012_two_factor': { up: (db) => ensureSchema(db, dialect, TWO_FACTOR_TABLES) },
   };
 }

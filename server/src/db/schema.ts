@@ -174,6 +174,7 @@ export interface Database {
   log_receipts: LogReceiptsTable;
   video_jobs: VideoJobsTable;
   two_factor: TwoFactorTable;
+  two_factor_passkeys: TwoFactorPasskeysTable;
 }
 
 /** A user's two-factor enrolment (ours; see TWO_FACTOR_TABLES). */
@@ -186,6 +187,18 @@ export interface TwoFactorTable {
   failed_attempts: number;
   attempts_since: number;
   created_at: number;
+}
+
+/** A passkey of a user with two-factor sign-in on (ours; see TWO_FACTOR_TABLES). */
+export interface TwoFactorPasskeysTable {
+  id: string;
+  user_id: number;
+  name: string;
+  public_key: string | null;
+  counter: number;
+  transports: string;
+  created_at: number;
+  last_used_at: number;
 }
 
 /** A video generation job (ours; see VIDEO_JOB_TABLES). */
@@ -272,3 +285,4 @@ export type LogDailySummaryRow = Selectable<LogDailySummariesTable>;
 export type AuditLogRow = Selectable<AuditLogsTable>;
 export type VideoJobRow = Selectable<VideoJobsTable>;
 export type TwoFactorRow = Selectable<TwoFactorTable>;
+export type PasskeyRow = Selectable<TwoFactorPasskeysTable>;

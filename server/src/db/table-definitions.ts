@@ -431,4 +431,21 @@ export const TWO_FACTOR_TABLES: TableDefinition[] = [
     primaryKey: ['user_id'],
     indexes: [],
   },
+  /** Passkeys (WebAuthn), another second factor of a user with two-factor sign-in on: `id` is the
+   * credential id, `public_key` its COSE key (base64url), `counter` the authenticator's signature count. */
+  {
+    name: 'two_factor_passkeys',
+    columns: [
+      { name: 'id', type: { kind: 'varchar', length: 255 }, notNull: true },
+      bigint('user_id', 0),
+      varchar('name', 64, ''),
+      text('public_key'),
+      bigint('counter', 0),
+      varchar('transports', 255, ''),
+      bigint('created_at', 0),
+      bigint('last_used_at', 0),
+    ],
+    primaryKey: ['id'],
+    indexes: [index('two_factor_passkeys', 'user_id')],
+  },
 ];

@@ -50,7 +50,34 @@ export const CONSOLE_OPERATIONS: Operation[] = [
     ],
     { body: 'TwoFactorCodeInput' },
   ),
+  op('POST', '/api/user/login/2fa/passkey/options', 'Account', 'public', [
+    "Second sign-in step with a passkey: the challenge for the user's passkeys",
+    '登录第二步使用通行密钥：为用户的通行密钥生成挑战',
+  ]),
+  op(
+    'POST',
+    '/api/user/login/2fa/passkey',
+    'Account',
+    'public',
+    [
+      "Second sign-in step with a passkey: the passkey's signed answer",
+      '登录第二步使用通行密钥：通行密钥签名的应答',
+    ],
+    { body: 'PasskeySignInInput' },
+  ),
   op('GET', '/api/user/logout', 'Account', 'public', ['Sign out', '注销']),
+  op('GET', '/api/user/2fa/passkeys', 'Account', 'user', ['Own passkeys', '自己的通行密钥']),
+  op('POST', '/api/user/2fa/passkeys/options', 'Account', 'user', [
+    'Options to create a new passkey (WebAuthn)',
+    '创建新通行密钥（WebAuthn）的选项',
+  ]),
+  op('POST', '/api/user/2fa/passkeys', 'Account', 'user', ['Register a new passkey', '注册新的通行密钥'], {
+    body: 'PasskeyRegistrationInput',
+  }),
+  op('DELETE', '/api/user/2fa/passkeys/:id', 'Account', 'user', [
+    'Remove an own passkey',
+    '删除自己的通行密钥',
+  ]),
   op('GET', '/api/user/2fa', 'Account', 'user', ['Two-factor sign-in status', '两步验证状态']),
   op('POST', '/api/user/2fa/setup', 'Account', 'user', [
     'Start two-factor enrolment: a new secret and its QR code, shown once',

@@ -25,7 +25,11 @@ import {
   videoRequest,
 } from '@switchyard/contract/relay-requests';
 import { createTokenInput, tokenStatusInput, updateTokenInput } from '@switchyard/contract/tokens';
-import { twoFactorCodeInput } from '@switchyard/contract/two-factor';
+import {
+  passkeyRegistrationInput,
+  passkeySignInInput,
+  twoFactorCodeInput,
+} from '@switchyard/contract/two-factor';
 import {
   adminTopupInput,
   createUserInput,
@@ -48,6 +52,8 @@ export const REQUEST_SCHEMAS = {
   AdminTopupInput: adminTopupInput,
   PasswordResetInput: passwordResetInput,
   TwoFactorCodeInput: twoFactorCodeInput,
+  PasskeyRegistrationInput: passkeyRegistrationInput,
+  PasskeySignInInput: passkeySignInInput,
   CreateTokenInput: createTokenInput,
   UpdateTokenInput: updateTokenInput,
   TokenStatusInput: tokenStatusInput,

@@ -1,5 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Sql } from '../connect';
-import type { TwoFactorRow } from '../schema';
+import type { PasskeyRow, TwoFactorPasskeysTable, TwoFactorRow } from '../schema';
 
 export const findTwoFactor = (db: Sql, userId: number): Promise<TwoFactorRow | undefined> =>
   db.kysely.selectFrom('two_factor').selectAll().where('user_id', '=', userId).executeTakeFirst();
@@ -62,7 +63,7 @@ export async function enableTwoFactor(db: Sql, userId: number, recoveryHashes: s
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Removes the user's enrolment, confirmed or not; answers whether there was one that was on. */
+/** Removes the user's enrolment, confirmed or not, and its passkeys; answers whether there was one that was on. */
 export async function deleteTwoFactor(db: Sql, userId: number): Promise<boolean> {
   const enabled = await db.kysely
     .deleteFrom('two_factor')
@@ -70,6 +71,7 @@ export async function deleteTwoFactor(db: Sql, userId: number): Promise<boolean>
     .where('enabled', '=', true)
     .executeTakeFirst();
   await db.kysely.deleteFrom('two_factor').where('user_id', '=', userId).execute();
+  await db.kysely.deleteFrom('two_factor_passkeys').where('user_id', '=', userId).execute();
   return Number(enabled.numDeletedRows) === 1;
 }
 
@@ -136,4 +138,37 @@ export async function replaceRecoveryCodes(
     .where('recovery_codes', '=', expected)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+export const listPasskeys = (db: Sql, userId: number): Promise<PasskeyRow[]> =>
+  db.kysely
+    .selectFrom('two_factor_passkeys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .execute();
+
+export const findPasskey = (db: Sql, id: string): Promise<PasskeyRow | undefined> =>
+  db.kysely.selectFrom('two_factor_passkeys').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function insertPasskey(db: Sql, row: Insertable<TwoFactorPasskeysTable>): Promise<void> {
+  await db.kysely.insertInto('two_factor_passkeys').values(row).execute();
+}
+
+export async function deletePasskey(db: Sql, userId: number, id: string): Promise<boolean> {
+  const result = await db.kysely
+    .deleteFrom('two_factor_passkeys')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Records a use and the authenticator's new signature count (checked to move forward before). */
+export async function recordPasskeyUse(db: Sql, id: string, counter: number, now: number): Promise<void> {
+  await db.kysely
+    .updateTable('two_factor_passkeys')
+    .set({ counter, last_used_at: now })
+    .where('id', '=', id)
+    .execute();
 }

@@ -1,5 +1,5 @@
 import type { AuditAction } from '@switchyard/contract/audit';
-import { isAdminRole, UserStatus } from '@switchyard/contract/roles';
+import { isAdminRole } from '@switchyard/contract/roles';
 import type { TwoFactorEnabled, TwoFactorSetup, TwoFactorStatus } from '@switchyard/contract/two-factor';
 import type { Sql } from '../../db/connect';
 import {
@@ -10,7 +10,6 @@ import {
   findTwoFactor,
   replaceRecoveryCodes,
   saveUnconfirmedSecret,
-  takeAttempt,
   twoFactorEnabled,
 } from '../../db/repos/two-factor';
 import { findUserById } from '../../db/repos/users';
@@ -19,13 +18,11 @@ import type { AuditLog } from '../audit/audit-log';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
 import type { Actor } from '../permissions';
+import { countAttempt } from './attempts';
 import { hashRecoveryCode, newRecoveryCodes, parseRecoveryHashes } from './recovery-codes';
+import { recordTwoFactor, waitingUser } from './second-step';
 import { SecretBox } from './secret-box';
 import { enrolmentOf, newTotpSecret, stepOfCode } from './totp';
-
-/** Codes tried per user in a window, right or wrong; a right one starts the count afresh. */
-const ATTEMPT_LIMIT = 5;
-const ATTEMPT_WINDOW_MINUTES = 15;
 
 const SIX_DIGITS = /^\d{6}$/;
 
@@ -120,14 +117,10 @@ export class TwoFactorService {
 
   /**
    * The second sign-in step of the user whose first step passed at `epoch`: a code from the app, or a
-   * recovery code (used up, and audited). Answers the user to sign in. Banned, deleted or signed out
-   * everywhere since the first step: that sign-in is over.
+   * recovery code (used up, and audited). Answers the user to sign in.
    */
   async verifySignIn(pending: { id: number; epoch: number }, code: string, ip: string): Promise<UserRow> {
-    const user = await findUserById(this.deps.db, pending.id);
-    if (!user || user.status !== UserStatus.enabled || user.session_epoch !== pending.epoch) {
-      throw new DomainError('two_factor_not_pending');
-    }
+    const user = await waitingUser(this.deps.db, pending);
     const row = await this.#enabledRow(user.id);
     const how = await this.#check(row, code, true);
     if (how === 'recovery') await this.#record(user, user, 'auth.two_factor_recovery_code', ip);
@@ -144,11 +137,7 @@ export class TwoFactorService {
   async #check(row: TwoFactorRow, typed: string, recoveryAllowed: boolean): Promise<'totp' | 'recovery'> {
     const { db } = this.deps;
     const now = this.#now();
-    const nowSeconds = Math.floor(now / 1000);
-    const windowStart = nowSeconds - ATTEMPT_WINDOW_MINUTES * 60;
-    if (!(await takeAttempt(db, row.user_id, nowSeconds, windowStart, ATTEMPT_LIMIT))) {
-      throw new DomainError('two_factor_too_many_attempts', { minutes: ATTEMPT_WINDOW_MINUTES });
-    }
+    await countAttempt(db, row.user_id, now);
     const code = typed.replace(/\s/g, '');
     let how: 'totp' | 'recovery' | undefined;
     if (SIX_DIGITS.test(code)) {
@@ -171,13 +160,7 @@ export class TwoFactorService {
     return how;
   }
 
-  async #record(actor: Actor, target: Actor, action: AuditAction, ip: string): Promise<void> {
-    await this.deps.audit.record({
-      actor: { id: actor.id, username: actor.username, role: actor.role },
-      ip,
-      action,
-      targetType: 'user',
-      target: { id: String(target.id), name: target.username, fields: {} },
-    });
+  #record(actor: Actor, target: Actor, action: AuditAction, ip: string): Promise<void> {
+    return recordTwoFactor(this.deps.audit, action, actor, target, ip);
   }
 }
