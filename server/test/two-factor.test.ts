@@ -1,9 +1,15 @@
 import type { AuditEntry } from '@switchyard/contract/audit';
-import type { TwoFactorEnabled, TwoFactorSetup, TwoFactorStatus } from '@switchyard/contract/two-factor';
+import type {
+  Passkey,
+  TwoFactorEnabled,
+  TwoFactorSetup,
+  TwoFactorStatus,
+} from '@switchyard/contract/two-factor';
 import type { User } from '@switchyard/contract/users';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeGitHub } from './fakes/oauth-providers';
+import { SoftAuthenticator } from './fakes/passkey-authenticator';
 import {
   Client,
   type EnvelopeBody,
@@ -138,7 +144,11 @@ describe('two-factor sign-in', () => {
     const { secret } = await enrolled('bob');
     const browser = client();
     const first = await browser.post('/api/user/login', { username: 'bob', password: 'password123' });
-    expect(first.body).toEqual({ success: true, message: 'two_factor', data: { two_factor: true } });
+    expect(first.body).toEqual({
+      success: true,
+      message: 'two_factor',
+      data: { two_factor: true, passkey: false },
+    });
     expect((await browser.get('/api/user/self')).status).toBe(401);
 
     // The code that confirmed the enrolment (the step before now) is spent.
@@ -226,7 +236,11 @@ describe('two-factor sign-in', () => {
     const answer = await visitor.get(
       `/api/oauth/github?code=${github.issueCode({ id: 'erin-gh' })}&state=${await state(visitor)}`,
     );
-    expect(answer.body).toEqual({ success: true, message: 'two_factor', data: { two_factor: true } });
+    expect(answer.body).toEqual({
+      success: true,
+      message: 'two_factor',
+      data: { two_factor: true, passkey: false },
+    });
     expect((await visitor.get('/api/user/self')).status).toBe(401);
     const second = await visitor.post<EnvelopeBody<User>>('/api/user/login/2fa', { code: codeOf(secret) });
     expect(second.body.data).toMatchObject({ username: 'erin', github_id: 'erin-gh' });
@@ -255,6 +269,91 @@ describe('two-factor sign-in', () => {
     const resets = JSON.stringify(await auditOf('user.two_factor_reset'));
     expect(resets).toContain('"actor_name":"root"');
     expect(resets).toContain('"target_name":"grace"');
+  });
+
+  it('takes a passkey as the second step instead of a code, once per challenge', async () => {
+    type Challenge = EnvelopeBody<{ challenge: string }>;
+    const plain = await signIn('frank');
+    expect((await plain.post('/api/user/2fa/passkeys/options')).body.code).toBe('two_factor_not_enabled');
+
+    const { browser, secret } = await enrolled('henry');
+    const origin = t.baseUrl;
+    const key = new SoftAuthenticator('127.0.0.1', origin);
+    const options = await browser.post<EnvelopeBody<{ challenge: string; rp: { id: string } }>>(
+      '/api/user/2fa/passkeys/options',
+    );
+    expect(options.body.data?.rp.id).toBe('127.0.0.1');
+    const registration = key.register({ challenge: options.body.data?.challenge ?? '' });
+    const added = await browser.post<EnvelopeBody<Passkey>>('/api/user/2fa/passkeys', {
+      name: 'Laptop',
+      credential: registration,
+    });
+    expect(added.body.data).toMatchObject({ id: key.id, name: 'Laptop' });
+    // The challenge is spent: the same answer again is refused.
+    const again = await browser.post('/api/user/2fa/passkeys', { name: 'Again', credential: registration });
+    expect(again.body.code).toBe('passkey_challenge_missing');
+    const listed = await browser.get<EnvelopeBody<Passkey[]>>('/api/user/2fa/passkeys');
+    expect(listed.body.data?.map((passkey) => passkey.name)).toEqual(['Laptop']);
+    expect(listed.text).not.toContain('public_key');
+
+    const visitor = client();
+    const first = await visitor.post('/api/user/login', { username: 'henry', password: 'password123' });
+    expect(first.body.data).toEqual({ two_factor: true, passkey: true });
+    // Before the step's challenge: nothing to sign.
+    const early = await visitor.post('/api/user/login/2fa/passkey', {
+      credential: key.sign({ challenge: 'x' }),
+    });
+    expect(early.body.code).toBe('passkey_challenge_missing');
+    const challenge = (await visitor.post<Challenge>('/api/user/login/2fa/passkey/options')).body.data;
+    const forged = await visitor.post('/api/user/login/2fa/passkey', {
+      credential: key.sign({ challenge: challenge?.challenge ?? '' }, 'https://phishing.example'),
+    });
+    expect(forged.body.code).toBe('passkey_invalid');
+    expect((await visitor.get('/api/user/self')).status).toBe(401);
+
+    const fresh = (await visitor.post<Challenge>('/api/user/login/2fa/passkey/options')).body.data;
+    const answer = key.sign({ challenge: fresh?.challenge ?? '' });
+    const signedIn = await visitor.post<EnvelopeBody<User>>('/api/user/login/2fa/passkey', {
+      credential: answer,
+    });
+    expect(signedIn.body.data?.username).toBe('henry');
+    expect(JSON.stringify(await auditOf('auth.login'))).toContain('"method":"passkey"');
+
+    // Replayed in another sign-in: its challenge is another.
+    const replay = client();
+    await replay.post('/api/user/login', { username: 'henry', password: 'password123' });
+    await replay.post('/api/user/login/2fa/passkey/options');
+    expect((await replay.post('/api/user/login/2fa/passkey', { credential: answer })).body.code).toBe(
+      'passkey_invalid',
+    );
+    // Another user's passkey does not sign henry in.
+    const stranger = new SoftAuthenticator('127.0.0.1', origin);
+    const other = (await replay.post<Challenge>('/api/user/login/2fa/passkey/options')).body.data;
+    const foreign = await replay.post('/api/user/login/2fa/passkey', {
+      credential: stranger.sign({ challenge: other?.challenge ?? '' }),
+    });
+    expect(foreign.body.code).toBe('passkey_invalid');
+
+    expect((await browser.delete(`/api/user/2fa/passkeys/${key.id}`)).body.success).toBe(true);
+    expect((await browser.delete(`/api/user/2fa/passkeys/${key.id}`)).body.code).toBe('passkey_not_found');
+    expect(JSON.stringify(await auditOf('user.passkey_add'))).toContain('"actor_name":"henry"');
+    expect(JSON.stringify(await auditOf('user.passkey_remove'))).toContain('"actor_name":"henry"');
+
+    // Turning two-factor sign-in off takes the passkeys with it.
+    const second = await browser.post<EnvelopeBody<{ challenge: string }>>('/api/user/2fa/passkeys/options');
+    await browser.post('/api/user/2fa/passkeys', {
+      credential: new SoftAuthenticator('127.0.0.1', origin).register({
+        challenge: second.body.data?.challenge ?? '',
+      }),
+    });
+    now += STEP_MS;
+    expect((await browser.post('/api/user/2fa/disable', { code: codeOf(secret) })).body.success).toBe(true);
+    expect(await t.db.kysely.selectFrom('two_factor_passkeys').selectAll().execute()).toEqual([]);
+    for (const body of [{}, { credential: {} }, { credential: { ...answer, id: 'x'.repeat(5000) } }]) {
+      const refused = await client().post('/api/user/login/2fa/passkey', body);
+      expect(refused.status).toBeLessThan(500);
+      expect(refused.body.success).toBe(false);
+    }
   });
 
   it('answers malformed codes with a clear refusal, never a 500', async () => {

@@ -65,4 +65,6 @@ export interface LoginRedirectState {
   from?: string;
   /** An OAuth sign-in passed its first step: the login page asks for the two-factor code. */
   twoFactor?: boolean;
+  /** …and offers the user's passkey. */
+  passkey?: boolean;
 }

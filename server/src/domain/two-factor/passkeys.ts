@@ -58,6 +58,10 @@ export class PasskeyService {
     this.#now = deps.clock ?? Date.now;
   }
 
+  async has(userId: number): Promise<boolean> {
+    return (await listPasskeys(this.deps.db, userId)).length > 0;
+  }
+
   async list(actor: Actor): Promise<Passkey[]> {
     return (await listPasskeys(this.deps.db, actor.id)).map((row) => ({
       id: row.id,

@@ -60,6 +60,8 @@ export const enAudit = {
       user_two_factor_enable: 'Turned on two-factor sign-in',
       user_two_factor_disable: 'Turned off two-factor sign-in',
       user_two_factor_reset: 'Reset two-factor sign-in',
+      user_passkey_add: 'Added a passkey',
+      user_passkey_remove: 'Removed a passkey',
       user_delete: 'Deleted user',
       user_manage_promote: 'Made admin',
       user_manage_demote: 'Made common user',

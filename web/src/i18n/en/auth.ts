@@ -22,6 +22,9 @@ export const enAuth = {
     twoFactorButton: 'Verify',
     twoFactorRequired: 'Please enter the code.',
     twoFactorBack: 'Sign in as someone else',
+    twoFactorPasskey: 'Use a passkey',
+    twoFactorOr: 'or',
+    passkeyCancelled: 'The passkey was not used: the browser’s dialog was closed or is not available here.',
   },
   wechat: {
     title: 'Log in with WeChat',

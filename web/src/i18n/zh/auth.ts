@@ -24,6 +24,9 @@ export const zhAuth: Messages<typeof enAuth> = {
     twoFactorButton: '验证',
     twoFactorRequired: '请输入验证码。',
     twoFactorBack: '以其他账户登录',
+    twoFactorPasskey: '使用通行密钥',
+    twoFactorOr: '或',
+    passkeyCancelled: '未使用通行密钥：浏览器对话框已关闭，或此处不可用。',
   },
   wechat: {
     title: '微信登录',

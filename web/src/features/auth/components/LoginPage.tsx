@@ -23,7 +23,9 @@ export function LoginPage() {
   const redirect = location.state as LoginRedirectState | null;
   const from = redirect?.from;
   // The password (or an OAuth callback) passed; the two-factor code is still wanted.
-  const [secondStep, setSecondStep] = useState(redirect?.twoFactor === true);
+  const [secondStep, setSecondStep] = useState<{ passkey: boolean } | null>(
+    redirect?.twoFactor ? { passkey: redirect.passkey === true } : null,
+  );
   const [defaultRoot, setDefaultRoot] = useState(false);
 
   const signedIn = (user: SessionUser) => {
@@ -50,7 +52,7 @@ export function LoginPage() {
     login.mutate(input, {
       onSuccess: (result) => {
         if ('twoFactor' in result) {
-          setSecondStep(true);
+          setSecondStep({ passkey: result.passkey });
           return;
         }
         if (isDefaultRootLogin(input)) {
@@ -67,9 +69,10 @@ export function LoginPage() {
   if (secondStep) {
     return (
       <TwoFactorStep
+        passkey={secondStep.passkey}
         onSignedIn={signedIn}
         onBack={() => {
-          setSecondStep(false);
+          setSecondStep(null);
           setPassword('');
           navigate('/login', { replace: true, state: from ? { from } : null });
         }}

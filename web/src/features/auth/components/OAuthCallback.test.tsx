@@ -48,10 +48,12 @@ describe('OAuth callback', () => {
   });
 
   it('sends a user with two-factor sign-in to the login page for the code, signed in not yet', async () => {
-    serverAnswers(jsonResponse({ success: true, message: 'two_factor', data: { two_factor: true } }));
+    serverAnswers(
+      jsonResponse({ success: true, message: 'two_factor', data: { two_factor: true, passkey: true } }),
+    );
     const router = open();
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(router.state.location.state).toEqual({ twoFactor: true });
+    expect(router.state.location.state).toEqual({ twoFactor: true, passkey: true });
     expect(window.localStorage.getItem('user')).toBeNull();
     expect(messages()).not.toContain('Login successful!');
   });

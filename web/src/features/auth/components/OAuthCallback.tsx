@@ -40,7 +40,7 @@ export function OAuthCallback({ provider }: { provider: OAuthProvider }) {
         }
         const result = signInResult(answer);
         if ('twoFactor' in result) {
-          navigate('/login', { state: { twoFactor: true } });
+          navigate('/login', { state: { twoFactor: true, passkey: result.passkey } });
           return;
         }
         saveSession(result.user);

@@ -16,7 +16,7 @@ export function WeChatLoginModal({ opened, onClose, qrCode }: WeChatModalProps) 
       onSuccess: (result) => {
         onClose();
         if ('twoFactor' in result) {
-          navigate('/login', { state: { twoFactor: true } });
+          navigate('/login', { state: { twoFactor: true, passkey: result.passkey } });
           return;
         }
         saveSession(result.user);

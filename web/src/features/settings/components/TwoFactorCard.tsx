@@ -24,6 +24,7 @@ import {
   useStartTwoFactor,
   useTwoFactorStatus,
 } from '../api/two-factor';
+import { PasskeyList } from './PasskeyList';
 
 /** A code field and its button, as one form (enrolment's confirmation, turning it off). */
 function CodeForm({
@@ -185,6 +186,7 @@ export function TwoFactorCard() {
               disable.mutate(code, { onSuccess: () => showSuccess(t('settings.twoFactor.disabled')) })
             }
           />
+          <PasskeyList />
         </Stack>
       ) : setup ? (
         <Enrolment
