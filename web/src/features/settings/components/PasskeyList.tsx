@@ -51,7 +51,7 @@ export function PasskeyList() {
           </Stack>
           <ConfirmButton
             variant="default"
-            size="xs"
+            className="tap-target"
             label={t('settings.passkeys.remove')}
             confirmLabel={t('settings.passkeys.confirmRemove')}
             onConfirm={() =>
