@@ -122,7 +122,13 @@ export class PasskeyService {
       created_at: now,
       last_used_at: 0,
     };
-    await insertPasskey(db, row);
+    try {
+      await insertPasskey(db, row);
+    } catch (error) {
+      // The same passkey registered twice at once: the second insert meets the first's key.
+      if (await findPasskey(db, credential.id)) throw new DomainError('passkey_invalid');
+      throw error;
+    }
     await recordTwoFactor(this.deps.audit, 'user.passkey_add', actor, actor, ip);
     return { id: row.id, name: row.name, created_at: row.created_at, last_used_at: 0 };
   }

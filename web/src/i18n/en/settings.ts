@@ -252,6 +252,7 @@ export const enSettings = {
       text: 'A passkey (Touch ID, Windows Hello, a security key…) can take the place of the code at sign-in.',
       name: 'Name',
       namePlaceholder: 'e.g. Laptop',
+      defaultName: 'Passkey',
       add: 'Add a passkey',
       added: 'Passkey added',
       cancelled: 'The passkey was not created: the browser’s dialog was closed or is not available here.',

@@ -239,6 +239,7 @@ export const zhSettings: Messages<typeof enSettings> = {
       text: '登录时可用通行密钥（Touch ID、Windows Hello、安全密钥等）代替验证码。',
       name: '名称',
       namePlaceholder: '例如：笔记本电脑',
+      defaultName: '通行密钥',
       add: '添加通行密钥',
       added: '通行密钥已添加',
       cancelled: '未创建通行密钥：浏览器对话框已关闭，或此处不可用。',

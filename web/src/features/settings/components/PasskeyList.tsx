@@ -17,7 +17,7 @@ export function PasskeyList() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    add.mutate(name.trim(), {
+    add.mutate(name.trim() || t('settings.passkeys.defaultName'), {
       onSuccess: () => {
         setName('');
         showSuccess(t('settings.passkeys.added'));
