@@ -2,13 +2,6 @@ import { z } from 'zod';
 
 /** Two-factor sign-in with a TOTP app (RFC 6238): what the server and the console share. */
 
-/** The message a sign-in answers (password or OAuth) when the account still needs its second step. */
-export const TWO_FACTOR_MESSAGE = 'two_factor';
-/** The `data` of a sign-in answered TWO_FACTOR_MESSAGE: whether the user can use a passkey too. */
-export interface TwoFactorPending {
-  two_factor: true;
-  passkey: boolean;
-}
 /** Digits of an authenticator code. */
 export const TOTP_DIGITS = 6;
 /** Recovery codes issued at enrolment, each good once. */

@@ -1,4 +1,4 @@
-import { TWO_FACTOR_MESSAGE } from '@switchyard/contract/two-factor';
+import { TWO_FACTOR_MESSAGE } from '@switchyard/contract/two-factor-answer';
 import type { FastifyReply } from 'fastify';
 import type { UserRow } from '../db/schema';
 import type { TwoFactorService } from '../domain/two-factor';

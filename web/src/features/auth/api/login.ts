@@ -1,4 +1,4 @@
-import { TWO_FACTOR_MESSAGE, type TwoFactorPending } from '@switchyard/contract/two-factor';
+import { TWO_FACTOR_MESSAGE, type TwoFactorPending } from '@switchyard/contract/two-factor-answer';
 import type { LoginInput } from '@switchyard/contract/users';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
