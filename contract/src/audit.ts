@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'user.two_factor_enable',
   'user.two_factor_disable',
   'user.two_factor_reset',
+  'user.two_factor_recovery_codes',
   'user.passkey_add',
   'user.passkey_remove',
   'user.delete',

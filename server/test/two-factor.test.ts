@@ -198,6 +198,22 @@ describe('two-factor sign-in', () => {
     const entries = JSON.stringify(await auditOf('auth.two_factor_recovery_code'));
     expect(entries).toContain('"actor_name":"carol"');
     expect(entries).not.toContain(code);
+
+    // New codes for an old one: the old ones stop working.
+    const renewed = await browser.post<EnvelopeBody<TwoFactorEnabled>>('/api/user/2fa/recovery_codes', {
+      code: recovery[5],
+    });
+    expect(renewed.body.data?.recovery_codes).toHaveLength(10);
+    expect(renewed.body.data?.recovery_codes).not.toContain(recovery[6]);
+    const later = client();
+    await later.post('/api/user/login', { username: 'carol', password: 'password123' });
+    expect((await later.post('/api/user/login/2fa', { code: recovery[6] })).body.code).toBe(
+      'two_factor_code_invalid',
+    );
+    expect(
+      (await later.post('/api/user/login/2fa', { code: renewed.body.data?.recovery_codes[0] })).body.success,
+    ).toBe(true);
+    expect(JSON.stringify(await auditOf('user.two_factor_recovery_codes'))).toContain('"actor_name":"carol"');
   });
 
   it('refuses every code after five attempts in fifteen minutes, the right one too', async () => {

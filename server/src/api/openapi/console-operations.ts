@@ -96,6 +96,14 @@ export const CONSOLE_OPERATIONS: Operation[] = [
   ),
   op(
     'POST',
+    '/api/user/2fa/recovery_codes',
+    'Account',
+    'user',
+    ['New recovery codes for a code; the old ones stop working', '以验证码换取新的恢复码；旧恢复码失效'],
+    { body: 'TwoFactorCodeInput' },
+  ),
+  op(
+    'POST',
     '/api/user/2fa/disable',
     'Account',
     'user',

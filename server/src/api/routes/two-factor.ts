@@ -25,6 +25,10 @@ export function twoFactorRoutes(app: FastifyInstance, { sessions, twoFactor }: S
     const { code } = parseBody(twoFactorCodeInput, request.body);
     return ok(await twoFactor.enable(request.caller, code, request.ip));
   });
+  app.post('/api/user/2fa/recovery_codes', { config: { access: 'user' } }, async (request) => {
+    const { code } = parseBody(twoFactorCodeInput, request.body);
+    return ok(await twoFactor.renewRecoveryCodes(request.caller, code, request.ip));
+  });
   app.post('/api/user/2fa/disable', { config: { access: 'user' } }, async (request) => {
     const { code } = parseBody(twoFactorCodeInput, request.body);
     await twoFactor.disable(request.caller, code, request.ip);

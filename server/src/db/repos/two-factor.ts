@@ -63,6 +63,16 @@ export async function enableTwoFactor(db: Sql, userId: number, recoveryHashes: s
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Replaces an enabled enrolment's recovery codes with new ones (their hashes). */
+export async function setRecoveryCodes(db: Sql, userId: number, hashes: string[]): Promise<void> {
+  await db.kysely
+    .updateTable('two_factor')
+    .set({ recovery_codes: JSON.stringify(hashes) })
+    .where('user_id', '=', userId)
+    .where('enabled', '=', true)
+    .execute();
+}
+
 /** Removes the user's enrolment, confirmed or not, and its passkeys; answers whether there was one that was on. */
 export async function deleteTwoFactor(db: Sql, userId: number): Promise<boolean> {
   const enabled = await db.kysely

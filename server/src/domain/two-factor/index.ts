@@ -10,6 +10,7 @@ import {
   findTwoFactor,
   replaceRecoveryCodes,
   saveUnconfirmedSecret,
+  setRecoveryCodes,
   twoFactorEnabled,
 } from '../../db/repos/two-factor';
 import { findUserById } from '../../db/repos/users';
@@ -96,6 +97,16 @@ export class TwoFactorService {
       throw new DomainError('two_factor_already_enabled');
     }
     await this.#record(actor, actor, 'user.two_factor_enable', ip);
+    return { recovery_codes: codes };
+  }
+
+  /** New recovery codes for a current code (or one of the old codes): the old ones stop working. */
+  async renewRecoveryCodes(actor: Actor, code: string, ip: string): Promise<TwoFactorEnabled> {
+    const row = await this.#enabledRow(actor.id);
+    await this.#check(row, code, true);
+    const codes = newRecoveryCodes();
+    await setRecoveryCodes(this.deps.db, actor.id, codes.map(hashRecoveryCode));
+    await this.#record(actor, actor, 'user.two_factor_recovery_codes', ip);
     return { recovery_codes: codes };
   }
 

@@ -60,6 +60,7 @@ export const enAudit = {
       user_two_factor_enable: 'Turned on two-factor sign-in',
       user_two_factor_disable: 'Turned off two-factor sign-in',
       user_two_factor_reset: 'Reset two-factor sign-in',
+      user_two_factor_recovery_codes: 'New recovery codes',
       user_passkey_add: 'Added a passkey',
       user_passkey_remove: 'Removed a passkey',
       user_delete: 'Deleted user',

@@ -61,6 +61,7 @@ export const zhAudit: Messages<typeof enAudit> = {
       user_two_factor_enable: '开启两步验证',
       user_two_factor_disable: '关闭两步验证',
       user_two_factor_reset: '重置两步验证',
+      user_two_factor_recovery_codes: '重新生成恢复码',
       user_passkey_add: '添加通行密钥',
       user_passkey_remove: '删除通行密钥',
       user_delete: '删除用户',

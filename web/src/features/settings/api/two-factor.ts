@@ -30,6 +30,16 @@ export function useEnableTwoFactor() {
   });
 }
 
+/** POST /api/user/2fa/recovery_codes: ten new codes for a current one, shown this once. */
+export function useRenewRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (code: string) =>
+      (await api.post<TwoFactorEnabled>('/api/user/2fa/recovery_codes', { code })).data as TwoFactorEnabled,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}
+
 /** POST /api/user/2fa/disable with a current code or a recovery code. */
 export function useDisableTwoFactor() {
   const queryClient = useQueryClient();

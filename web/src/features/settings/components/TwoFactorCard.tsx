@@ -21,6 +21,7 @@ import { showSuccess, showWarning } from '../../../lib/toast';
 import {
   useDisableTwoFactor,
   useEnableTwoFactor,
+  useRenewRecoveryCodes,
   useStartTwoFactor,
   useTwoFactorStatus,
 } from '../api/two-factor';
@@ -145,6 +146,7 @@ export function TwoFactorCard() {
   const status = useTwoFactorStatus();
   const start = useStartTwoFactor();
   const disable = useDisableTwoFactor();
+  const renew = useRenewRecoveryCodes();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const enabled = status.data?.enabled === true;
@@ -176,6 +178,13 @@ export function TwoFactorCard() {
           <Text size="sm">
             {t('settings.twoFactor.codesLeft', { count: status.data?.recovery_codes_left ?? 0 })}
           </Text>
+          <CodeForm
+            label={t('settings.twoFactor.renewCode')}
+            button={t('settings.twoFactor.renew')}
+            loading={renew.isPending}
+            testId="two-factor-renew"
+            onCode={(code) => renew.mutate(code, { onSuccess: (answer) => setCodes(answer.recovery_codes) })}
+          />
           <CodeForm
             label={t('settings.twoFactor.disableCode')}
             button={t('settings.twoFactor.disable')}
