@@ -99,6 +99,45 @@ export const ERROR_MESSAGES = {
     en: 'The administrator has turned off login with a password',
     zh: '管理员已关闭密码登录',
   },
+  two_factor_code_invalid: {
+    en: 'The two-factor code is wrong, expired or already used',
+    zh: '两步验证码错误、已过期或已被使用',
+  },
+  two_factor_not_pending: {
+    en: 'The sign-in waiting for its two-factor code has expired; please sign in again',
+    zh: '等待两步验证码的登录已过期，请重新登录',
+  },
+  two_factor_too_many_attempts: {
+    en: 'Too many wrong two-factor codes; please wait {minutes} minutes and try again',
+    zh: '两步验证码错误次数过多，请 {minutes} 分钟后再试',
+  },
+  two_factor_already_enabled: {
+    en: 'Two-factor sign-in is already on for this account',
+    zh: '该账户已开启两步验证',
+  },
+  two_factor_not_enabled: { en: 'Two-factor sign-in is not on for this account', zh: '该账户未开启两步验证' },
+  two_factor_setup_missing: {
+    en: 'Start the two-factor setup first: no secret is waiting for confirmation',
+    zh: '请先开始设置两步验证：没有等待确认的密钥',
+  },
+  two_factor_needs_session_secret: {
+    en: 'Two-factor sign-in needs SESSION_SECRET set on the server: its secrets are encrypted with it',
+    zh: '两步验证需要服务器设置 SESSION_SECRET：其密钥以它加密',
+  },
+  passkey_invalid: {
+    en: 'The passkey was not accepted; please try again',
+    zh: '通行密钥未被接受，请重试',
+  },
+  passkey_challenge_missing: {
+    en: 'No passkey request is waiting; please start again',
+    zh: '没有等待中的通行密钥请求，请重新开始',
+  },
+  passkey_limit: { en: 'At most {max} passkeys per account', zh: '每个账户最多 {max} 个通行密钥' },
+  passkey_not_found: { en: 'Passkey does not exist', zh: '通行密钥不存在' },
+  two_factor_enrolment_required: {
+    en: 'The administrator requires two-factor sign-in for administrators: turn it on in your personal settings first',
+    zh: '管理员要求管理员账户开启两步验证：请先在个人设置中开启',
+  },
   registration_closed: { en: 'The administrator has closed new registrations', zh: '管理员已关闭新用户注册' },
   password_registration_off: {
     en: 'The administrator has turned off registration with a password; please sign up with a third-party account',

@@ -45,6 +45,8 @@ const secret: OptionSpec = { kind: 'string', default: '', secret: true };
 export const OPTION_SPECS = {
   PasswordLoginEnabled: bool(true),
   PasswordRegisterEnabled: bool(true),
+  /** Administrators (and root) must sign in with a second factor; those without one enrol first. */
+  TwoFactorRequiredForAdmins: bool(false),
   EmailVerificationEnabled: bool(false),
   RegisterEnabled: bool(true),
   EmailDomainRestrictionEnabled: bool(false),

@@ -22,12 +22,14 @@ import { metricsRoutes } from './api/routes/metrics';
 import { oauthRoutes } from './api/routes/oauth';
 import { openApiRoutes } from './api/routes/openapi';
 import { optionRoutes } from './api/routes/options';
+import { passkeyRoutes } from './api/routes/passkeys';
 import { paymentRoutes } from './api/routes/payments';
 import { playgroundRoutes } from './api/routes/playground';
 import { pricingRoutes } from './api/routes/pricing';
 import { redemptionRoutes } from './api/routes/redemptions';
 import { statusRoutes } from './api/routes/status';
 import { tokenRoutes } from './api/routes/tokens';
+import { twoFactorRoutes } from './api/routes/two-factor';
 import { userRoutes } from './api/routes/users';
 import { verificationRoutes } from './api/routes/verification';
 import { videoRoutes } from './api/routes/videos';
@@ -131,7 +133,10 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     server,
     'onRequest',
     isApiRoute,
-    accessGuard(db, (user, ip) => services.audit.noteAccessTokenUse(user, ip)),
+    accessGuard(db, {
+      onAccessToken: (user, ip) => services.audit.noteAccessTokenUse(user, ip),
+      mustEnrol: (user) => services.twoFactor.mustEnrol(user),
+    }),
   );
   installAuditHooks(server, services.audit);
   const bodies = installBodyBudget(server, config);
@@ -161,6 +166,8 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   auditRoutes(server, services);
   openApiRoutes(server, services);
   oauthRoutes(server, services);
+  twoFactorRoutes(server, services);
+  passkeyRoutes(server, services);
   verificationRoutes(server, services);
   await relayRoutes(server, {
     ...services,

@@ -43,6 +43,8 @@ import { QuotaReminder } from './domain/quota-reminder';
 import { RedemptionService } from './domain/redemptions';
 import { TokenService } from './domain/tokens';
 import { TurnstileCheck } from './domain/turnstile';
+import { TwoFactorService } from './domain/two-factor';
+import { PasskeyService } from './domain/two-factor/passkeys';
 import { UserService } from './domain/users';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { VideoJobList } from './domain/video-jobs';
@@ -154,6 +156,7 @@ export function createServices(
     inFlight: () => relay.inFlight,
   });
   const logs = new LogService({ db, logs: db.logs });
+  const audit = new AuditLog({ db, options });
   const health = new ChannelHealth({
     options,
     channels,
@@ -239,6 +242,15 @@ export function createServices(
       onGatewayError: (reason) => logger?.warn({ reason }, 'payment gateway call failed'),
     }),
     paymentNotifications: new PaymentNotifications({ orders: paymentOrders, options, stripe }),
+    twoFactor: new TwoFactorService({
+      db,
+      options,
+      audit,
+      sessionSecret: config.sessionSecret,
+      sessionSecretGenerated: config.sessionSecretGenerated,
+      clock,
+    }),
+    passkeys: new PasskeyService({ db, options, audit, clock }),
     channels,
     logs,
     logSummaryCatchUp: new LogSummaryCatchUp({

@@ -13,6 +13,11 @@ export type AccessLevel = 'public' | 'user' | 'admin' | 'root';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: AccessLevel;
+    /**
+     * Open to an administrator whom root requires to enrol in two-factor sign-in and who has not yet
+     * (their enrolment, their own profile, signing out); every other session route refuses them.
+     */
+    beforeTwoFactor?: boolean;
   }
   interface FastifyRequest {
     session: SessionData | undefined;
@@ -69,12 +74,24 @@ function accessTokenOf(request: FastifyRequest): string | undefined {
  * the database so a ban, a role change or the end of the user's sessions takes effect at once in
  * every process. A session that no longer holds is cleared and treated as none.
  */
-export function accessGuard(db: Sql, onAccessToken?: (user: Actor, ip: string) => Promise<void>) {
+export function accessGuard(
+  db: Sql,
+  hooks: {
+    onAccessToken?: (user: Actor, ip: string) => Promise<void>;
+    /** Whether root's rule sends this user to enrol in two-factor sign-in before anything else. */
+    mustEnrol?: (user: UserRow) => Promise<boolean>;
+  } = {},
+) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const level = request.routeOptions.config.access ?? 'public';
     if (level === 'public') return;
     const refuse = (
-      code: 'not_logged_in' | 'access_token_invalid' | 'user_banned' | 'role_too_low',
+      code:
+        | 'not_logged_in'
+        | 'access_token_invalid'
+        | 'user_banned'
+        | 'role_too_low'
+        | 'two_factor_enrolment_required',
       status = 200,
     ) => reply.code(status).send(refusal(new DomainError(code), languageOf(request)));
     let user: UserRow | undefined;
@@ -102,9 +119,9 @@ export function accessGuard(db: Sql, onAccessToken?: (user: Actor, ip: string) =
       }
       if (user.status === UserStatus.enabled) {
         const caller = { id: user.id, username: user.username, role: user.role };
-        await onAccessToken?.(caller, request.ip).catch((error: unknown) =>
-          request.log.error({ err: error }, 'audit entry not written'),
-        );
+        await hooks
+          .onAccessToken?.(caller, request.ip)
+          .catch((error: unknown) => request.log.error({ err: error }, 'audit entry not written'));
       }
     }
     if (user.status !== UserStatus.enabled) {
@@ -114,6 +131,12 @@ export function accessGuard(db: Sql, onAccessToken?: (user: Actor, ip: string) =
     }
     if (user.role < MINIMUM_ROLE[level]) {
       await refuse('role_too_low');
+      return;
+    }
+    // Sessions only: access tokens are unaffected by design (docs/decisions.md).
+    const bySession = request.session?.id === user.id;
+    if (bySession && !request.routeOptions.config.beforeTwoFactor && (await hooks.mustEnrol?.(user))) {
+      await refuse('two_factor_enrolment_required', 403);
       return;
     }
     request.caller = { id: user.id, username: user.username, role: user.role };

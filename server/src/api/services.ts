@@ -26,6 +26,8 @@ import type { PriceSheets } from '../domain/price-sheets';
 import type { RedemptionService } from '../domain/redemptions';
 import type { TokenService } from '../domain/tokens';
 import type { TurnstileCheck } from '../domain/turnstile';
+import type { TwoFactorService } from '../domain/two-factor';
+import type { PasskeyService } from '../domain/two-factor/passkeys';
 import type { UserService } from '../domain/users';
 import type { VerificationCodes } from '../domain/verification-codes';
 import type { VideoJobList } from '../domain/video-jobs';
@@ -54,6 +56,8 @@ export interface Services {
   paymentOrders: PaymentOrders;
   paymentCheckout: PaymentCheckout;
   paymentNotifications: PaymentNotifications;
+  twoFactor: TwoFactorService;
+  passkeys: PasskeyService;
   channels: ChannelService;
   logs: LogService;
   logSummaryCatchUp: LogSummaryCatchUp;

@@ -16,6 +16,19 @@ export interface SessionData {
   oidc?: OidcPending;
   /** Set once a Turnstile bot check passed in this session (one-api asks once per session). */
   turnstile?: boolean;
+  /** A sign-in whose password or OAuth step passed, waiting for its two-factor code until `until` (ms). */
+  twoFactor?: PendingTwoFactor;
+  /** The challenge of a passkey the signed-in user is registering. */
+  passkeyChallenge?: string;
+}
+
+export interface PendingTwoFactor {
+  id: number;
+  username: string;
+  epoch: number;
+  until: number;
+  /** The challenge a passkey must sign to pass the step. */
+  challenge?: string;
 }
 
 export const SESSION_COOKIE = 'session';

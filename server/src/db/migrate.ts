@@ -14,6 +14,7 @@ import {
   LOG_SUMMARY_TABLES,
   PAYMENT_ORDER_TABLES,
   TABLES,
+  TWO_FACTOR_TABLES,
   VIDEO_JOB_TABLES,
 } from './table-definitions';
 
@@ -49,6 +50,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0010_video_jobs': { up: (db) => ensureSchema(db, dialect, VIDEO_JOB_TABLES) },
     // Online top-up orders: each payment's state, so that it credits exactly once.
     '0011_payment_orders': { up: (db) => ensureSchema(db, dialect, PAYMENT_ORDER_TABLES) },
+    // Two-factor sign-in: each user's TOTP secret, recovery codes and attempt count, and passkeys.
+    '0012_two_factor': { up: (db) => ensureSchema(db, dialect, TWO_FACTOR_TABLES) },
     // The subject of a user's OpenID Connect account (users.oidc_subject, indexed).
     '0013_oidc': { up: (db) => ensureSchema(db, dialect, TABLES) },
   };

@@ -176,6 +176,8 @@ export interface Database {
   log_receipts: LogReceiptsTable;
   video_jobs: VideoJobsTable;
   payment_orders: PaymentOrdersTable;
+  two_factor: TwoFactorTable;
+  two_factor_passkeys: TwoFactorPasskeysTable;
 }
 
 /** An online top-up order (ours; see PAYMENT_ORDER_TABLES). */
@@ -196,6 +198,30 @@ export interface PaymentOrdersTable {
   created_at: number;
   paid_at: number;
   updated_at: number;
+}
+
+/** A user's two-factor enrolment (ours; see TWO_FACTOR_TABLES). */
+export interface TwoFactorTable {
+  user_id: number;
+  secret: string;
+  enabled: boolean | number;
+  last_step: number;
+  recovery_codes: string | null;
+  failed_attempts: number;
+  attempts_since: number;
+  created_at: number;
+}
+
+/** A passkey of a user with two-factor sign-in on (ours; see TWO_FACTOR_TABLES). */
+export interface TwoFactorPasskeysTable {
+  id: string;
+  user_id: number;
+  name: string;
+  public_key: string | null;
+  counter: number;
+  transports: string;
+  created_at: number;
+  last_used_at: number;
 }
 
 /** A video generation job (ours; see VIDEO_JOB_TABLES). */
@@ -282,3 +308,5 @@ export type LogDailySummaryRow = Selectable<LogDailySummariesTable>;
 export type AuditLogRow = Selectable<AuditLogsTable>;
 export type VideoJobRow = Selectable<VideoJobsTable>;
 export type PaymentOrderRow = Selectable<PaymentOrdersTable>;
+export type TwoFactorRow = Selectable<TwoFactorTable>;
+export type PasskeyRow = Selectable<TwoFactorPasskeysTable>;

@@ -443,3 +443,45 @@ export const PAYMENT_ORDER_TABLES: TableDefinition[] = [
     ],
   },
 ];
+
+/**
+ * Two-factor sign-in (added by migration 0012, not part of one-api's schema): one row per user who
+ * started or finished enrolment. `secret` is the TOTP secret encrypted under SESSION_SECRET; it counts
+ * only once `enabled`. `last_step` is the newest TOTP time step accepted (a code is never taken twice);
+ * `recovery_codes` the SHA-256 hashes of the unused recovery codes as a JSON array; `failed_attempts`
+ * the codes tried since `attempts_since` (the attempt limit's window).
+ */
+export const TWO_FACTOR_TABLES: TableDefinition[] = [
+  {
+    name: 'two_factor',
+    columns: [
+      { name: 'user_id', type: { kind: 'bigint' }, notNull: true },
+      varchar('secret', 255, ''),
+      bool('enabled'),
+      bigint('last_step', 0),
+      text('recovery_codes'),
+      bigint('failed_attempts', 0),
+      bigint('attempts_since', 0),
+      bigint('created_at', 0),
+    ],
+    primaryKey: ['user_id'],
+    indexes: [],
+  },
+  /** Passkeys (WebAuthn), another second factor of a user with two-factor sign-in on: `id` is the
+   * credential id, `public_key` its COSE key (base64url), `counter` the authenticator's signature count. */
+  {
+    name: 'two_factor_passkeys',
+    columns: [
+      { name: 'id', type: { kind: 'varchar', length: 255 }, notNull: true },
+      bigint('user_id', 0),
+      varchar('name', 64, ''),
+      text('public_key'),
+      bigint('counter', 0),
+      varchar('transports', 255, ''),
+      bigint('created_at', 0),
+      bigint('last_used_at', 0),
+    ],
+    primaryKey: ['id'],
+    indexes: [index('two_factor_passkeys', 'user_id')],
+  },
+];

@@ -91,6 +91,21 @@ describe('API client', () => {
     expect(toasts()).toEqual([]);
   });
 
+  it('sends an administrator whom root requires to enrol to the personal settings, without a toast', async () => {
+    const assign = signedInWithDefaultHandler();
+    vi.stubGlobal('location', { ...window.location, pathname: '/channel', assign });
+    const refusal = { success: false, message: 'turn it on first', code: 'two_factor_enrolment_required' };
+    mockFetch(answer(403, refusal));
+    await expect(api.get('/api/channel/')).rejects.toMatchObject({ kind: 'refused', status: 403 });
+    expect(assign).toHaveBeenCalledWith('/setting');
+    expect(toasts()).toEqual([]);
+    // Already there: no reload loop.
+    vi.stubGlobal('location', { ...window.location, pathname: '/setting', assign });
+    mockFetch(answer(403, refusal));
+    await expect(api.get('/api/option/')).rejects.toBeInstanceOf(ApiError);
+    expect(assign).toHaveBeenCalledOnce();
+  });
+
   it('by default a 401 forgets the user and goes to /login?expired=true', async () => {
     const assign = signedInWithDefaultHandler();
     mockFetch(answer(401, { success: false, message: 'not logged in' }));

@@ -36,7 +36,12 @@ interface ClientConfig {
   baseUrl: string;
   /** What a 401 does: by default, when a signed-in session can expire, forget the user and go to /login?expired=true. */
   onUnauthorized: () => void;
+  /** Root requires two-factor sign-in of administrators and this one has none: to the personal settings. */
+  onEnrolmentRequired: () => void;
 }
+
+/** Where the personal settings show two-factor enrolment. */
+const ENROLMENT_PAGE = '/setting';
 
 const defaultConfig: ClientConfig = {
   baseUrl: '',
@@ -44,6 +49,9 @@ const defaultConfig: ClientConfig = {
     if (!sessionCanExpire()) return;
     clearSession();
     window.location.assign('/login?expired=true');
+  },
+  onEnrolmentRequired: () => {
+    if (window.location.pathname !== ENROLMENT_PAGE) window.location.assign(ENROLMENT_PAGE);
   },
 };
 
@@ -155,7 +163,8 @@ export async function call<T>(method: string, path: string, options: CallOptions
   const envelope = await readEnvelope<T>(response);
   if (envelope && !envelope.success && isRefusalStatus(response.status)) {
     const message = await refusalText(envelope);
-    if (!options.silent) showError(message || i18n.t('errors.refused'));
+    if (envelope.code === 'two_factor_enrolment_required') config.onEnrolmentRequired();
+    else if (!options.silent) showError(message || i18n.t('errors.refused'));
     throw new ApiError(message, 'refused', response.status);
   }
   if (!response.ok) {

@@ -63,4 +63,8 @@ export const isRoot = (user: SessionUser | null): boolean => user !== null && is
 /** Router state of /login: where the guard sent the visitor from, so login can bring them back. */
 export interface LoginRedirectState {
   from?: string;
+  /** An OAuth sign-in passed its first step: the login page asks for the two-factor code. */
+  twoFactor?: boolean;
+  /** …and offers the user's passkey. */
+  passkey?: boolean;
 }

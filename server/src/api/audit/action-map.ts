@@ -23,6 +23,9 @@ export interface AuditedRoute {
 /** Routes that sign someone in, by how: every success and failure is recorded. */
 export const SIGN_IN_ROUTES: Record<string, string> = {
   'POST /api/user/login': 'password',
+  // The second step of any of these, for users with two-factor sign-in on.
+  'POST /api/user/login/2fa': 'two_factor',
+  'POST /api/user/login/2fa/passkey': 'passkey',
   'GET /api/oauth/github': 'github',
   'GET /api/oauth/lark': 'lark',
   'GET /api/oauth/wechat': 'wechat',

@@ -112,7 +112,9 @@ async function recordSignIn(
   }
   // The name that was tried; the account it names, when there is one, is the actor (so root's stay root's).
   const body = request.body as { username?: unknown } | undefined;
-  const tried = typeof body?.username === 'string' ? body.username.trim().slice(0, 64) : '';
+  const typed =
+    typeof body?.username === 'string' ? body.username : (request.session?.twoFactor?.username ?? '');
+  const tried = typed.trim().slice(0, 64);
   const account = tried ? await audit.snapshot({ type: 'user', name: tried }) : undefined;
   const actor = {
     id: account ? Number(account.id) : 0,

@@ -39,7 +39,77 @@ export const CONSOLE_OPERATIONS: Operation[] = [
       body: 'LoginInput',
     },
   ),
+  op(
+    'POST',
+    '/api/user/login/2fa',
+    'Account',
+    'public',
+    [
+      'Second sign-in step: a code from the authenticator app or a recovery code',
+      '登录第二步：身份验证器应用的验证码或恢复码',
+    ],
+    { body: 'TwoFactorCodeInput' },
+  ),
+  op('POST', '/api/user/login/2fa/passkey/options', 'Account', 'public', [
+    "Second sign-in step with a passkey: the challenge for the user's passkeys",
+    '登录第二步使用通行密钥：为用户的通行密钥生成挑战',
+  ]),
+  op(
+    'POST',
+    '/api/user/login/2fa/passkey',
+    'Account',
+    'public',
+    [
+      "Second sign-in step with a passkey: the passkey's signed answer",
+      '登录第二步使用通行密钥：通行密钥签名的应答',
+    ],
+    { body: 'PasskeySignInInput' },
+  ),
   op('GET', '/api/user/logout', 'Account', 'public', ['Sign out', '注销']),
+  op('GET', '/api/user/2fa/passkeys', 'Account', 'user', ['Own passkeys', '自己的通行密钥']),
+  op('POST', '/api/user/2fa/passkeys/options', 'Account', 'user', [
+    'Options to create a new passkey (WebAuthn)',
+    '创建新通行密钥（WebAuthn）的选项',
+  ]),
+  op('POST', '/api/user/2fa/passkeys', 'Account', 'user', ['Register a new passkey', '注册新的通行密钥'], {
+    body: 'PasskeyRegistrationInput',
+  }),
+  op('DELETE', '/api/user/2fa/passkeys/:id', 'Account', 'user', [
+    'Remove an own passkey',
+    '删除自己的通行密钥',
+  ]),
+  op('GET', '/api/user/2fa', 'Account', 'user', ['Two-factor sign-in status', '两步验证状态']),
+  op('POST', '/api/user/2fa/setup', 'Account', 'user', [
+    'Start two-factor enrolment: a new secret and its QR code, shown once',
+    '开始设置两步验证：新的密钥及其二维码，仅显示一次',
+  ]),
+  op(
+    'POST',
+    '/api/user/2fa/enable',
+    'Account',
+    'user',
+    [
+      'Confirm enrolment with a code; answers the recovery codes once',
+      '以验证码确认设置；仅此一次返回恢复码',
+    ],
+    { body: 'TwoFactorCodeInput' },
+  ),
+  op(
+    'POST',
+    '/api/user/2fa/recovery_codes',
+    'Account',
+    'user',
+    ['New recovery codes for a code; the old ones stop working', '以验证码换取新的恢复码；旧恢复码失效'],
+    { body: 'TwoFactorCodeInput' },
+  ),
+  op(
+    'POST',
+    '/api/user/2fa/disable',
+    'Account',
+    'user',
+    ['Turn two-factor sign-in off with a code or recovery code', '以验证码或恢复码关闭两步验证'],
+    { body: 'TwoFactorCodeInput' },
+  ),
   op('GET', '/api/user/self', 'Account', 'user', ['The signed-in user', '当前登录的用户']),
   op(
     'PUT',
@@ -164,6 +234,14 @@ export const CONSOLE_OPERATIONS: Operation[] = [
     { body: 'ManageUserInput' },
   ),
   op('DELETE', '/api/user/:id', 'Users', 'admin', ['Delete a user', '删除用户']),
+  op('GET', '/api/user/:id/2fa', 'Users', 'root', [
+    "Whether a user's two-factor sign-in is on",
+    '用户是否已开启两步验证',
+  ]),
+  op('DELETE', '/api/user/:id/2fa', 'Users', 'root', [
+    "Turn off a user's two-factor sign-in (a lost device)",
+    '关闭用户的两步验证（设备丢失时）',
+  ]),
   op('POST', '/api/topup', 'Users', 'admin', ["Add to a user's quota", '为用户增加额度'], {
     body: 'AdminTopupInput',
   }),

@@ -29,6 +29,11 @@ import {
 } from '@switchyard/contract/relay-requests';
 import { createTokenInput, tokenStatusInput, updateTokenInput } from '@switchyard/contract/tokens';
 import {
+  passkeyRegistrationInput,
+  passkeySignInInput,
+  twoFactorCodeInput,
+} from '@switchyard/contract/two-factor';
+import {
   adminTopupInput,
   createUserInput,
   loginInput,
@@ -62,6 +67,9 @@ export const REQUEST_SCHEMAS = {
   ManageUserInput: manageUserInput,
   AdminTopupInput: adminTopupInput,
   PasswordResetInput: passwordResetInput,
+  TwoFactorCodeInput: twoFactorCodeInput,
+  PasskeyRegistrationInput: passkeyRegistrationInput,
+  PasskeySignInInput: passkeySignInInput,
   CreateTokenInput: createTokenInput,
   UpdateTokenInput: updateTokenInput,
   TokenStatusInput: tokenStatusInput,

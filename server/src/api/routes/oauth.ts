@@ -4,10 +4,10 @@ import { DomainError, InputError } from '../../domain/errors';
 import type { ExternalIdentity, ExternalProvider } from '../../domain/oauth/accounts';
 import type { CodeProvider } from '../../domain/oauth/identities';
 import { randomAlphanumeric } from '../../domain/random';
-import { toApiUser } from '../../domain/users/api-user';
-import { sessionFor, signedInSession, writeSession } from '../access';
+import { signedInSession } from '../access';
 import { ok, queryText } from '../envelope';
 import type { Services } from '../services';
+import { finishSignIn } from '../sign-in';
 import { updateSession } from '../visitor-session';
 
 /** Each of these GETs signs in, binds or keeps a state: refused from another site. */
@@ -20,15 +20,11 @@ function requireCode(request: FastifyRequest): string {
 }
 
 /** Sign-in with GitHub, Lark, WeChat and OpenID Connect, and linking those accounts to the signed-in user. */
-export function oauthRoutes(
-  app: FastifyInstance,
-  { sessions, oauth, externalIdentities, oidc }: Services,
-): void {
-  const signIn = async (reply: FastifyReply, provider: ExternalProvider, identity: ExternalIdentity) => {
-    const user = await oauth.signIn(provider, identity);
-    writeSession(reply, sessions, sessionFor(user));
-    return ok(toApiUser(user));
-  };
+export function oauthRoutes(app: FastifyInstance, services: Services): void {
+  const { sessions, oauth, externalIdentities, oidc } = services;
+  // A user with two-factor sign-in on is not signed in yet: finishSignIn asks for the second step.
+  const signIn = async (reply: FastifyReply, provider: ExternalProvider, identity: ExternalIdentity) =>
+    finishSignIn(reply, services, await oauth.signIn(provider, identity));
 
   app.get('/api/oauth/state', { config: critical }, async (request, reply) => {
     const state = randomAlphanumeric(OAUTH_STATE_LENGTH);

@@ -8,12 +8,14 @@ import {
   updateUserInput,
 } from '@switchyard/contract/users';
 import type { FastifyInstance } from 'fastify';
-import { toApiUser, toOwnApiUser } from '../../domain/users/api-user';
+import { toOwnApiUser } from '../../domain/users/api-user';
 import { clearSession, sessionFor, signedInSession, writeSession } from '../access';
 import { ok, parseBody, parseId, parsePage, queryText, searchKeyword } from '../envelope';
 import type { Services } from '../services';
+import { finishSignIn } from '../sign-in';
 
-export function userRoutes(app: FastifyInstance, { users, sessions }: Services): void {
+export function userRoutes(app: FastifyInstance, services: Services): void {
+  const { users, sessions } = services;
   app.post('/api/user/register', { config: { rateLimit: 'critical', botCheck: true } }, async (request) => {
     await users.register(parseBody(registerInput, request.body));
     return ok();
@@ -21,9 +23,7 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
 
   app.post('/api/user/login', { config: { rateLimit: 'critical' } }, async (request, reply) => {
     const input = parseBody(loginInput, request.body);
-    const user = await users.verifyLogin(input.username, input.password);
-    writeSession(reply, sessions, sessionFor(user));
-    return ok(toApiUser(user));
+    return finishSignIn(reply, services, await users.verifyLogin(input.username, input.password));
   });
 
   app.get('/api/user/logout', { config: { changesState: true } }, async (request, reply) => {
@@ -33,7 +33,10 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
   });
 
   const user = { config: { access: 'user' as const } };
-  app.get('/api/user/self', user, async (request) => ok(toOwnApiUser(await users.getRow(request.caller.id))));
+  const beforeTwoFactor = { config: { ...user.config, beforeTwoFactor: true } };
+  app.get('/api/user/self', beforeTwoFactor, async (request) =>
+    ok(toOwnApiUser(await users.getRow(request.caller.id))),
+  );
   app.put('/api/user/self', user, async (request, reply) => {
     const input = parseBody(updateSelfInput, request.body);
     await users.updateSelf(request.caller, input);
@@ -48,7 +51,7 @@ export function userRoutes(app: FastifyInstance, { users, sessions }: Services):
   });
   app.post(
     '/api/user/self/sessions/revoke',
-    { config: { ...user.config, changesState: true } },
+    { config: { ...beforeTwoFactor.config, changesState: true } },
     async (request, reply) => {
       await users.endSessions(request.caller);
       clearSession(reply);

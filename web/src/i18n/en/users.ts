@@ -38,6 +38,14 @@ export const enUsers = {
     },
   },
   userEdit: {
+    twoFactor: {
+      title: 'Two-factor sign-in',
+      on: 'On: this user signs in with a code from an authenticator app.',
+      off: 'Off for this user.',
+      reset: 'Turn off',
+      confirm: 'Turn off two-factor sign-in',
+      done: 'Two-factor sign-in turned off; the user can enrol again',
+    },
     title: 'Update user info',
     selfTitle: 'Update my profile',
     username: 'Username',

@@ -40,6 +40,14 @@ export const zhUsers: Messages<typeof enUsers> = {
     },
   },
   userEdit: {
+    twoFactor: {
+      title: '两步验证',
+      on: '已开启：该用户登录时需输入身份验证器应用中的验证码。',
+      off: '该用户未开启。',
+      reset: '关闭',
+      confirm: '关闭两步验证',
+      done: '已关闭两步验证，该用户可重新设置',
+    },
     title: '更新用户信息',
     selfTitle: '更新个人信息',
     username: '用户名',

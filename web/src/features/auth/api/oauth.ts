@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { type OAuthProvider, startOAuth } from '../../../lib/oauth';
 import type { SessionUser } from '../../../lib/session';
+import { signInResult } from './login';
 
 /** Fetch a state, then leave for the provider's authorise page. */
 export function useStartOAuth() {
@@ -27,10 +28,7 @@ export function sendOAuthCode(provider: OAuthProvider, query: URLSearchParams) {
 /** GET /api/oauth/wechat?code: log in with the code from the official account. */
 export function useWeChatLogin() {
   return useMutation({
-    mutationFn: async (code: string) => {
-      const { data } = await api.get<SessionUser>('/api/oauth/wechat', { query: { code } });
-      if (!data) throw new Error('login answer without user');
-      return data;
-    },
+    mutationFn: async (code: string) =>
+      signInResult(await api.get<SessionUser>('/api/oauth/wechat', { query: { code } })),
   });
 }

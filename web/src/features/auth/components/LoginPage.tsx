@@ -2,12 +2,13 @@ import { Alert, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { type LoginRedirectState, saveSession } from '../../../lib/session';
+import { type LoginRedirectState, type SessionUser, saveSession } from '../../../lib/session';
 import { showSuccess, showWarning } from '../../../lib/toast';
 import { isDefaultRootLogin, useLogin } from '../api/login';
 import { AuthCard } from './AuthCard';
 import { AuthLink } from './AuthLink';
 import { SocialLogin } from './SocialLogin';
+import { TwoFactorStep } from './TwoFactorStep';
 
 export function LoginPage() {
   const { t } = useTranslation();
@@ -19,7 +20,24 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const expired = searchParams.has('expired');
-  const from = (location.state as LoginRedirectState | null)?.from;
+  const redirect = location.state as LoginRedirectState | null;
+  const from = redirect?.from;
+  // The password (or an OAuth callback) passed; the two-factor code is still wanted.
+  const [secondStep, setSecondStep] = useState<{ passkey: boolean } | null>(
+    redirect?.twoFactor ? { passkey: redirect.passkey === true } : null,
+  );
+  const [defaultRoot, setDefaultRoot] = useState(false);
+
+  const signedIn = (user: SessionUser) => {
+    saveSession(user);
+    if (defaultRoot) {
+      showWarning(t('login.rootWarning'));
+      navigate('/user/edit');
+      return;
+    }
+    showSuccess(t('login.success'));
+    navigate(from && from !== '/login' ? from : '/token');
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -30,19 +48,37 @@ export function LoginPage() {
       return;
     }
     setError(null);
+    setDefaultRoot(isDefaultRootLogin(input));
     login.mutate(input, {
-      onSuccess: (user) => {
-        saveSession(user);
+      onSuccess: (result) => {
+        if ('twoFactor' in result) {
+          setSecondStep({ passkey: result.passkey });
+          return;
+        }
         if (isDefaultRootLogin(input)) {
+          saveSession(result.user);
           showWarning(t('login.rootWarning'));
           navigate('/user/edit');
           return;
         }
-        showSuccess(t('login.success'));
-        navigate(from && from !== '/login' ? from : '/token');
+        signedIn(result.user);
       },
     });
   };
+
+  if (secondStep) {
+    return (
+      <TwoFactorStep
+        passkey={secondStep.passkey}
+        onSignedIn={signedIn}
+        onBack={() => {
+          setSecondStep(null);
+          setPassword('');
+          navigate('/login', { replace: true, state: from ? { from } : null });
+        }}
+      />
+    );
+  }
 
   return (
     <AuthCard title={t('login.title')}>

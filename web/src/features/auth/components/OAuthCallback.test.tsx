@@ -18,7 +18,7 @@ const open = () =>
     '/oauth/github?code=the-code&state=the-state',
     '/oauth/github',
     <OAuthCallback provider="github" />,
-    ['/', '/setting'],
+    ['/', '/setting', '/login'],
   );
 
 beforeEach(async () => {
@@ -45,6 +45,17 @@ describe('OAuth callback', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/setting'));
     expect(messages()).toContain('Bound successfully!');
     expect(window.localStorage.getItem('user')).toBeNull();
+  });
+
+  it('sends a user with two-factor sign-in to the login page for the code, signed in not yet', async () => {
+    serverAnswers(
+      jsonResponse({ success: true, message: 'two_factor', data: { two_factor: true, passkey: true } }),
+    );
+    const router = open();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.state).toEqual({ twoFactor: true, passkey: true });
+    expect(window.localStorage.getItem('user')).toBeNull();
+    expect(messages()).not.toContain('Login successful!');
   });
 
   it('shows the server message, then "operation failed, redirecting" and goes to settings', async () => {

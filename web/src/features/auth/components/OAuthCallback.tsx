@@ -6,6 +6,7 @@ import type { OAuthProvider } from '../../../lib/oauth';
 import { useServerStatus } from '../../../lib/server-status';
 import { saveSession } from '../../../lib/session';
 import { showSuccess } from '../../../lib/toast';
+import { signInResult } from '../api/login';
 import { sendOAuthCode } from '../api/oauth';
 
 export const OAUTH_RETRY_DELAY_MS = 2000;
@@ -14,7 +15,8 @@ const PROVIDER_NAMES: Record<Exclude<OAuthProvider, 'oidc'>, string> = { github:
 
 /**
  * The provider sends the visitor back with code and state. "bind" means an account was
- * bound (back to settings); otherwise the answer is the signed-in user (to the home page).
+ * bound (back to settings); `two_factor` asks for the code (the login page's second step); otherwise the
+ * answer is the signed-in user (to the home page).
  */
 export function OAuthCallback({ provider }: { provider: OAuthProvider }) {
   const { t } = useTranslation();
@@ -36,7 +38,12 @@ export function OAuthCallback({ provider }: { provider: OAuthProvider }) {
           navigate('/setting');
           return;
         }
-        if (answer.data) saveSession(answer.data);
+        const result = signInResult(answer);
+        if ('twoFactor' in result) {
+          navigate('/login', { state: { twoFactor: true, passkey: result.passkey } });
+          return;
+        }
+        saveSession(result.user);
         showSuccess(t('login.success'));
         navigate('/');
       } catch {

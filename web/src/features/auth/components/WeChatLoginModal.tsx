@@ -13,9 +13,13 @@ export function WeChatLoginModal({ opened, onClose, qrCode }: WeChatModalProps) 
 
   const logIn = (code: string) =>
     login.mutate(code, {
-      onSuccess: (user) => {
-        saveSession(user);
+      onSuccess: (result) => {
         onClose();
+        if ('twoFactor' in result) {
+          navigate('/login', { state: { twoFactor: true, passkey: result.passkey } });
+          return;
+        }
+        saveSession(result.user);
         navigate('/');
         showSuccess(t('login.success'));
       },

@@ -3,8 +3,9 @@ import { AccessCard } from './AccessCard';
 import { AccountBindings } from './AccountBindings';
 import { DeleteAccount } from './DeleteAccount';
 import { SignOutEverywhere } from './SignOutEverywhere';
+import { TwoFactorCard } from './TwoFactorCard';
 
-/** Everyone's tab: access token, invitation link, account bindings, signing out everywhere, self-deletion. */
+/** Everyone's tab: access token, invitation link, account bindings, two-factor sign-in, signing out everywhere, self-deletion. */
 export function PersonalTab() {
   return (
     <Stack gap="md">
@@ -12,6 +13,7 @@ export function PersonalTab() {
         <AccessCard />
         <AccountBindings />
       </SimpleGrid>
+      <TwoFactorCard />
       <SignOutEverywhere />
       <DeleteAccount />
     </Stack>

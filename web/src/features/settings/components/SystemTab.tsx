@@ -44,6 +44,7 @@ export function SystemTab({ options }: { options: OptionValues }) {
             'PasswordRegisterEnabled',
             'EmailVerificationEnabled',
             'RegisterEnabled',
+            'TwoFactorRequiredForAdmins',
           ],
           testId: 'section-login',
         },
