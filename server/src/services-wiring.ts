@@ -205,7 +205,6 @@ export function createServices(
       ephemeralKeys: config.realtimeEphemeralKeys,
     },
   });
-  const audit = new AuditLog({ db, options });
   const paymentOrders = new PaymentOrders({
     db,
     options,
