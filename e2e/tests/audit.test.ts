@@ -101,7 +101,7 @@ describe('the audit log page', () => {
     await screenshot(page, 'audit/en-1280-api-reference');
     expect(await page.locator('header').getByRole('link', { name: 'Audit', exact: true }).count()).toBe(0);
     await page.setViewportSize(PHONE);
-    await page.getByPlaceholder('Filter by path or summary').fill('chat/completions');
+    await page.getByPlaceholder('Filter by path or summary').fill('/v1/chat/completions');
     await page.getByText('/v1/chat/completions').click();
     await page.getByText('"messages"').first().waitFor();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
