@@ -30,6 +30,13 @@ export class SqliteLedger extends ProgramLedger {
   readonly #prepared = new Map<string, Statement>();
   /** The connection's SQLITE_BUSY_TIMEOUT, put back after each non-blocking BEGIN. */
   readonly #busyTimeoutMs: number;
+  /** Every settlement runs these: prepared once, not looked up by their text each time. */
+  readonly #noWait: Statement;
+  readonly #wait: Statement;
+  readonly #begin: Statement;
+  readonly #commit: Statement;
+  /** The logs' INSERT by the columns it names (a settlement's logs all have the same ones). */
+  readonly #logInserts = new Map<string, Statement>();
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -39,6 +46,10 @@ export class SqliteLedger extends ProgramLedger {
   ) {
     super();
     this.#busyTimeoutMs = Number(database.pragma('busy_timeout', { simple: true }));
+    this.#noWait = database.prepare('PRAGMA busy_timeout = 0');
+    this.#wait = database.prepare(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
+    this.#begin = database.prepare('BEGIN IMMEDIATE');
+    this.#commit = database.prepare('COMMIT');
   }
 
   /** Prepared on first use: the tables exist only once migrations have run. */
@@ -75,12 +86,23 @@ export class SqliteLedger extends ProgramLedger {
     for (const log of logs) insert.run(JSON.stringify(log));
   }
 
+  #logInsert(columns: string[]): Statement {
+    const names = columns.join(',');
+    let insert = this.#logInserts.get(names);
+    if (!insert) {
+      insert = this.database.prepare(
+        `INSERT INTO logs (${names}) VALUES (${columns.map(() => '?').join(', ')})`,
+      );
+      this.#logInserts.set(names, insert);
+    }
+    return insert;
+  }
+
   #insertLogs(logs: NewLogRow[]): void {
     for (const log of asSummarized(logs)) {
-      const columns = Object.keys(log);
-      this.#statement(
-        `INSERT INTO logs (${columns.join(',')}) VALUES (${columns.map(() => '?').join(', ')})`,
-      ).run(Object.values(log).map(sqliteValue));
+      const values: unknown[] = Object.values(log);
+      for (let index = 0; index < values.length; index++) values[index] = sqliteValue(values[index]);
+      this.#logInsert(Object.keys(log)).run(values);
     }
     // The summaries: one upsert per distinct key of the batch.
     const { hourly, daily } = summarizeLogs(logs);
@@ -93,15 +115,15 @@ export class SqliteLedger extends ProgramLedger {
    * database (the checkpointer starting the WAL over, another process), true once begun.
    */
   #beginAtOnce(): boolean {
-    this.#statement('PRAGMA busy_timeout = 0').get();
+    this.#noWait.get();
     try {
-      this.#statement('BEGIN IMMEDIATE').run();
+      this.#begin.run();
       return true;
     } catch (error) {
       if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
       throw error;
     } finally {
-      this.#statement(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`).get();
+      this.#wait.get();
     }
   }
 
@@ -110,7 +132,7 @@ export class SqliteLedger extends ProgramLedger {
       const steps = program();
       let next = steps.next();
       while (!next.done) next = steps.next(this.#step(next.value));
-      this.#statement('COMMIT').run();
+      this.#commit.run();
       return next.value;
     } catch (error) {
       if (this.database.inTransaction) this.#statement('ROLLBACK').run();
@@ -134,7 +156,7 @@ export class SqliteLedger extends ProgramLedger {
   }
 
   #blocking<T>(program: () => Program<T>): T {
-    this.#statement('BEGIN IMMEDIATE').run();
+    this.#begin.run();
     return this.#run(program);
   }
 
