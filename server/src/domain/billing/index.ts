@@ -1,4 +1,5 @@
 import type { QuotaLedger } from '../../db/ledger/ledger';
+import type { NewLogRow } from '../../db/schema';
 import type { OptionsStore } from '../options';
 import { HolderLease } from './holder-lease';
 import { type Price, PriceList, type QuotedPrice } from './prices';
@@ -154,6 +155,11 @@ export class Billing {
   /** See Settlements.settle. */
   settle(call: CallRecord): Promise<number> {
     return this.#settlements.settle(call);
+  }
+
+  /** See Settlements.consumeLog: the log of a charge made outside the settlements (video jobs). */
+  consumeLog(call: CallRecord, quota: number): NewLogRow | undefined {
+    return this.#settlements.consumeLog(call, quota);
   }
 
   /** Credit held ahead in memory, for how many payers (metrics). */
