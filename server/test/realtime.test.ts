@@ -226,6 +226,31 @@ describe('the Realtime API through the gateway, billed per response', () => {
     expect(now.quota).toBe(funds - handPrice(MODEL, capped));
   });
 
+  it('holds input beyond the allowance before the charge; an account that cannot is never overdrawn', async () => {
+    const options = t.app.services.options;
+    const audio = audioRatiosOf(MODEL)!;
+    const hold = Math.ceil(
+      (options.number('PreConsumedQuota') + 1024 * audio.output) * resolveModelRatio(MODEL),
+    );
+    // A conversation far longer than the first hold's input allowance.
+    const tokens: RealtimeTokens = { inputText: 0, inputAudio: 5000, outputText: 10, outputAudio: 0 };
+    expect(handPrice(MODEL, tokens)).toBeGreaterThan(hold + 1);
+    const funds = hold + 1;
+    const customer = await createCustomer(t, 'rt_context', { quota: funds });
+    fake.responses = [respond(tokens)];
+    const client = await RealtimeTestClient.accepted(sessionUrl(), { headers: bearer(customer) });
+    await client.nth('session.created');
+    client.send({ type: 'response.create' });
+    expect((await client.nth('error')).error).toMatchObject({ code: 'insufficient_user_quota' });
+    expect((await client.closed).code).toBe(1008);
+    await fake.allClosed();
+    const now = await settledBooks(customer, funds);
+    // What was left, and not a quota more.
+    expect([now.quota, now.usedQuota]).toEqual([0, funds]);
+    const logs = await consumeLogs(t, customer.userId);
+    expect(logs.map((log) => Number(log.quota))).toEqual([funds]);
+  });
+
   it('refuses a session the account cannot hold for, before the upgrade', async () => {
     const customer = await createCustomer(t, 'rt_poor', { quota: 10 });
     const refused = await RealtimeTestClient.open(sessionUrl(), { headers: bearer(customer) });
