@@ -16,6 +16,7 @@ export {
   quotaFor,
 } from './prices';
 export type { Payer, Reservation, ReserveRefusal } from './reservations';
+export type { CallRecord } from './settlements';
 
 /** Settled calls wait to be written (SETTLEMENT_BACKLOG of them): no call is admitted until they are. */
 export class SettlementBacklogFull extends Error {
@@ -160,6 +161,11 @@ export class Billing {
   /** See Settlements.consumeLog: the log of a charge made outside the settlements (video jobs). */
   consumeLog(call: CallRecord, quota: number): NewLogRow | undefined {
     return this.#settlements.consumeLog(call, quota);
+  }
+
+  /** See Settlements.chargedElsewhere. */
+  chargedElsewhere(call: CallRecord, quota: number): void {
+    this.#settlements.chargedElsewhere(call, quota);
   }
 
   /** Credit held ahead in memory, for how many payers (metrics). */

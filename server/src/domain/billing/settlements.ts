@@ -110,6 +110,12 @@ export class Settlements {
     };
   }
 
+  /** A call charged in a transaction of its own (a video job) was committed: told as a settlement is. */
+  chargedElsewhere(call: CallRecord, quota: number): void {
+    this.deps.onSettled?.(call, quota);
+    if (quota > 0) this.deps.onQuotaSpent?.(call.reservation.payer.userId, quota);
+  }
+
   /** Settled calls not written yet (cheap: checked before each call). */
   get unwritten(): number {
     return this.#unwritten;

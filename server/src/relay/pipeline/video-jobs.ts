@@ -18,7 +18,7 @@ import {
   updateRunningVideoJob,
 } from '../../db/repos/video-jobs';
 import type { ChannelRow, VideoJobRow } from '../../db/schema';
-import type { Billing, Reservation } from '../../domain/billing';
+import type { Billing, CallRecord, Reservation } from '../../domain/billing';
 import { upstreamError } from '../adaptors/upstream-error';
 import { videoWireOf } from '../adaptors/videos';
 import type { UpstreamVideoState, VideoChannel, VideoCreation, VideoVariant } from '../adaptors/videos/types';
@@ -328,23 +328,22 @@ export class VideoJobs {
     const cost = costOf(job, seconds);
     const finished = { status: 'completed', progress: 100, seconds, updated_at: now, finished_at: now };
     const channel = await this.deps.router.channel(job.channel_id);
-    const log = billing.consumeLog(
-      {
-        reservation: reservationOf(job),
-        price: billing.price(job.model, job.user_group || 'default', channel?.type ?? 0),
-        model: job.model,
-        channelId: job.channel_id,
-        usage: { prompt_tokens: 0, completion_tokens: 0 },
-        fixedQuota: cost,
-        requestId: job.id,
-        isStream: false,
-        elapsedMs: (now - job.created_at) * 1000,
-      },
-      cost,
-    );
+    const call: CallRecord = {
+      reservation: reservationOf(job),
+      price: billing.price(job.model, job.user_group || 'default', channel?.type ?? 0),
+      model: job.model,
+      channelId: job.channel_id,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+      fixedQuota: cost,
+      requestId: job.id,
+      isStream: false,
+      elapsedMs: (now - job.created_at) * 1000,
+    };
+    const log = billing.consumeLog(call, cost);
     if (!(await settleChargedVideoJob(db, job, finished, cost, log))) {
       return (await findVideoJob(db, job.id)) ?? job;
     }
+    billing.chargedElsewhere(call, cost);
     return { ...job, ...finished, billing: 'settled', quota: cost };
   }
 
