@@ -132,7 +132,14 @@ describe('the Realtime API through the gateway, billed per response', () => {
     expect(upstream.query.get('model')).toBe(MODEL);
     expect(upstream.headers.authorization).toBe(`Bearer ${UPSTREAM_KEY}`);
     expect(upstream.headers['openai-beta']).toBeUndefined();
+    // First the gateway's cap on every response, then the client's events (its update passed whole).
+    expect(upstream.events[0]).toEqual({
+      type: 'session.update',
+      session: { type: 'realtime', max_output_tokens: 1024 },
+    });
+    expect(upstream.events[1]).toEqual({ type: 'session.update', session: { instructions: 'Be brief.' } });
     expect(upstream.events.map((event) => event.type)).toEqual([
+      'session.update',
       'session.update',
       'conversation.item.create',
       'response.create',
@@ -179,6 +186,71 @@ describe('the Realtime API through the gateway, billed per response', () => {
     expect(logs.map((log) => Number(log.quota))).toEqual([cost]);
   });
 
+  it('caps every response at what the hold covers: a long answer never charges past its hold', async () => {
+    const options = t.app.services.options;
+    const audio = audioRatiosOf(MODEL)!;
+    const hold = Math.ceil(
+      (options.number('PreConsumedQuota') + 1024 * audio.output) * resolveModelRatio(MODEL),
+    );
+    // Left alone, 6,000 audio tokens would cost several holds; the provider stops at the cap.
+    const asked: RealtimeTokens = { inputText: 100, inputAudio: 0, outputText: 24, outputAudio: 6000 };
+    const capped: RealtimeTokens = { ...asked, outputAudio: 1000 };
+    expect(handPrice(MODEL, asked)).toBeGreaterThan(3 * hold);
+    expect(handPrice(MODEL, capped)).toBeLessThanOrEqual(hold);
+    const funds = hold + 1;
+    const customer = await createCustomer(t, 'rt_long', { quota: funds });
+    fake.responses = [respond(asked)];
+    const client = await RealtimeTestClient.accepted(sessionUrl(), { headers: bearer(customer) });
+    await client.nth('session.created');
+    // A client asking for more than the cap gets the cap.
+    client.send({ type: 'response.create', response: { max_output_tokens: 'inf' } });
+    const done = await client.nth('response.done');
+    expect((done.response as { status: string }).status).toBe('incomplete');
+    const error = await client.nth('error');
+    expect(error.error).toMatchObject({ code: 'insufficient_user_quota' });
+    expect((await client.closed).code).toBe(1008);
+    const upstream = fake.sessions.at(-1)!;
+    expect(upstream.events.slice(0, 2)).toEqual([
+      { type: 'session.update', session: { type: 'realtime', max_output_tokens: 1024 } },
+      { type: 'response.create', response: { max_output_tokens: 1024 } },
+    ]);
+    // The gateway's own session.update is not the client's business.
+    expect(client.types()).not.toContain('session.updated');
+    await fake.allClosed();
+    const now = await settledBooks(customer, funds);
+    const logs = await consumeLogs(t, customer.userId);
+    // Charged whole, within its hold: nothing was cut to what was left.
+    expect(logs.map((log) => [Number(log.quota), log.content.includes('charged the')])).toEqual([
+      [handPrice(MODEL, capped), false],
+    ]);
+    expect(now.quota).toBe(funds - handPrice(MODEL, capped));
+  });
+
+  it('holds input beyond the allowance before the charge; an account that cannot is never overdrawn', async () => {
+    const options = t.app.services.options;
+    const audio = audioRatiosOf(MODEL)!;
+    const hold = Math.ceil(
+      (options.number('PreConsumedQuota') + 1024 * audio.output) * resolveModelRatio(MODEL),
+    );
+    // A conversation far longer than the first hold's input allowance.
+    const tokens: RealtimeTokens = { inputText: 0, inputAudio: 5000, outputText: 10, outputAudio: 0 };
+    expect(handPrice(MODEL, tokens)).toBeGreaterThan(hold + 1);
+    const funds = hold + 1;
+    const customer = await createCustomer(t, 'rt_context', { quota: funds });
+    fake.responses = [respond(tokens)];
+    const client = await RealtimeTestClient.accepted(sessionUrl(), { headers: bearer(customer) });
+    await client.nth('session.created');
+    client.send({ type: 'response.create' });
+    expect((await client.nth('error')).error).toMatchObject({ code: 'insufficient_user_quota' });
+    expect((await client.closed).code).toBe(1008);
+    await fake.allClosed();
+    const now = await settledBooks(customer, funds);
+    // What was left, and not a quota more.
+    expect([now.quota, now.usedQuota]).toEqual([0, funds]);
+    const logs = await consumeLogs(t, customer.userId);
+    expect(logs.map((log) => Number(log.quota))).toEqual([funds]);
+  });
+
   it('refuses a session the account cannot hold for, before the upgrade', async () => {
     const customer = await createCustomer(t, 'rt_poor', { quota: 10 });
     const refused = await RealtimeTestClient.open(sessionUrl(), { headers: bearer(customer) });
@@ -201,8 +273,12 @@ describe('the Realtime API through the gateway, billed per response', () => {
     client.socket.terminate();
     await fake.allClosed();
     const upstream = fake.sessions.at(-1)!;
-    expect(upstream.events.map((event) => event.type)).toEqual(['response.create', 'response.cancel']);
-    expect(upstream.events[1]).toMatchObject({ response_id: expect.stringMatching(/^resp_\d+_1$/) });
+    expect(upstream.events.map((event) => event.type)).toEqual([
+      'session.update',
+      'response.create',
+      'response.cancel',
+    ]);
+    expect(upstream.events[2]).toMatchObject({ response_id: expect.stringMatching(/^resp_\d+_1$/) });
     await settledBooks(customer);
     const logs = await consumeLogs(t, customer.userId);
     expect(logs.map((log) => Number(log.quota))).toEqual([handPrice(MODEL, cancelled)]);
@@ -244,7 +320,7 @@ describe('the Realtime API through the gateway, billed per response', () => {
 
   it('stops reading the provider while the client does not read, and delivers everything once it does', async () => {
     const customer = await createCustomer(t, 'rt_slow');
-    const tokens: RealtimeTokens = { inputText: 10, inputAudio: 0, outputText: 0, outputAudio: 5000 };
+    const tokens: RealtimeTokens = { inputText: 10, inputAudio: 0, outputText: 0, outputAudio: 1000 };
     const chunks = Array.from({ length: 48 }, (_, index) =>
       String(index)
         .padStart(4, '0')
@@ -256,7 +332,10 @@ describe('the Realtime API through the gateway, billed per response', () => {
     client.socket.pause();
     client.send({ type: 'response.create' });
     const upstream = await waitFor(
-      () => (fake.sessions.at(-1)?.events.length ? fake.sessions.at(-1) : undefined),
+      () => {
+        const session = fake.sessions.at(-1);
+        return session?.events.some((event) => event.type === 'response.create') ? session : undefined;
+      },
       {
         what: 'the provider got response.create',
       },

@@ -53,7 +53,14 @@ describe('video generation jobs', () => {
     return books(t, who.userId, who.token.id);
   }
 
-  it('create, poll, complete, download through the openai SDK: held at creation, charged once', async () => {
+  /** What the user's running jobs were charged: taken from the balance, neither held nor used yet. */
+  async function chargedToJobs(who: Customer) {
+    const now = await settledBooks(who);
+    expect([now.held, now.tokenHeld]).toEqual([0, 0]);
+    return FUNDS - now.quota - now.usedQuota;
+  }
+
+  it('create, poll, complete, download through the openai SDK: charged at creation, settled once', async () => {
     const who = await customer();
     const created = await who.openai.videos.create({
       model: 'sora-2',
@@ -77,8 +84,8 @@ describe('video generation jobs', () => {
       size: '720x1280',
     });
 
+    expect(await chargedToJobs(who)).toBe(SORA_4S);
     let now = await settledBooks(who);
-    expect(now.held).toBe(SORA_4S);
     expect(now.logs).toBe(0);
 
     fake.set(upstream.id, { status: 'in_progress', progress: 40 });
@@ -140,7 +147,7 @@ describe('video generation jobs', () => {
       size: '1792x1024',
       seconds: '4',
     });
-    expect((await settledBooks(who)).held).toBe(Math.ceil(150 * (5 / 3) * 4 * 1000));
+    expect(await chargedToJobs(who)).toBe(Math.ceil(150 * (5 / 3) * 4 * 1000));
     fake.set(fake.only().id, { status: 'failed', error: 'moderation blocked the prompt' });
     const seen = await who.openai.videos.retrieve(created.id);
     expect(seen.status).toBe('failed');
@@ -251,7 +258,7 @@ describe('video generation jobs', () => {
       body: '--x\r\nContent-Disposition: form-data; name="prompt"\r\n\r\nnever ends',
     });
     expect(broken.status).toBe(400);
-    expect((await settledBooks(who)).held).toBe(SORA_4S);
+    expect(await chargedToJobs(who)).toBe(SORA_4S);
     fake.jobs.clear();
   });
 
@@ -312,7 +319,7 @@ describe('video generation jobs', () => {
       'requests_per_minute_exceeded',
     );
     expect(fake.jobs.size).toBe(1);
-    expect((await settledBooks(who)).held).toBe(SORA_4S);
+    expect(await chargedToJobs(who)).toBe(SORA_4S);
     fake.jobs.clear();
   });
 
@@ -346,7 +353,7 @@ describe('video generation jobs', () => {
       instances: [{ prompt: 'a lighthouse at dusk' }],
       parameters: { aspectRatio: '16:9', durationSeconds: 8, negativePrompt: 'people' },
     });
-    expect((await settledBooks(who)).held).toBe(VEO_8S);
+    expect(await chargedToJobs(who)).toBe(VEO_8S);
 
     const poll = async () => {
       const answer = await fetch(`${t.baseUrl}/v1beta/${operation.name}`, { headers: googleHeaders });
@@ -390,7 +397,7 @@ describe('video generation jobs', () => {
       expect(bad.status).toBe(400);
       expect(((await bad.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
     }
-    expect((await settledBooks(stranger)).held).toBe(0);
+    expect(await chargedToJobs(stranger)).toBe(0);
 
     const now = await balanced(who);
     expect([now.usedQuota, now.logs]).toEqual([VEO_8S, 1]);

@@ -54,6 +54,17 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     '0012_two_factor': { up: (db) => ensureSchema(db, dialect, TWO_FACTOR_TABLES) },
     // The subject of a user's OpenID Connect account (users.oidc_subject, indexed).
     '0013_oidc': { up: (db) => ensureSchema(db, dialect, TABLES) },
+    // Video jobs are charged on their row (billing 'charged'); a job of the in-process holds before
+    // paid nothing that survived the restart that runs this, so it is no longer followed or billed.
+    '0014_video_job_charges': {
+      up: async (db) => {
+        await db
+          .updateTable('video_jobs')
+          .set({ billing: 'unbilled' })
+          .where('billing', 'in', ['held', 'settling'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -191,7 +191,12 @@ export class RealtimeFake {
           return;
         case 'response.create': {
           asked += 1;
-          const answer = this.#respond(send, done, beta, `resp_${sessionNo}_${asked}`, asked);
+          const response = (event.response ?? {}) as Record<string, unknown>;
+          const limit = Math.min(
+            outputLimit(session.max_output_tokens ?? session.max_response_output_tokens),
+            outputLimit(response.max_output_tokens),
+          );
+          const answer = this.#respond(send, done, beta, `resp_${sessionNo}_${asked}`, asked, limit);
           if (answer === 'drop') ws.terminate();
           else held = answer;
           return;
@@ -228,6 +233,7 @@ export class RealtimeFake {
     beta: boolean,
     id: string,
     nth: number,
+    limit: number,
   ): { response: Record<string, unknown>; tokens: RealtimeTokens } | 'drop' | undefined {
     const script = this.responses[Math.min(nth, this.responses.length) - 1];
     if (!script) throw new Error('the fake has no response scripted');
@@ -249,7 +255,13 @@ export class RealtimeFake {
     }
     if (script.dropConnection) return 'drop';
     if (script.holdOpen) return { response, tokens: script.holdOpen.cancelledTokens };
-    done(response, 'completed', script.tokens);
+    // As OpenAI does: a response that reaches its output limit stops there, 'incomplete'.
+    const { outputText, outputAudio } = script.tokens;
+    if (outputText + outputAudio <= limit) done(response, 'completed', script.tokens);
+    else {
+      const text = Math.min(outputText, limit);
+      done(response, 'incomplete', { ...script.tokens, outputText: text, outputAudio: limit - text });
+    }
     return undefined;
   }
 
@@ -273,3 +285,7 @@ export class RealtimeFake {
     });
   }
 }
+
+/** A session's or response's output limit: a number, else none ('inf', or not set). */
+const outputLimit = (value: unknown): number =>
+  typeof value === 'number' ? value : Number.POSITIVE_INFINITY;

@@ -37,6 +37,11 @@ export function insertLog(db: Sql, log: NewLog): Promise<number> {
     facts: log.facts ? logFactsText(log.facts) : null,
     summarized: true,
   };
+  return insertLogRow(db, row);
+}
+
+/** Writes a whole log row (facts already as text) and adds it to the summaries, as insertLog does. */
+export function insertLogRow(db: Sql, row: NewLogRow): Promise<number> {
   // LOG_SQL_DSN: the log waits in this database's outbox, in the caller's transaction.
   if (db.logOutbox) return enqueueLog(db, row);
   return inTransaction(db, async (tx) => {

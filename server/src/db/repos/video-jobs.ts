@@ -1,13 +1,6 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { Sql } from '../connect';
 import type { VideoJobRow, VideoJobsTable } from '../schema';
-
-/** Where a job's quota is: held for it, being charged, charged, or given back. */
-export type VideoJobBilling = 'held' | 'settling' | 'settled' | 'refunded';
-
-export async function insertVideoJob(db: Sql, row: Insertable<VideoJobsTable>): Promise<void> {
-  await db.kysely.insertInto('video_jobs').values(row).execute();
-}
 
 export function findVideoJob(db: Sql, id: string): Promise<VideoJobRow | undefined> {
   return db.kysely.selectFrom('video_jobs').selectAll().where('id', '=', id).executeTakeFirst();
@@ -17,8 +10,8 @@ export async function deleteVideoJob(db: Sql, id: string): Promise<void> {
   await db.kysely.deleteFrom('video_jobs').where('id', '=', id).execute();
 }
 
-/** Records what the provider says of a job still held for (a job already settled or refunded is left alone). */
-export async function updateHeldVideoJob(
+/** Records what the provider says of a job still running on its charge (a settled or refunded one is left alone). */
+export async function updateRunningVideoJob(
   db: Sql,
   id: string,
   changes: Updateable<VideoJobsTable>,
@@ -27,35 +20,16 @@ export async function updateHeldVideoJob(
     .updateTable('video_jobs')
     .set(changes)
     .where('id', '=', id)
-    .where('billing', '=', 'held')
+    .where('billing', '=', 'charged')
     .execute();
 }
 
-/**
- * Moves a job's billing from `from` to the state in `changes`, guarded: true for the one caller that
- * moved it (every other poller, process or client finds it moved and does nothing).
- */
-export async function claimVideoJob(
-  db: Sql,
-  id: string,
-  from: VideoJobBilling,
-  changes: Updateable<VideoJobsTable> & { billing: VideoJobBilling },
-): Promise<boolean> {
-  const result = await db.kysely
-    .updateTable('video_jobs')
-    .set(changes)
-    .where('id', '=', id)
-    .where('billing', '=', from)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
-
-/** Jobs held for, with an upstream job, not looked at since `seenBefore`: the oldest look first. */
+/** Jobs running on their charge, with an upstream job, not looked at since `seenBefore`: the oldest look first. */
 export function listVideoJobsToPoll(db: Sql, seenBefore: number, limit: number): Promise<VideoJobRow[]> {
   return db.kysely
     .selectFrom('video_jobs')
     .selectAll()
-    .where('billing', '=', 'held')
+    .where('billing', '=', 'charged')
     .where('upstream_id', '!=', '')
     .where('updated_at', '<', seenBefore)
     .orderBy('updated_at')
@@ -63,25 +37,14 @@ export function listVideoJobsToPoll(db: Sql, seenBefore: number, limit: number):
     .execute();
 }
 
-/** Jobs still held for that were created before `createdBefore` (given up on: they expire). */
+/** Jobs running on their charge that were created before `createdBefore` (given up on: they expire). */
 export function listOverdueVideoJobs(db: Sql, createdBefore: number, limit: number): Promise<VideoJobRow[]> {
   return db.kysely
     .selectFrom('video_jobs')
     .selectAll()
-    .where('billing', '=', 'held')
+    .where('billing', '=', 'charged')
     .where('created_at', '<', createdBefore)
     .orderBy('created_at')
-    .limit(limit)
-    .execute();
-}
-
-/** Jobs whose settlement was claimed before `claimedBefore` and never recorded (the claimer was cut off). */
-export function listStuckSettlements(db: Sql, claimedBefore: number, limit: number): Promise<VideoJobRow[]> {
-  return db.kysely
-    .selectFrom('video_jobs')
-    .selectAll()
-    .where('billing', '=', 'settling')
-    .where('updated_at', '<', claimedBefore)
     .limit(limit)
     .execute();
 }

@@ -1,4 +1,5 @@
 import type { QuotaLedger } from '../../db/ledger/ledger';
+import type { NewLogRow } from '../../db/schema';
 import type { OptionsStore } from '../options';
 import { HolderLease } from './holder-lease';
 import { type Price, PriceList, type QuotedPrice } from './prices';
@@ -15,6 +16,7 @@ export {
   quotaFor,
 } from './prices';
 export type { Payer, Reservation, ReserveRefusal } from './reservations';
+export type { CallRecord } from './settlements';
 
 /** Settled calls wait to be written (SETTLEMENT_BACKLOG of them): no call is admitted until they are. */
 export class SettlementBacklogFull extends Error {
@@ -154,6 +156,16 @@ export class Billing {
   /** See Settlements.settle. */
   settle(call: CallRecord): Promise<number> {
     return this.#settlements.settle(call);
+  }
+
+  /** See Settlements.consumeLog: the log of a charge made outside the settlements (video jobs). */
+  consumeLog(call: CallRecord, quota: number): NewLogRow | undefined {
+    return this.#settlements.consumeLog(call, quota);
+  }
+
+  /** See Settlements.chargedElsewhere. */
+  chargedElsewhere(call: CallRecord, quota: number): void {
+    this.#settlements.chargedElsewhere(call, quota);
   }
 
   /** Credit held ahead in memory, for how many payers (metrics). */

@@ -65,32 +65,11 @@ export class Settlements {
    * Resolves with the quota charged once it is committed.
    */
   settle(call: CallRecord): Promise<number> {
-    const { payer } = call.reservation;
     if (call.reservation.closed) throw new Error('a reservation is settled or refunded once');
     call.reservation.closed = true;
-    const perUnit = call.fixedQuota !== undefined;
     const quota = call.fixedQuota ?? quotaFor(call.price, call.usage);
     this.deps.onSettled?.(call, quota);
-    const log: NewLogRow | undefined = this.deps.options.bool('LogConsumeEnabled')
-      ? {
-          user_id: payer.userId,
-          created_at: nowSeconds(),
-          type: LogType.consume,
-          content: perUnit ? call.price.text.perUnit : call.price.text.perToken,
-          facts: perUnit ? perUnitFacts(call.price, call.images) : consumeFacts(call.price, call.usage),
-          username: payer.username,
-          token_name: payer.tokenName,
-          model_name: call.model,
-          quota,
-          prompt_tokens: call.usage.prompt_tokens,
-          completion_tokens: call.usage.completion_tokens,
-          channel_id: call.channelId,
-          request_id: call.requestId,
-          elapsed_time: call.elapsedMs,
-          is_stream: call.isStream,
-          system_prompt_reset: false,
-        }
-      : undefined;
+    const log = this.consumeLog(call, quota);
     this.#unwritten += 1;
     const written = this.#settlements.add({
       ...holdOf(call.reservation),
@@ -104,6 +83,37 @@ export class Settlements {
       this.#unwritten -= 1;
     });
     return written;
+  }
+
+  /** The consumption log of a call charged `quota` (none when LogConsumeEnabled is off). */
+  consumeLog(call: CallRecord, quota: number): NewLogRow | undefined {
+    const { payer } = call.reservation;
+    const perUnit = call.fixedQuota !== undefined;
+    if (!this.deps.options.bool('LogConsumeEnabled')) return undefined;
+    return {
+      user_id: payer.userId,
+      created_at: nowSeconds(),
+      type: LogType.consume,
+      content: perUnit ? call.price.text.perUnit : call.price.text.perToken,
+      facts: perUnit ? perUnitFacts(call.price, call.images) : consumeFacts(call.price, call.usage),
+      username: payer.username,
+      token_name: payer.tokenName,
+      model_name: call.model,
+      quota,
+      prompt_tokens: call.usage.prompt_tokens,
+      completion_tokens: call.usage.completion_tokens,
+      channel_id: call.channelId,
+      request_id: call.requestId,
+      elapsed_time: call.elapsedMs,
+      is_stream: call.isStream,
+      system_prompt_reset: false,
+    };
+  }
+
+  /** A call charged in a transaction of its own (a video job) was committed: told as a settlement is. */
+  chargedElsewhere(call: CallRecord, quota: number): void {
+    this.deps.onSettled?.(call, quota);
+    if (quota > 0) this.deps.onQuotaSpent?.(call.reservation.payer.userId, quota);
   }
 
   /** Settled calls not written yet (cheap: checked before each call). */

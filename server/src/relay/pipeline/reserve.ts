@@ -32,7 +32,7 @@ export interface ReservedFunds {
   watch: ((channel: ChannelRow) => StreamSpendWatch | undefined) | undefined;
 }
 
-function quotaRefused(refusal: ReserveRefusal, caller?: RelayCaller): RelayError {
+export function quotaRefused(refusal: ReserveRefusal, caller?: RelayCaller): RelayError {
   if (refusal === 'token-budget') return budgetRefused(caller?.token.row);
   return refusal === 'user-quota'
     ? RelayError.quota('Your quota is not enough for this request', 'insufficient_user_quota')

@@ -5,23 +5,25 @@ import type { FastifyBaseLogger } from 'fastify';
 import { nowSeconds } from '../../clock';
 import type { Sql } from '../../db/connect';
 import {
-  claimVideoJob,
+  insertChargedVideoJob,
+  refundChargedVideoJob,
+  settleChargedVideoJob,
+} from '../../db/repos/video-job-charges';
+import {
   deleteVideoJob,
   findVideoJob,
-  insertVideoJob,
   listOverdueVideoJobs,
-  listStuckSettlements,
   listVideoJobs,
   listVideoJobsToPoll,
-  updateHeldVideoJob,
+  updateRunningVideoJob,
 } from '../../db/repos/video-jobs';
 import type { ChannelRow, VideoJobRow } from '../../db/schema';
-import type { Billing, Reservation } from '../../domain/billing';
+import type { Billing, CallRecord, Reservation } from '../../domain/billing';
 import { upstreamError } from '../adaptors/upstream-error';
 import { videoWireOf } from '../adaptors/videos';
 import type { UpstreamVideoState, VideoChannel, VideoCreation, VideoVariant } from '../adaptors/videos/types';
 import type { ClientSignal } from '../client-signal';
-import { badUpstreamAnswer, RelayError } from '../errors';
+import { badUpstreamAnswer, databaseUnavailable, RelayError } from '../errors';
 import { asObject, type Json } from '../json-value';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream';
 import { checkModelAllowed, type RelayCaller } from './authenticate';
@@ -47,8 +49,6 @@ export interface VideoJobsDeps {
 /** What the client asked for, before a channel is chosen. */
 export type VideoOrder = Omit<VideoCreation, 'upstreamModel'>;
 
-/** A settlement claimed this long ago and never recorded was cut off by a crash (see resolveStuck). */
-const STUCK_SETTLEMENT_SECONDS = 600;
 /** Jobs looked at per background round, and at once. */
 const POLL_BATCH = 50;
 const POLL_CONCURRENCY = 4;
@@ -62,7 +62,7 @@ export const videoJobNotFound = (id: string) =>
 const notReady = () =>
   RelayError.invalid('The video is not ready: its job has not completed', 'video_not_ready', { status: 409 });
 
-/** The quota held for a job, as the ledger knows the hold (the holder that took it, for whom). */
+/** The job as a settled call, for its consumption log (billing.consumeLog). */
 function reservationOf(job: VideoJobRow): Reservation {
   return {
     payer: {
@@ -95,11 +95,12 @@ function costOf(job: VideoJobRow, seconds: number): number {
 }
 
 /**
- * Video generation jobs: made on a channel with the job's whole price held, looked at through the
- * same channel (by the client, and in the background), charged once when the provider says it is
- * done, given back when it failed, vanished upstream or took longer than VIDEO_JOB_TIMEOUT.
- * Every change of billing is a guarded update of the job's row (claimVideoJob), so concurrent
- * pollers in any process charge or refund a job once.
+ * Video generation jobs: made on a channel with the job's whole price charged to its row, looked at
+ * through the same channel (by the client, and in the background), settled once when the provider
+ * says it is done (what it did not cost given back), given back whole when it failed, vanished
+ * upstream or took longer than VIDEO_JOB_TIMEOUT. Every change of billing is a guarded move of the
+ * row's billing in the transaction that moves the quota (db/repos/video-job-charges.ts), so
+ * concurrent pollers in any process settle or refund a job once, and no crash gives its charge back.
  */
 export class VideoJobs {
   constructor(private readonly deps: VideoJobsDeps) {}
@@ -158,19 +159,27 @@ export class VideoJobs {
       progress: 0,
       quota: reservation.amount,
       holder: reservation.holder,
-      billing: 'held',
+      billing: 'charged',
       error: '',
       created_at: now,
       updated_at: now,
       finished_at: 0,
     };
-    // The row first: a process killed before the provider answers leaves a job that expires with a refund.
+    // The hold becomes the job's charge, with its row: a process killed before the provider answers
+    // leaves a job that expires with a refund.
+    let charged: boolean;
     try {
-      await insertVideoJob(db, job);
+      charged = await insertChargedVideoJob(db, job, reservation);
     } catch (error) {
       await billing.refund(reservation);
       throw error;
     }
+    if (!charged) {
+      // The hold was swept (this process lost its lease): nothing was charged.
+      await billing.refund(reservation);
+      throw databaseUnavailable();
+    }
+    reservation.closed = true;
     let created: { upstreamId: string; state: UpstreamVideoState };
     try {
       const upstreamModel = modelMappingOf(channel.model_mapping)[order.model] || order.model;
@@ -181,13 +190,14 @@ export class VideoJobs {
       created = read;
     } catch (error) {
       // Guarded like every refund: a job that expired meanwhile was already given back.
-      if (await claimVideoJob(db, job.id, 'held', { billing: 'refunded' })) await billing.refund(reservation);
+      const now = nowSeconds();
+      await refundChargedVideoJob(db, job, { status: 'failed', updated_at: now, finished_at: now });
       await deleteVideoJob(db, job.id);
       throw error;
     }
     job.upstream_id = created.upstreamId;
     job.updated_at = nowSeconds();
-    await updateHeldVideoJob(db, job.id, { upstream_id: job.upstream_id, updated_at: job.updated_at });
+    await updateRunningVideoJob(db, job.id, { upstream_id: job.upstream_id, updated_at: job.updated_at });
     return this.#apply(job, created.state);
   }
 
@@ -209,13 +219,13 @@ export class VideoJobs {
 
   /** The job as the provider sees it now (a finished one as it ended), charged or refunded when it ended. */
   async refresh(job: VideoJobRow, signal?: ClientSignal): Promise<VideoJobRow> {
-    if (job.billing !== 'held' || job.upstream_id === '') return job;
+    if (job.billing !== 'charged' || job.upstream_id === '') return job;
     const looked = await this.#look(job, signal);
     if (looked === 'gone') return this.#refund(job, 'expired', 'The job is gone from the provider');
     if (looked === 'unknown') {
       // Looked at all the same: the background goes on to other jobs before this one again.
       const seen = { updated_at: nowSeconds() };
-      await updateHeldVideoJob(this.deps.db, job.id, seen);
+      await updateRunningVideoJob(this.deps.db, job.id, seen);
       return { ...job, ...seen };
     }
     return this.#apply(job, looked.state);
@@ -261,8 +271,8 @@ export class VideoJobs {
   }
 
   /**
-   * One background round: looks at jobs nobody looked at for `everySeconds`, expires those older
-   * than VIDEO_JOB_TIMEOUT, and records settlements a crash cut off.
+   * One background round: looks at jobs nobody looked at for `everySeconds`, and expires those older
+   * than VIDEO_JOB_TIMEOUT.
    */
   async sweep(everySeconds: number): Promise<void> {
     const { db, expireAfterSeconds } = this.deps;
@@ -279,19 +289,6 @@ export class VideoJobs {
       }
     });
     await Promise.all(workers);
-    await this.#resolveStuck(now - STUCK_SETTLEMENT_SECONDS);
-  }
-
-  /**
-   * A settlement claimed long ago and never recorded: its process was killed between the claim and
-   * the commit. The charge committed or not: it is not made again (a job is charged at most once).
-   */
-  async #resolveStuck(claimedBefore: number): Promise<void> {
-    for (const job of await listStuckSettlements(this.deps.db, claimedBefore, POLL_BATCH)) {
-      if (await claimVideoJob(this.deps.db, job.id, 'settling', { billing: 'settled' })) {
-        this.deps.logger?.warn({ job: job.id }, 'video job settlement cut off by a crash: not charged again');
-      }
-    }
   }
 
   /** Asks the provider for the job's state: 'gone' when it answers 404, 'unknown' when it cannot say. */
@@ -319,22 +316,19 @@ export class VideoJobs {
     if (state.status === 'failed')
       return this.#refund(job, 'failed', state.error ?? 'The provider failed the job');
     const changes = { status: state.status, progress: state.progress, updated_at: nowSeconds() };
-    await updateHeldVideoJob(this.deps.db, job.id, changes);
+    await updateRunningVideoJob(this.deps.db, job.id, changes);
     return { ...job, ...changes };
   }
 
-  /** Charges a completed job once: only the caller whose claim moved it from `held` settles it. */
+  /** Settles a completed job once: only the caller whose guarded move settles it gives back and logs. */
   async #settle(job: VideoJobRow, state: UpstreamVideoState): Promise<VideoJobRow> {
     const { db, billing } = this.deps;
     const now = nowSeconds();
     const seconds = billedSeconds(job, state);
     const cost = costOf(job, seconds);
     const finished = { status: 'completed', progress: 100, seconds, updated_at: now, finished_at: now };
-    if (!(await claimVideoJob(db, job.id, 'held', { ...finished, billing: 'settling' }))) {
-      return (await findVideoJob(db, job.id)) ?? job;
-    }
     const channel = await this.deps.router.channel(job.channel_id);
-    const charged = await billing.settle({
+    const call: CallRecord = {
       reservation: reservationOf(job),
       price: billing.price(job.model, job.user_group || 'default', channel?.type ?? 0),
       model: job.model,
@@ -344,21 +338,24 @@ export class VideoJobs {
       requestId: job.id,
       isStream: false,
       elapsedMs: (now - job.created_at) * 1000,
-    });
-    await claimVideoJob(db, job.id, 'settling', { billing: 'settled', quota: charged });
-    return { ...job, ...finished, billing: 'settled', quota: charged };
-  }
-
-  /** Gives a job's hold back once, the job failed or expired. */
-  async #refund(job: VideoJobRow, status: 'failed' | 'expired', why: string): Promise<VideoJobRow> {
-    const { db, billing } = this.deps;
-    const now = nowSeconds();
-    const ended = { status, error: why.slice(0, 500), updated_at: now, finished_at: now, quota: 0 };
-    if (!(await claimVideoJob(db, job.id, 'held', { ...ended, billing: 'refunded' }))) {
+    };
+    const log = billing.consumeLog(call, cost);
+    if (!(await settleChargedVideoJob(db, job, finished, cost, log))) {
       return (await findVideoJob(db, job.id)) ?? job;
     }
-    await billing.refund(reservationOf(job));
-    return { ...job, ...ended, billing: 'refunded' };
+    billing.chargedElsewhere(call, cost);
+    return { ...job, ...finished, billing: 'settled', quota: cost };
+  }
+
+  /** Gives a job's charge back once, the job failed or expired. */
+  async #refund(job: VideoJobRow, status: 'failed' | 'expired', why: string): Promise<VideoJobRow> {
+    const { db } = this.deps;
+    const now = nowSeconds();
+    const ended = { status, error: why.slice(0, 500), updated_at: now, finished_at: now };
+    if (!(await refundChargedVideoJob(db, job, ended))) {
+      return (await findVideoJob(db, job.id)) ?? job;
+    }
+    return { ...job, ...ended, billing: 'refunded', quota: 0 };
   }
 
   #on(channel: ChannelRow): VideoChannel {

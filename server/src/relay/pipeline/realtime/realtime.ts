@@ -23,7 +23,7 @@ import { modelMappingOf } from '../model-mapping';
 import { firstChannel } from '../route';
 import type { TokenCounter } from '../tokenizer';
 import { errorEvent, RealtimeSession } from './session';
-import { SessionFunds } from './session-funds';
+import { SESSION_HOLD_OUTPUT_TOKENS, SessionFunds } from './session-funds';
 
 /** REALTIME_* settings (config/realtime.ts) and RELAY_CONNECT_TIMEOUT. */
 export interface RealtimeSettings {
@@ -205,6 +205,8 @@ export class Realtime {
           client,
           upstream,
           funds,
+          beta: request.beta,
+          outputCap: SESSION_HOLD_OUTPUT_TOKENS,
           admission,
           limits: { idleMs: settings.idleMs, sessionMs: settings.sessionMs },
           logger,

@@ -1,14 +1,17 @@
 import type { ChannelRow } from '../../../db/schema';
-import type { Price, Reservation } from '../../../domain/billing';
+import { type Price, quotaFor, type Reservation } from '../../../domain/billing';
 import type { OptionsStore } from '../../../domain/options';
 import type { Usage } from '../../adaptors/types';
 import { asRelayError, RelayError } from '../../errors';
 import type { RelayCaller } from '../authenticate';
-import { holdFor, type ReserveDeps, refund } from '../reserve';
+import { holdFor, quotaRefused, type ReserveDeps, refund } from '../reserve';
 import { SETTLEMENT_WAIT_MS } from '../settle';
 import { waitAtMost } from '../wait-at-most';
 
-/** Output tokens a session's hold covers besides PreConsumedQuota input tokens, at the dearest output rate. */
+/**
+ * Output tokens a session's hold covers besides its input allowance, at the dearest output rate; also
+ * the most a response may write (`max_output_tokens` sent upstream, see RealtimeSession).
+ */
 export const SESSION_HOLD_OUTPUT_TOKENS = 1_024;
 
 export interface SessionFundsDeps extends ReserveDeps {
@@ -36,6 +39,17 @@ export function sessionHoldOf(price: Price, preConsumed: number): number {
 }
 
 /**
+ * The hold for the responses after one that reported `usage`: as the first, its input allowance
+ * grown by the conversation the next response reads again (that response's input and output), at
+ * the dearest input rate.
+ */
+function nextHoldOf(price: Price, preConsumed: number, usage: Usage): number {
+  const inputRate = Math.max(1, price.audio?.input ?? 0);
+  const context = (usage.prompt_tokens + usage.completion_tokens) * inputRate;
+  return sessionHoldOf(price, preConsumed + context);
+}
+
+/**
  * The money of one realtime session: a hold while it is open; each response the provider reports done
  * is settled (its usage, one log) against it and the hold is taken again for what comes next. When it
  * cannot be taken again the account can no longer pay: the session must end. At the end the hold
@@ -44,16 +58,13 @@ export function sessionHoldOf(price: Price, preConsumed: number): number {
 export class SessionFunds {
   #reservation: Reservation | undefined;
   #queue: Promise<unknown> = Promise.resolve();
-  readonly #hold: number;
 
   private constructor(
     private readonly deps: SessionFundsDeps,
     private readonly bill: SessionBill,
     reservation: Reservation,
-    hold: number,
   ) {
     this.#reservation = reservation;
-    this.#hold = hold;
   }
 
   /** Holds the session's first amount; refused (403, or 503 without a database) before anything opens. */
@@ -61,7 +72,7 @@ export class SessionFunds {
     const price = deps.billing.price(bill.model, bill.group, bill.channel.type);
     const hold = sessionHoldOf(price, deps.options.number('PreConsumedQuota'));
     const reservation = await holdFor(deps, bill.caller, hold);
-    return new SessionFunds(deps, bill, reservation, hold);
+    return new SessionFunds(deps, bill, reservation);
   }
 
   /** Quota held now for the session's next responses. */
@@ -95,11 +106,18 @@ export class SessionFunds {
     const reservation = this.#reservation;
     if (!reservation) return sessionOver();
     this.#reservation = undefined;
-    const { billing, logger } = this.deps;
+    const { billing, logger, options } = this.deps;
     const { model, channel, requestId } = this.bill;
+    const price = billing.price(model, this.bill.group, channel.type);
+    // Output is capped at what the hold covers; input beyond its allowance is held now, before the
+    // charge. When the account cannot pay that, it is charged what is left (never below zero) and the
+    // session ends.
+    const covered = await billing
+      .extend(reservation, quotaFor(price, usage) - reservation.amount)
+      .catch(() => false);
     const written = billing.settle({
       reservation,
-      price: billing.price(model, this.bill.group, channel.type),
+      price,
       model,
       channelId: channel.id,
       usage,
@@ -108,8 +126,13 @@ export class SessionFunds {
       elapsedMs,
     });
     await waitAtMost(written, SETTLEMENT_WAIT_MS);
+    if (!covered) {
+      logger?.info({ requestId }, 'realtime response cost more than the account could hold');
+      return quotaRefused('user-quota');
+    }
     try {
-      this.#reservation = await holdFor(this.deps, this.bill.caller, this.#hold);
+      const next = nextHoldOf(price, options.number('PreConsumedQuota'), usage);
+      this.#reservation = await holdFor(this.deps, this.bill.caller, next);
       return undefined;
     } catch (error) {
       logger?.info({ requestId, reason: String(error) }, 'realtime session can no longer be paid for');

@@ -5,6 +5,7 @@ import type { RawData } from 'ws';
 import type { RelayError } from '../../errors';
 import { asObject, type Json } from '../../json-value';
 import type { Admission } from '../key-limits';
+import { clampOutputCap, maySetOutputCap, outputCapEvent } from './output-cap';
 import { responseUsage } from './response-usage';
 import type { SessionFunds } from './session-funds';
 
@@ -23,6 +24,10 @@ export interface SessionParts {
   client: WebSocket;
   upstream: WebSocket;
   funds: SessionFunds;
+  /** The client speaks the beta interface (its session.update names the output limit otherwise). */
+  beta: boolean;
+  /** The most one response may write: what the session's hold covers (SESSION_HOLD_OUTPUT_TOKENS). */
+  outputCap: number;
   admission: Admission | undefined;
   limits: SessionLimits;
   logger?: FastifyBaseLogger;
@@ -85,6 +90,8 @@ export class RealtimeSession {
   /** The session is being wound down: the client's events are no longer relayed. */
   #winding = false;
   #cancelWait: (() => void) | undefined;
+  /** Who sent each session.update the provider has not answered yet, in order: its answer to ours is not relayed. */
+  readonly #sessionUpdates: Array<'gateway' | 'client'> = [];
   readonly ended: Promise<void>;
   #markEnded!: () => void;
 
@@ -119,6 +126,9 @@ export class RealtimeSession {
     client.on('error', () => void this.#clientLeft());
     upstream.on('close', (code) => void this.#upstreamLeft(code));
     upstream.on('error', () => void this.#upstreamLeft(1011));
+    // Every response is capped at what the hold covers, before the client can ask for one.
+    this.#sessionUpdates.push('gateway');
+    upstream.send(outputCapEvent(parts.beta, parts.outputCap));
     upstream.resume();
   }
 
@@ -187,7 +197,19 @@ export class RealtimeSession {
       return;
     }
     const { upstream } = this.parts;
-    if (isOpen(upstream)) this.#send(upstream, data, isBinary, this.#clientGate);
+    if (!isOpen(upstream)) return;
+    this.#send(upstream, isBinary ? data : this.#capped(data), isBinary, this.#clientGate);
+  }
+
+  /** A client's event with its output limit within the cap (only those that may set one are parsed). */
+  #capped(data: RawData): RawData {
+    const bytes = bytesOf(data);
+    if (!maySetOutputCap(bytes)) return data;
+    const event = parseEvent(data);
+    if (!event) return data;
+    if (event.type === 'session.update') this.#sessionUpdates.push('client');
+    const clamped = clampOutputCap(event, this.parts.beta, this.parts.outputCap);
+    return clamped === undefined ? data : Buffer.from(clamped);
   }
 
   /** Sends to `to`; while more than HIGH_WATER_BYTES wait there, the side `gate` reads is not read. */
@@ -215,6 +237,7 @@ export class RealtimeSession {
   async #handleUpstream(data: RawData, isBinary: boolean): Promise<void> {
     const event = isBinary || !mayBeBilled(data) ? undefined : parseEvent(data);
     const type = event?.type;
+    if (type === 'session.updated' && this.#sessionUpdates.shift() === 'gateway') return;
     if (type === 'response.created') {
       const id = responseIdOf(event);
       if (id) this.#inProgress.set(id, performance.now());
@@ -308,12 +331,14 @@ export class RealtimeSession {
 }
 
 /**
- * Whether an event may be one the session acts on (response.created, response.done): only those are
- * parsed. The audio deltas that make most of the bytes are base64, which has no dot.
+ * Whether an event may be one the session acts on (response.created, response.done, session.updated):
+ * only those are parsed. The audio deltas that make most of the bytes are base64, which has no dot.
  */
 function mayBeBilled(data: RawData): boolean {
   const bytes = bytesOf(data);
-  return bytes.includes('response.done') || bytes.includes('response.created');
+  return (
+    bytes.includes('response.done') || bytes.includes('response.created') || bytes.includes('session.updated')
+  );
 }
 
 /** A message's bytes (ws hands Buffers over unless told otherwise). */
