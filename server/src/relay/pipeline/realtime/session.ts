@@ -85,6 +85,8 @@ export class RealtimeSession {
   /** The session is being wound down: the client's events are no longer relayed. */
   #winding = false;
   #cancelWait: (() => void) | undefined;
+  /** When the key's tokens-per-minute limit has room again, once a response used it up (performance.now()). */
+  #tokensFreeAt = 0;
   readonly ended: Promise<void>;
   #markEnded!: () => void;
 
@@ -186,7 +188,18 @@ export class RealtimeSession {
       this.#clientBacklog.push({ data, isBinary });
       return;
     }
-    const { upstream } = this.parts;
+    const { upstream, client } = this.parts;
+    if (this.#tokensFreeAt > performance.now() && !isBinary && asksForResponse(data)) {
+      const wait = Math.ceil((this.#tokensFreeAt - performance.now()) / 1000);
+      client.send(
+        errorEvent(
+          'rate_limit_exceeded',
+          'tokens_per_minute_exceeded',
+          `Rate limit reached: this API key used its tokens per minute; try again in ${wait}s`,
+        ),
+      );
+      return;
+    }
     if (isOpen(upstream)) this.#send(upstream, data, isBinary, this.#clientGate);
   }
 
@@ -248,6 +261,10 @@ export class RealtimeSession {
     try {
       const elapsed = started === undefined ? 0 : Math.round(performance.now() - started);
       cut = await this.parts.funds.settleResponse(usage, elapsed);
+      const wait = await this.parts.admission?.countSessionTokens(
+        usage.prompt_tokens + usage.completion_tokens,
+      );
+      if (wait) this.#tokensFreeAt = performance.now() + wait;
       return cut;
     } finally {
       const waiting = this.#clientBacklog;
@@ -314,6 +331,11 @@ export class RealtimeSession {
 function mayBeBilled(data: RawData): boolean {
   const bytes = bytesOf(data);
   return bytes.includes('response.done') || bytes.includes('response.created');
+}
+
+/** Whether a client's event is a response.create (only an event naming it is parsed). */
+function asksForResponse(data: RawData): boolean {
+  return bytesOf(data).includes('response.create') && parseEvent(data)?.type === 'response.create';
 }
 
 /** A message's bytes (ws hands Buffers over unless told otherwise). */
