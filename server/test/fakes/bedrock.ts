@@ -162,7 +162,7 @@ export class FakeBedrock {
   };
 
   /** Bedrock Agent Runtime's Rerank: one text query, inline text documents, a reranker by its model ARN. */
-  #rerank(request: RecordedRequest, response: http.ServerResponse): void {
+  #rerank(request: RecordedRequest, response: http.ServerResponse) {
     const invalid = (message: string) => sendJson(response, 400, { message });
     const { error } = this.options;
     if (error) return sendJson(response, error.status, { message: error.message });

@@ -129,7 +129,7 @@ export class FakeVertex {
   };
 
   /** Discovery Engine's ranking API: `{model, query, records:[{id, content}], topN}` → `{records:[{id, score}]}`. */
-  #rank(request: RecordedRequest, response: http.ServerResponse, project: string): void {
+  #rank(request: RecordedRequest, response: http.ServerResponse, project: string) {
     const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
     if (!bearer || !this.issued.has(bearer)) {
       return googleError(response, 401, 'Request had invalid authentication credentials.', 'UNAUTHENTICATED');
