@@ -157,7 +157,16 @@ export async function spoolForm(source: Readable, contentType: string, limit: nu
         ),
       );
       source.on('aborted', () => fail(RelayError.invalid('The upload was cut short', 'invalid_multipart')));
-      parser.on('field', (name, value) => form.addField(name, value));
+      const unreadable = (why: string) =>
+        fail(RelayError.invalid(`The multipart form could not be read: ${why}`, 'invalid_multipart'));
+      // Busboy drops what is over its limits without failing: relayed, the form would be cut short.
+      parser.on('field', (name, value, nameTruncated, valueTruncated) => {
+        if (nameTruncated || valueTruncated) unreadable(`the field ${name} is longer than 64 KB`);
+        else form.addField(name, value);
+      });
+      parser.on('filesLimit', () => unreadable(`it holds more than ${LIMITS.files} files`));
+      parser.on('fieldsLimit', () => unreadable(`it holds more than ${LIMITS.fields} fields`));
+      parser.on('partsLimit', () => unreadable(`it holds more than ${LIMITS.parts} parts`));
       parser.on('file', (name, file, filename, _encoding, mimeType) => {
         const path = join(dir, String(writes.length));
         let size = 0;
@@ -178,11 +187,7 @@ export async function spoolForm(source: Readable, contentType: string, limit: nu
         stored.catch(() => undefined).finally(() => open.delete(file));
         writes.push(stored);
       });
-      parser.on('error', (error: Error) =>
-        fail(
-          RelayError.invalid(`The multipart form could not be read: ${error.message}`, 'invalid_multipart'),
-        ),
-      );
+      parser.on('error', (error: Error) => unreadable(error.message));
       parser.on('finish', () => {
         Promise.all(writes).then(
           () => (failed ? undefined : resolve()),
