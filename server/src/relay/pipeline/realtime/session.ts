@@ -191,6 +191,7 @@ export class RealtimeSession {
     const { upstream, client } = this.parts;
     if (this.#tokensFreeAt > performance.now() && !isBinary && asksForResponse(data)) {
       const wait = Math.ceil((this.#tokensFreeAt - performance.now()) / 1000);
+      if (!isOpen(client)) return;
       client.send(
         errorEvent(
           'rate_limit_exceeded',
