@@ -66,6 +66,28 @@ export const OPENAI_MODELS = [
   'o3-mini-2025-01-31',
 ] as const;
 
+/** The Realtime API's models (WebSocket /v1/realtime), which OpenAI and Azure serve. */
+export const OPENAI_REALTIME_MODELS = [
+  'gpt-4o-realtime-preview',
+  'gpt-4o-realtime-preview-2024-12-17',
+  'gpt-4o-realtime-preview-2025-06-03',
+  'gpt-4o-mini-realtime-preview',
+  'gpt-4o-mini-realtime-preview-2024-12-17',
+  'gpt-realtime',
+  'gpt-realtime-2025-08-28',
+  'gpt-realtime-mini',
+] as const;
+
+/** OpenAI's video models (/v1/videos); Azure's video API has another shape and is not relayed. */
+export const OPENAI_VIDEO_MODELS = ['sora-2', 'sora-2-pro'] as const;
+
+/** Veo on the Gemini API (predictLongRunning), relayed as /v1/videos. */
+export const VEO_MODELS = [
+  'veo-3.0-generate-001',
+  'veo-3.0-fast-generate-001',
+  'veo-2.0-generate-001',
+] as const;
+
 export const ANTHROPIC_MODELS = [
   'claude-instant-1.2',
   'claude-2.0',

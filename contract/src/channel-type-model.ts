@@ -126,10 +126,10 @@ export type OpenAiUrlRule =
 /**
  * The rerank API a type serves (POST /v1/rerank): Cohere's v2 (`/v2/rerank`, billed in search units),
  * Jina's shape (`/v1/rerank`, which SiliconFlow, together.ai and self-hosted servers such as vLLM,
- * TEI or Xinference share), or Voyage's (`/v1/rerank`, `top_k`, answers in `data`). A type without
- * one does not rerank.
+ * TEI or Xinference share), Voyage's (`/v1/rerank`, `top_k`, answers in `data`), Bedrock Agent
+ * Runtime's Rerank or Google's Discovery Engine ranking API. A type without one does not rerank.
  */
-export type RerankApi = 'cohere' | 'jina' | 'voyage';
+export type RerankApi = 'cohere' | 'jina' | 'voyage' | 'bedrock' | 'vertex';
 
 /** How the console explains the base URL field: a proxy address unless the type needs its own. */
 export type BaseUrlKind = 'proxy' | 'azure' | 'custom' | 'fastgpt';

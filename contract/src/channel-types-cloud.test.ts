@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { channelTypeById } from './channel-types';
 import { BEDROCK_MODEL_IDS } from './channel-types-cloud';
+import { BEDROCK_RERANK_MODELS, VERTEX_RERANK_MODELS } from './channel-types-rerank';
 import { resolveModelRatio, UNKNOWN_MODEL_RATIO } from './model-ratios';
 
 const type = (id: number) => {
@@ -36,10 +37,10 @@ describe('AWS Bedrock (33) and Vertex AI (42)', () => {
   });
 
   it("list one-api's models, Bedrock's with their foundation-model ids, every one priced", () => {
-    expect(type(33).defaultModels).toEqual(Object.keys(BEDROCK_MODEL_IDS));
+    expect(type(33).defaultModels).toEqual([...Object.keys(BEDROCK_MODEL_IDS), ...BEDROCK_RERANK_MODELS]);
     expect(BEDROCK_MODEL_IDS['claude-2.1']).toBe('anthropic.claude-v2:1');
     expect(BEDROCK_MODEL_IDS['llama3-70b-8192']).toBe('meta.llama3-70b-instruct-v1:0');
-    expect(type(42).defaultModels).toHaveLength(17);
+    expect(type(42).defaultModels).toHaveLength(17 + VERTEX_RERANK_MODELS.length);
     for (const id of [33, 42]) {
       for (const model of type(id).defaultModels) {
         expect(resolveModelRatio(model, id), model).not.toBe(UNKNOWN_MODEL_RATIO);

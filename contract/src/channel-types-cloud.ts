@@ -1,4 +1,5 @@
 import type { ChannelType, ConfigField } from './channel-type-model';
+import { BEDROCK_RERANK_MODELS, VERTEX_RERANK_MODELS } from './channel-types-rerank';
 
 /** Bedrock's foundation-model ids by the model names clients ask for (one-api's two tables). */
 export const BEDROCK_MODEL_IDS: Readonly<Record<string, string>> = {
@@ -66,7 +67,8 @@ export const AWS_AND_VERTEX_TYPES: readonly ChannelType[] = [
     // The endpoint comes from the region (bedrock-runtime.<region>.amazonaws.com).
     defaultBaseUrl: '',
     apiStyle: 'aws',
-    defaultModels: Object.keys(BEDROCK_MODEL_IDS),
+    defaultModels: [...Object.keys(BEDROCK_MODEL_IDS), ...BEDROCK_RERANK_MODELS],
+    rerank: 'bedrock',
     keyInConfig: true,
     configFields: [
       region('us-west-2'),
@@ -86,8 +88,8 @@ export const AWS_AND_VERTEX_TYPES: readonly ChannelType[] = [
       },
     ],
     tip: {
-      en: 'Claude and Llama 3 through Amazon Bedrock. The IAM user needs bedrock:InvokeModel and bedrock:InvokeModelWithResponseStream.',
-      zh: '通过 Amazon Bedrock 调用 Claude 与 Llama 3，IAM 用户需要 bedrock:InvokeModel 与 bedrock:InvokeModelWithResponseStream 权限。',
+      en: 'Claude and Llama 3 through Amazon Bedrock, and its rerankers (/v1/rerank). The IAM user needs bedrock:InvokeModel and bedrock:InvokeModelWithResponseStream (bedrock:Rerank to rerank).',
+      zh: '通过 Amazon Bedrock 调用 Claude 与 Llama 3，以及其重排序模型（/v1/rerank）。IAM 用户需要 bedrock:InvokeModel 与 bedrock:InvokeModelWithResponseStream 权限（重排序还需 bedrock:Rerank）。',
     },
   },
   {
@@ -98,7 +100,8 @@ export const AWS_AND_VERTEX_TYPES: readonly ChannelType[] = [
     // The host comes from the region ({region}-aiplatform.googleapis.com).
     defaultBaseUrl: '',
     apiStyle: 'vertex',
-    defaultModels: [...VERTEX_CLAUDE_MODELS, ...VERTEX_GEMINI_MODELS],
+    defaultModels: [...VERTEX_CLAUDE_MODELS, ...VERTEX_GEMINI_MODELS, ...VERTEX_RERANK_MODELS],
+    rerank: 'vertex',
     keyInConfig: true,
     configFields: [
       region('us-east5'),
@@ -123,8 +126,8 @@ export const AWS_AND_VERTEX_TYPES: readonly ChannelType[] = [
       },
     ],
     tip: {
-      en: 'Gemini and Claude through Vertex AI. The service account needs the Vertex AI User role in the project.',
-      zh: '通过 Vertex AI 调用 Gemini 与 Claude，服务账号需要该项目的 Vertex AI User 角色。',
+      en: "Gemini and Claude through Vertex AI, and Google's semantic rankers (/v1/rerank, the Discovery Engine API). The service account needs the Vertex AI User role in the project (Discovery Engine User to rerank).",
+      zh: '通过 Vertex AI 调用 Gemini 与 Claude，以及 Google 的语义排序模型（/v1/rerank，Discovery Engine API）。服务账号需要该项目的 Vertex AI User 角色（重排序还需 Discovery Engine User）。',
     },
   },
 ];

@@ -19,6 +19,15 @@ const VOYAGE_MODELS = ['rerank-2.5', 'rerank-2.5-lite', 'rerank-2', 'rerank-2-li
 
 /** Rerank models of the types that have other models too. */
 export const COHERE_RERANK_MODELS = ['rerank-v3.5', 'rerank-english-v3.0', 'rerank-multilingual-v3.0'];
+/** Bedrock's rerankers, named by their foundation-model ids (Bedrock Agent Runtime's Rerank). */
+export const BEDROCK_RERANK_MODELS = ['cohere.rerank-v3-5:0', 'amazon.rerank-v1:0'];
+/** Google's semantic rankers (Discovery Engine's ranking API, used with a Vertex AI service account). */
+export const VERTEX_RERANK_MODELS = [
+  'semantic-ranker-default@latest',
+  'semantic-ranker-default-004',
+  'semantic-ranker-fast-004',
+  'semantic-ranker-512@latest',
+];
 export const SILICONFLOW_RERANK_MODELS = ['BAAI/bge-reranker-v2-m3', 'netease-youdao/bce-reranker-base_v1'];
 
 export const RERANK_TYPES: readonly ChannelType[] = [

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OPENAI_REALTIME_MODELS, OPENAI_VIDEO_MODELS, VEO_MODELS } from './channel-default-models';
 import {
   allModelNames,
   CHANNEL_TYPES,
@@ -198,8 +199,17 @@ describe('channel type catalogue', () => {
     for (const model of ['gpt-4o', 'gpt-4o-mini', 'chatgpt-4o-latest', 'o1', 'o1-mini', 'o1-preview']) {
       expect(openai).toContain(model);
     }
-    for (const id of [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 21, 22])
-      expect(type(id).defaultModels).toBe(openai);
+    // OpenAI's own list adds its Realtime and video models, Azure the Realtime ones; proxies keep the base list.
+    const proxies = type(2).defaultModels;
+    expect(openai).toEqual([...proxies, ...OPENAI_REALTIME_MODELS, ...OPENAI_VIDEO_MODELS]);
+    expect(type(3).defaultModels).toEqual([...proxies, ...OPENAI_REALTIME_MODELS]);
+    for (const id of [4, 5, 6, 7, 8, 9, 10, 12, 13, 21, 22]) expect(type(id).defaultModels).toBe(proxies);
+  });
+
+  it('lists the video models of the types that relay /v1/videos and the rerankers of the clouds', () => {
+    expect(type(24).defaultModels).toEqual(expect.arrayContaining([...VEO_MODELS]));
+    expect(type(33).defaultModels).toContain('cohere.rerank-v3-5:0');
+    expect(type(42).defaultModels).toContain('semantic-ranker-default@latest');
   });
 
   it("keeps the spec's baseline models for providers whose names did not change", () => {
@@ -247,6 +257,8 @@ describe('catalogue lookups', () => {
       [39, 'jina'],
       [44, 'jina'],
       [50, 'jina'],
+      [33, 'bedrock'],
+      [42, 'vertex'],
       [35, 'cohere'],
       [1001, 'jina'],
       [1002, 'voyage'],

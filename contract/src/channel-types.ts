@@ -22,10 +22,14 @@ import {
   MISTRAL_MODELS,
   MOONSHOT_MODELS,
   OLLAMA_MODELS,
+  OPENAI_MODELS,
+  OPENAI_REALTIME_MODELS,
+  OPENAI_VIDEO_MODELS,
   OPENROUTER_MODELS,
   PALM_MODELS,
   STEPFUN_MODELS,
   TENCENT_MODELS,
+  VEO_MODELS,
   XUNFEI_MODELS,
   ZHIPU_MODELS,
 } from './channel-default-models';
@@ -122,6 +126,7 @@ const creditGrants = (url: string, field: 'total_available' | 'total_remaining')
 
 const V065_TYPES: readonly ChannelType[] = [
   openAiLike(1, 'direct', 'OpenAI', 'OpenAI', 'green', 'https://api.openai.com', {
+    defaultModels: [...OPENAI_MODELS, ...OPENAI_REALTIME_MODELS, ...OPENAI_VIDEO_MODELS],
     openAi: STREAM_USAGE,
     balance: { unit: 'usd', source: SUBSCRIPTION },
   }),
@@ -137,6 +142,7 @@ const V065_TYPES: readonly ChannelType[] = [
   openAiLike(3, 'direct', 'Azure OpenAI', 'Azure OpenAI', 'lime', '', {
     baseUrlRequired: true,
     baseUrlKind: 'azure',
+    defaultModels: [...OPENAI_MODELS, ...OPENAI_REALTIME_MODELS],
     openAi: { streamUsage: true, url: { kind: 'azure' } },
     other: { kind: 'azureApiVersion', default: '2024-03-01-preview' },
   }),
@@ -158,7 +164,7 @@ const V065_TYPES: readonly ChannelType[] = [
     // Empty: the server's GEMINI_VERSION (v1); gemini-1.5 and 2.0 models default to v1beta.
     other: { kind: 'geminiVersion', placeholder: 'v1' },
     apiStyle: 'gemini',
-    defaultModels: GEMINI_MODELS,
+    defaultModels: [...GEMINI_MODELS, ...VEO_MODELS],
   },
   openAiLike(28, 'direct', 'Mistral AI', 'Mistral AI', 'orange', 'https://api.mistral.ai', {
     defaultModels: MISTRAL_MODELS,

@@ -361,7 +361,8 @@ const MISTRAL_AND_GROQ: RatioMap = {
 
 /**
  * Rerank models. Cohere bills per search unit, which the relay counts as 1,000 prompt tokens: ratio 1
- * is $2 per 1,000 searches, Cohere's price. The others bill tokens, at their providers' prices
+ * is $2 per 1,000 searches, Cohere's price (and Cohere's on Bedrock; Amazon's reranker and Google's
+ * semantic rankers are $1 per 1,000 queries). The others bill tokens, at their providers' prices
  * (SiliconFlow's rerankers, free there at the time of writing, are priced like Jina's).
  */
 const RERANK: RatioMap = {
@@ -378,6 +379,13 @@ const RERANK: RatioMap = {
   'rerank-2-lite': usdPer1m(0.02),
   'BAAI/bge-reranker-v2-m3': usdPer1m(0.05),
   'netease-youdao/bce-reranker-base_v1': usdPer1m(0.05),
+  // Bedrock and Google bill per query of up to 100 documents, counted as Cohere's search units.
+  'cohere.rerank-v3-5:0': 1,
+  'amazon.rerank-v1:0': 0.5,
+  'semantic-ranker-default@latest': 0.5,
+  'semantic-ranker-default-004': 0.5,
+  'semantic-ranker-fast-004': 0.5,
+  'semantic-ranker-512@latest': 0.5,
 };
 
 /**

@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIO_COMPLETION_RATIO_JSON, DEFAULT_AUDIO_RATIO_JSON } from './audio-ratios';
 import { isHttpBaseUrl, trimBaseUrl } from './base-url';
 import { DEFAULT_CACHE_READ_RATIO_JSON, DEFAULT_CACHE_WRITE_RATIO_JSON } from './cache-ratios';
 import { DEFAULT_COMPLETION_RATIO_JSON, DEFAULT_MODEL_RATIO_JSON } from './model-ratios';
@@ -97,6 +98,8 @@ export const OPTION_SPECS = {
   GroupRatio: { kind: 'ratio-json', default: DEFAULT_GROUP_RATIO },
   CacheReadRatio: { kind: 'ratio-json', default: DEFAULT_CACHE_READ_RATIO_JSON },
   CacheWriteRatio: { kind: 'ratio-json', default: DEFAULT_CACHE_WRITE_RATIO_JSON },
+  AudioRatio: { kind: 'ratio-json', default: DEFAULT_AUDIO_RATIO_JSON },
+  AudioCompletionRatio: { kind: 'ratio-json', default: DEFAULT_AUDIO_COMPLETION_RATIO_JSON },
   TopUpLink: str(),
   /** Online top-up (see docs/configuration.md): the gateways, their secrets, and the prices. */
   StripeEnabled: bool(false),

@@ -81,6 +81,9 @@ describe('rerank models in the console', () => {
     await ratio.waitFor();
     const shown = JSON.parse(await ratio.inputValue()) as Record<string, number>;
     expect(shown).toMatchObject({ 'rerank-v3.5': 1, 'rerank-2': 0.025, 'BAAI/bge-reranker-v2-m3': 0.025 });
+    // The Realtime models' audio prices sit beside the other ratios.
+    const audio = page.getByTestId('section-ratio').locator('textarea[name="AudioRatio"]');
+    expect(JSON.parse(await audio.inputValue())).toMatchObject({ 'gpt-realtime': 8 });
     await ratio.fill(JSON.stringify({ ...shown, 'rerank-v3.5': 1.5 }));
     await page.getByTestId('section-ratio').getByRole('button', { name: 'Save', exact: true }).click();
     await expectToast(page, 'Settings saved!');

@@ -450,6 +450,26 @@ describe('/v1/images/edits and /v1/images/variations: multipart uploads relayed 
     expect(await answer.json()).toMatchObject({ error: { code: 'invalid_multipart' } });
   });
 
+  it('a field over 64 KB or more parts than a form may hold: 400, never relayed cut short', async () => {
+    await onlyChannel();
+    const seen = fake.requests.length;
+    const long = await post(
+      '/v1/images/edits',
+      formOf({ prompt: 'x'.repeat(70 * 1024) }, [['image', picture(30), 'a.png']]),
+    );
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ error: { code: 'invalid_multipart' } });
+    const files = Array.from({ length: 40 }, (_, i): [string, Buffer, string] => [
+      'image[]',
+      picture(i, 16),
+      `${i}.png`,
+    ]);
+    const many = await post('/v1/images/edits', formOf({ prompt: 'many', model: 'gpt-image-1' }, files));
+    expect(many.status).toBe(400);
+    expect(await many.json()).toMatchObject({ error: { code: 'invalid_multipart' } });
+    expect(fake.requests.length).toBe(seen);
+  });
+
   describe('bodies the gateway will not hold', () => {
     const boundary = 'big-form';
     const headers = () => ({

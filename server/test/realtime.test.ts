@@ -1,4 +1,8 @@
-import { audioRatiosOf } from '@switchyard/contract/audio-ratios';
+import {
+  audioRatiosOf,
+  DEFAULT_AUDIO_COMPLETION_RATIO_JSON,
+  DEFAULT_AUDIO_RATIO_JSON,
+} from '@switchyard/contract/audio-ratios';
 import { resolveCacheReadRatio } from '@switchyard/contract/cache-ratios';
 import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/model-ratios';
 import OpenAI from 'openai';
@@ -6,6 +10,7 @@ import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RealtimeFake, type RealtimeResponseScript, type RealtimeTokens } from './fakes/openai-realtime';
 import { type Client, startTestApp, type TestApp } from './harness';
+import { awayFromMinuteEnd } from './key-limits-helpers';
 import { books, expectBalancedBooks } from './ledger-books';
 import { RealtimeTestClient } from './realtime-client';
 import { type Customer, consumeLogs, createChannel, createCustomer } from './relay-setup';
@@ -249,6 +254,54 @@ describe('the Realtime API through the gateway, billed per response', () => {
     expect([now.quota, now.usedQuota]).toEqual([0, funds]);
     const logs = await consumeLogs(t, customer.userId);
     expect(logs.map((log) => Number(log.quota))).toEqual([funds]);
+  });
+
+  it("counts each response's tokens in the key's tokens per minute, refusing the next response.create once used up", async () => {
+    await awayFromMinuteEnd();
+    const customer = await createCustomer(t, 'rt_tpm', { token: { tpm_limit: 1000 } });
+    // 1,100 tokens: one response uses the key's minute up.
+    fake.responses = [respond({ inputText: 600, inputAudio: 0, outputText: 500, outputAudio: 0 })];
+    const client = await RealtimeTestClient.accepted(sessionUrl(), { headers: bearer(customer) });
+    await client.nth('session.created');
+    client.send({ type: 'response.create' });
+    await client.nth('response.done');
+    client.send({ type: 'response.create' });
+    const error = await client.nth('error');
+    expect(error.error).toMatchObject({ type: 'rate_limit_exceeded', code: 'tokens_per_minute_exceeded' });
+    // The refused response.create never reached the provider; the session stays open for other events.
+    expect(fake.sessions.at(-1)!.events.filter((event) => event.type === 'response.create')).toHaveLength(1);
+    client.socket.close();
+    await settledBooks(customer);
+    // A new session of the same key is refused in the same minute, before the upgrade.
+    const next = await RealtimeTestClient.open(sessionUrl(), { headers: bearer(customer) });
+    expect(next).toMatchObject({ status: 429, body: { error: { code: 'tokens_per_minute_exceeded' } } });
+  });
+
+  it('bills audio at the AudioRatio and AudioCompletionRatio root sets, at once', async () => {
+    const customer = await createCustomer(t, 'rt_audio');
+    const tokens: RealtimeTokens = { inputText: 100, inputAudio: 400, outputText: 20, outputAudio: 300 };
+    const run = async () => {
+      fake.responses = [respond(tokens)];
+      const client = await RealtimeTestClient.accepted(sessionUrl(), { headers: bearer(customer) });
+      await client.nth('session.created');
+      client.send({ type: 'response.create' });
+      await client.nth('response.done');
+      client.socket.close();
+      await settledBooks(customer, USER_FUNDS);
+      return Number((await consumeLogs(t, customer.userId)).at(-1)?.quota);
+    };
+    expect(await run()).toBe(handPrice(MODEL, tokens));
+    const set = (key: string, value: string) => root.put('/api/option/', { key, value });
+    expect((await set('AudioRatio', '{"gpt-realtime":20}')).body).toMatchObject({ success: true });
+    expect((await set('AudioCompletionRatio', '{"gpt-realtime":3}')).body).toMatchObject({ success: true });
+    expect((await set('AudioRatio', '{"gpt-realtime":"x"}')).body).toMatchObject({ success: false });
+    try {
+      const units = 100 + 400 * 20 + 20 * resolveCompletionRatio(MODEL) + 300 * 20 * 3;
+      expect(await run()).toBe(Math.ceil(Number((units * resolveModelRatio(MODEL)).toPrecision(12))));
+    } finally {
+      await set('AudioRatio', DEFAULT_AUDIO_RATIO_JSON);
+      await set('AudioCompletionRatio', DEFAULT_AUDIO_COMPLETION_RATIO_JSON);
+    }
   });
 
   it('refuses a session the account cannot hold for, before the upgrade', async () => {

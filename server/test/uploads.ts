@@ -126,3 +126,19 @@ export function audioForm(size: number, model = 'whisper-1'): { body: Buffer; co
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }
+
+/** An image edit as the SDK sends it: `model` and `prompt` fields, then an `image` file of `size` bytes. */
+export function imageEditForm(size: number): { body: Buffer; contentType: string } {
+  const boundary = 'switchyard-edit-boundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\ndall-e-2\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="prompt"\r\n\r\nA red door\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="door.png"\r\n` +
+      'Content-Type: image/png\r\n\r\n',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  return {
+    body: Buffer.concat([head, Buffer.alloc(size, 0x89), tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
+}

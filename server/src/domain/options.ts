@@ -15,13 +15,22 @@ import type { Sql } from '../db/connect';
 import { loadOptionRows, saveOption } from '../db/repos/options';
 import { DomainError, InputError } from './errors';
 
-type RatioKey = 'ModelRatio' | 'CompletionRatio' | 'GroupRatio' | 'CacheReadRatio' | 'CacheWriteRatio';
+type RatioKey =
+  | 'ModelRatio'
+  | 'CompletionRatio'
+  | 'GroupRatio'
+  | 'CacheReadRatio'
+  | 'CacheWriteRatio'
+  | 'AudioRatio'
+  | 'AudioCompletionRatio';
 const RATIO_KEYS: RatioKey[] = [
   'ModelRatio',
   'CompletionRatio',
   'GroupRatio',
   'CacheReadRatio',
   'CacheWriteRatio',
+  'AudioRatio',
+  'AudioCompletionRatio',
 ];
 
 function defaults(): OptionMap {

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import type { ClientSignal } from './client-signal';
 import {
@@ -12,7 +13,8 @@ export interface UpstreamRequest {
   url: string;
   method: 'POST' | 'GET';
   headers: Record<string, string>;
-  body?: string | Buffer;
+  /** A stream is read once: an adaptor builds a fresh one per attempt (EncodedForm.stream). */
+  body?: string | Buffer | Readable;
 }
 
 export interface UpstreamResponse {

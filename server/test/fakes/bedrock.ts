@@ -4,6 +4,7 @@ import { Hash } from '@smithy/hash-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { type FakeHandler, type RecordedRequest, sendJson } from './http-fake';
+import { ranked } from './rerank';
 
 export interface BedrockIdentity {
   region: string;
@@ -120,6 +121,10 @@ export class FakeBedrock {
       return;
     }
     this.verified.push(request);
+    if (request.url === '/rerank') {
+      this.#rerank(request, response);
+      return;
+    }
     const match = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/.exec(request.url);
     if (!match) {
       sendJson(response, 404, { message: 'Unknown operation' });
@@ -155,6 +160,55 @@ export class FakeBedrock {
     }
     sendJson(response, 400, { message: `The provided model identifier is invalid: ${modelId}` });
   };
+
+  /** Bedrock Agent Runtime's Rerank: one text query, inline text documents, a reranker by its model ARN. */
+  #rerank(request: RecordedRequest, response: http.ServerResponse) {
+    const invalid = (message: string) => sendJson(response, 400, { message });
+    const { error } = this.options;
+    if (error) return sendJson(response, error.status, { message: error.message });
+    const body = request.json ?? {};
+    const queries = body.queries as Array<{ type?: unknown; textQuery?: { text?: unknown } }> | undefined;
+    const query = queries?.[0];
+    if (queries?.length !== 1 || query?.type !== 'TEXT' || typeof query.textQuery?.text !== 'string')
+      return invalid('queries must hold one TEXT query');
+    const sources = body.sources as
+      | Array<{
+          type?: unknown;
+          inlineDocumentSource?: { type?: unknown; textDocument?: { text?: unknown } };
+        }>
+      | undefined;
+    const texts = (sources ?? []).map((source) =>
+      source.type === 'INLINE' && source.inlineDocumentSource?.type === 'TEXT'
+        ? source.inlineDocumentSource.textDocument?.text
+        : undefined,
+    );
+    if (texts.length === 0 || !texts.every((text) => typeof text === 'string'))
+      return invalid('sources must be INLINE TEXT documents');
+    const config = body.rerankingConfiguration as
+      | {
+          type?: unknown;
+          bedrockRerankingConfiguration?: {
+            numberOfResults?: unknown;
+            modelConfiguration?: { modelArn?: unknown };
+          };
+        }
+      | undefined;
+    const bedrock = config?.bedrockRerankingConfiguration;
+    const arn = /^arn:aws:bedrock:([a-z0-9-]+)::foundation-model\/(.+)$/.exec(
+      String(bedrock?.modelConfiguration?.modelArn),
+    );
+    if (config?.type !== 'BEDROCK_RERANKING_MODEL' || !arn || arn[1] !== this.identity.region)
+      return invalid('rerankingConfiguration must name a Bedrock reranker of the region by its ARN');
+    if (!['cohere.rerank-v3-5:0', 'amazon.rerank-v1:0'].includes(arn[2] ?? ''))
+      return invalid(`The provided model identifier is invalid: ${arn[2]}`);
+    const top = bedrock?.numberOfResults;
+    if (top !== undefined && (typeof top !== 'number' || top < 1 || top > 1000))
+      return invalid('numberOfResults must be between 1 and 1000');
+    const results = ranked(query.textQuery.text, texts as string[], top as number | undefined);
+    sendJson(response, 200, {
+      results: results.map(({ index, relevance_score }) => ({ index, relevanceScore: relevance_score })),
+    });
+  }
 
   #reply = () => this.options.reply ?? 'Hello from Bedrock';
   #usage = () => this.options.usage ?? { input: 11, output: 4 };

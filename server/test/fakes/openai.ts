@@ -164,7 +164,7 @@ export function openAiHandler(options: FakeOpenAiOptions = {}): FakeHandler {
       });
       return;
     }
-    if (path.endsWith('/images/generations')) {
+    if (/\/images\/(generations|edits|variations)$/.test(path)) {
       sendJson(res, 200, { created: 1, data: [{ url: 'https://example.com/image.png' }] });
       return;
     }

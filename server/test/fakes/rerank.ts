@@ -18,7 +18,7 @@ export interface FakeRerankOptions {
 const words = (text: string) => text.toLowerCase().split(/\W+/).filter(Boolean);
 
 /** Documents ranked by the share of the query's words they hold, best first, cut to `top`. */
-function ranked(query: string, documents: string[], top: number | undefined) {
+export function ranked(query: string, documents: string[], top: number | undefined) {
   const wanted = new Set(words(query));
   const scored = documents.map((document, index) => {
     const hits = words(document).filter((word) => wanted.has(word)).length;

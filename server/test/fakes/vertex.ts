@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type http from 'node:http';
 import { importSPKI, jwtVerify } from 'jose';
 import { type FakeHandler, type RecordedRequest, sendJson } from './http-fake';
+import { ranked } from './rerank';
 
 export interface VertexServiceAccount {
   clientEmail: string;
@@ -52,6 +53,14 @@ const SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const MODEL_PATH =
   /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)(\?alt=sse)?$/;
 
+const RANK_PATH = /^\/v1\/projects\/([^/]+)\/locations\/global\/rankingConfigs\/default_ranking_config:rank$/;
+const RANKERS = [
+  'semantic-ranker-default@latest',
+  'semantic-ranker-default-004',
+  'semantic-ranker-fast-004',
+  'semantic-ranker-512@latest',
+];
+
 const googleError = (response: http.ServerResponse, code: number, message: string, status: string) =>
   sendJson(response, code, { error: { code, message, status } });
 
@@ -84,6 +93,8 @@ export class FakeVertex {
 
   readonly handler: FakeHandler = async (request, response) => {
     if (request.url === '/token') return this.#token(request, response);
+    const ranking = RANK_PATH.exec(request.url);
+    if (ranking) return this.#rank(request, response, ranking[1] ?? '');
     const match = MODEL_PATH.exec(request.url);
     if (!match) return googleError(response, 404, 'Not found', 'NOT_FOUND');
     const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
@@ -116,6 +127,41 @@ export class FakeVertex {
     }
     return googleError(response, 400, `Unsupported action ${action}`, 'INVALID_ARGUMENT');
   };
+
+  /** Discovery Engine's ranking API: `{model, query, records:[{id, content}], topN}` → `{records:[{id, score}]}`. */
+  #rank(request: RecordedRequest, response: http.ServerResponse, project: string) {
+    const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
+    if (!bearer || !this.issued.has(bearer)) {
+      return googleError(response, 401, 'Request had invalid authentication credentials.', 'UNAUTHENTICATED');
+    }
+    if (project !== this.project) {
+      return googleError(response, 403, `Permission denied on project ${project}`, 'PERMISSION_DENIED');
+    }
+    const { error } = this.options;
+    if (error) return googleError(response, error.status, error.message, error.status_text);
+    const body = request.json ?? {};
+    const records = body.records as Array<{ id?: unknown; content?: unknown }> | undefined;
+    const invalid = (message: string) => googleError(response, 400, message, 'INVALID_ARGUMENT');
+    if (!RANKERS.includes(String(body.model))) return invalid(`Unknown model ${String(body.model)}`);
+    if (typeof body.query !== 'string') return invalid('query is required');
+    if (!Array.isArray(records) || records.length === 0 || records.length > 200)
+      return invalid('between 1 and 200 records are required');
+    if (!records.every((record) => typeof record.id === 'string' && typeof record.content === 'string'))
+      return invalid('each record needs an id and a content');
+    const top = typeof body.topN === 'number' ? body.topN : undefined;
+    const scored = ranked(
+      body.query,
+      records.map((record) => record.content as string),
+      top,
+    );
+    sendJson(response, 200, {
+      records: scored.map(({ index, relevance_score }) => ({
+        id: records[index]?.id,
+        score: relevance_score,
+        ...(body.ignoreRecordDetailsInResponse === true ? {} : { content: records[index]?.content }),
+      })),
+    });
+  }
 
   async #token(request: RecordedRequest, response: http.ServerResponse): Promise<void> {
     const form = new URLSearchParams(request.body);

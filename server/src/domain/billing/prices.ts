@@ -1,4 +1,4 @@
-import { type AudioRatios, audioRatiosOf } from '@switchyard/contract/audio-ratios';
+import { type AudioRatios, resolveAudioRatios } from '@switchyard/contract/audio-ratios';
 import { resolveCacheReadRatio, resolveCacheWriteRatio } from '@switchyard/contract/cache-ratios';
 import { resolveImageInputRatio } from '@switchyard/contract/image-input-ratios';
 import { type LogFacts, type LogTokenParts, logFactsText } from '@switchyard/contract/log-facts';
@@ -187,16 +187,21 @@ export class PriceList {
       const modelRatio = resolveModelRatio(model, channelType, modelRatios);
       const groupRatio = groupRatios[group] ?? 1;
       const completionRatio = resolveCompletionRatio(model, channelType, completionRatios);
+      const cacheReadRatio = resolveCacheReadRatio(model, channelType, readRatios);
       const base: Price = {
         modelRatio,
         groupRatio,
         completionRatio,
-        cacheReadRatio: resolveCacheReadRatio(model, channelType, readRatios),
+        cacheReadRatio,
         cacheWriteRatio: resolveCacheWriteRatio(model, channelType, writeRatios),
         imageInputRatio: resolveImageInputRatio(model),
         ratio: modelRatio * groupRatio,
       };
-      const audio = audioRatiosOf(model);
+      const audio = resolveAudioRatios(model, channelType, {
+        audio: options.ratios('AudioRatio'),
+        completion: options.ratios('AudioCompletionRatio'),
+        cacheReadRatio,
+      });
       if (audio) base.audio = audio;
       price = {
         ...base,

@@ -1,4 +1,10 @@
-import { type ApiStyle, CHANNEL_TYPES, channelTypeById } from '@switchyard/contract/channel-types';
+import {
+  type ApiStyle,
+  CHANNEL_TYPES,
+  type ChannelType,
+  channelTypeById,
+  type RerankApi,
+} from '@switchyard/contract/channel-types';
 import { adaptor as aiProxyLibrary } from './aiproxy-library';
 import { adaptor as ali } from './ali';
 import { adaptor as anthropic } from './anthropic';
@@ -15,6 +21,8 @@ import { openAiSettingsOf } from './openai/dialect';
 import { adaptor as palm } from './palm';
 import { adaptor as replicate } from './replicate';
 import { rerankAdaptor } from './rerank';
+import { bedrockRerankAdaptor } from './rerank/bedrock';
+import { vertexRerankAdaptor } from './rerank/vertex';
 import { adaptor as tencent } from './tencent';
 import type { Adaptor } from './types';
 import { adaptor as vertex } from './vertex';
@@ -57,10 +65,17 @@ export function adaptorFor(type: number): Adaptor | undefined {
   return style ? BY_STYLE[style] : undefined;
 }
 
+/** The clouds' rerank APIs have their own adaptors; the others share one, read from the catalogue. */
+function rerankAdaptorOf(api: RerankApi, type: ChannelType): Adaptor {
+  if (api === 'bedrock') return bedrockRerankAdaptor;
+  if (api === 'vertex') return vertexRerankAdaptor;
+  return rerankAdaptor(api, type);
+}
+
 /** Each type's rerank adaptor, for the types whose catalogue entry names a rerank API. */
 const RERANKING = new Map<number, Adaptor>(
   CHANNEL_TYPES.flatMap((type) =>
-    type.rerank ? [[type.id, rerankAdaptor(type.rerank, type)] as const] : [],
+    type.rerank ? [[type.id, rerankAdaptorOf(type.rerank, type)] as const] : [],
   ),
 );
 

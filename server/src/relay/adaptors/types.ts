@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { ChannelRow } from '../../db/schema';
 import type { TokenUsage } from '../../domain/billing/token-usage';
 import type { ClientSignal } from '../client-signal';
@@ -40,8 +41,22 @@ export interface RelayCall {
   body: Record<string, unknown> | undefined;
   rawBody: Buffer;
   contentType: string;
+  /** A multipart upload kept on disk (image edits and variations); `rawBody` is then empty. */
+  upload?: UploadedForm;
   /** The client's request in its own format, when its front serves one (pipeline/native.ts). */
   native?: NativeRequest;
+}
+
+/** A multipart form re-encoded for the provider: read from `stream()`, a fresh one per attempt. */
+export interface EncodedForm {
+  contentType: string;
+  length: number;
+  stream(): Readable;
+}
+
+/** An upload the relay holds outside memory; `encode` sets its `model` field when given one. */
+export interface UploadedForm {
+  encode(model?: string): EncodedForm;
 }
 
 /** Tokens of one call, with the parts the provider reported (see TokenUsage). */

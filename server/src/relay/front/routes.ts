@@ -1,5 +1,6 @@
+import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DomainError } from '../../domain/errors';
+import { DomainError } from '../../domain/errors';
 import type { RelayMode } from '../adaptors/types';
 import { RelayError } from '../errors';
 import { authenticate, type RelayCaller } from '../pipeline/authenticate';
@@ -7,6 +8,7 @@ import type { ChannelRouter } from '../pipeline/channel-router';
 import type { IdentityCache } from '../pipeline/identity-cache';
 import type { Realtime } from '../pipeline/realtime/realtime';
 import type { Relay } from '../pipeline/relay';
+import { type SpooledForm, spoolForm } from '../pipeline/spooled-form';
 import type { VideoJobs } from '../pipeline/video-jobs';
 import { ANTHROPIC_PATHS, anthropicAuthorization, anthropicRoutes } from './anthropic/routes';
 import { bodyRefusal } from './body-refusal';
@@ -57,6 +59,11 @@ const RELAY_ROUTES: Array<[string, RelayMode]> = [
   // Cohere's SDKs call their v2 path: the same call, the same answer (it has Cohere's fields).
   ['/v2/rerank', 'rerank'],
 ];
+
+/** Uploads of pictures, which may be large: spooled to disk, never held in memory whole. */
+const UPLOAD_MODES: ReadonlySet<RelayMode> = new Set(['image-edit', 'image-variation']);
+
+const isReadable = (body: unknown): body is Readable => body instanceof Readable;
 
 /** OpenAI endpoints we do not serve: answered 501 in OpenAI's error shape. */
 export const NOT_IMPLEMENTED = [
@@ -131,6 +138,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
     const bearerKey = (request: FastifyRequest) => request.headers.authorization;
 
     for (const [path, mode] of RELAY_ROUTES) {
+      if (UPLOAD_MODES.has(mode)) continue;
       scope.post<{ Params: { model?: string } }>(path, relayRoute(bearerKey), async (request, reply) => {
         const { requestId, caller } = request.relayCall;
         const sink = new ReplySink(reply, requestId);
@@ -153,6 +161,43 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
         }
       });
     }
+
+    await scope.register(async (uploads) => {
+      // Their multipart bodies are not buffered: the handler spools the files to disk as they come.
+      uploads.addContentTypeParser('multipart/form-data', (_request, payload, done) => done(null, payload));
+      for (const [path, mode] of RELAY_ROUTES) {
+        if (!UPLOAD_MODES.has(mode)) continue;
+        uploads.post(path, relayRoute(bearerKey), async (request, reply) => {
+          const { requestId, caller } = request.relayCall;
+          const contentType = String(request.headers['content-type'] ?? 'application/json');
+          let upload: SpooledForm | undefined;
+          try {
+            // A declared length over the limit was refused from the headers (http/body-budget).
+            if (isReadable(request.body)) {
+              upload = await spoolForm(request.body, contentType, deps.bodyLimit);
+            }
+            await deps.relay.handle(
+              caller,
+              {
+                requestId,
+                mode,
+                path: request.url.split('?')[0] ?? path,
+                query: queryOf(request.url),
+                rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+                contentType,
+                ...(upload ? { upload } : {}),
+              },
+              new ReplySink(reply, requestId),
+            );
+          } catch (error) {
+            const refusal = error instanceof DomainError ? bodyRefusal(error, request) : error;
+            sendError(reply, requestId, refusal, request.log);
+          } finally {
+            await upload?.dispose();
+          }
+        });
+      }
+    });
 
     anthropicRoutes(scope, deps.relay, relayRoute(anthropicAuthorization, 'anthropic'));
 

@@ -4,6 +4,7 @@ import type { NativeRequest, RelayCall, RelayMode } from '../adaptors/types';
 import type { Json } from '../json-value';
 import { modelMappingOf } from './model-mapping';
 import type { RelayRequest } from './relay-request';
+import type { SpooledForm } from './spooled-form';
 import type { TokenCounter } from './tokenizer';
 
 /** A client's call as a front hands it to the pipeline: still bytes (its caller is checked apart). */
@@ -19,6 +20,8 @@ export interface IncomingCall {
   pathModel?: string;
   /** The client's own request, for a front of another format (native.ts). */
   native?: NativeRequest;
+  /** A multipart upload the front spooled to disk (image edits, variations); `rawBody` is empty. */
+  upload?: SpooledForm;
 }
 
 /**
@@ -57,6 +60,7 @@ export function buildRelayCall(
     body: request.body,
     rawBody: request.rawBody,
     contentType: request.contentType,
+    ...(request.upload ? { upload: request.upload } : {}),
     ...(incoming.native ? { native: incoming.native } : {}),
   };
 }

@@ -64,8 +64,25 @@ export class Admission {
     private readonly key: string,
     private readonly slot: string | undefined,
     tokens: { window: number; estimate: number } | undefined,
+    /** A realtime session's tokens-per-minute limit (0: none); its responses count as they are billed. */
+    private readonly sessionTokenLimit = 0,
   ) {
     this.#tokens = tokens;
+  }
+
+  /**
+   * A realtime response was billed for `used` tokens: they count in the key's minute, as a chat
+   * call's do. Answers the milliseconds until the minute has room again when it has none, else 0.
+   */
+  async countSessionTokens(used: number): Promise<number> {
+    if (!this.sessionTokenLimit || used <= 0) return 0;
+    try {
+      const taken = await this.counters.takeTokens(this.key, used, Number.MAX_SAFE_INTEGER);
+      return taken.used >= this.sessionTokenLimit ? Math.max(1, taken.resetMs) : 0;
+    } catch {
+      // The counters being unreachable stops no session (chat calls are admitted on the same terms).
+      return 0;
+    }
   }
 
   /** The call was billed for `used` tokens: its minute counts those instead of the estimate. */
@@ -137,13 +154,26 @@ export class KeyLimits {
 
   /**
    * A realtime session: one of the key's concurrent slots while it is open, and one request of its
-   * minute. Its tokens are billed response by response and not counted against tokens per minute.
+   * minute; refused while the key's minute has no tokens left. Its responses' tokens count in the
+   * minute as they are billed (Admission.countSessionTokens).
    */
   async admitSession(caller: RelayCaller, sink: HeaderSink): Promise<Admission | undefined> {
     const limits = limitsOf(caller);
-    if (!limits.rpm_limit && !limits.concurrency_limit) return undefined;
+    if (!limits.rpm_limit && !limits.concurrency_limit && !limits.tpm_limit) return undefined;
     const key = counterKeyOf(caller);
     const slot = await this.#takeSlot(key, limits, sink);
+    if (limits.tpm_limit) {
+      const taken = await this.counters.takeTokens(key, 0, limits.tpm_limit);
+      if (taken.used >= limits.tpm_limit) {
+        new Admission(this.counters, key, slot, undefined).release();
+        throw refused(
+          sink,
+          `Rate limit reached: this API key may use ${limits.tpm_limit} tokens per minute (used ${taken.used}); try again in ${resetText(taken.resetMs)}`,
+          'tokens_per_minute_exceeded',
+          taken.resetMs,
+        );
+      }
+    }
     if (limits.rpm_limit) {
       const taken = await this.counters.takeRequest(key, limits.rpm_limit);
       if (!taken.allowed) {
@@ -156,7 +186,7 @@ export class KeyLimits {
         );
       }
     }
-    return new Admission(this.counters, key, slot, undefined);
+    return new Admission(this.counters, key, slot, undefined, limits.tpm_limit);
   }
 
   /** One of the key's concurrent slots (its id), when it has a concurrency limit; 429 when none is free. */

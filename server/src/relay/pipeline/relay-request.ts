@@ -3,6 +3,7 @@ import type { RelayMode } from '../adaptors/types';
 import { RelayError } from '../errors';
 import { validateImageForm } from './image-request';
 import { type FormSummary, readForm } from './multipart-form';
+import type { SpooledForm } from './spooled-form';
 import type { TokenCounter } from './tokenizer';
 
 const MAX_TOKENS_LIMIT = 1_073_741_823;
@@ -16,6 +17,8 @@ export interface RelayRequest {
   body: Record<string, unknown> | undefined;
   /** A multipart body's fields and file counts (uploads); undefined for JSON bodies. */
   form?: FormSummary;
+  /** The upload itself when the front spooled it to disk (then `rawBody` is empty). */
+  upload?: SpooledForm;
   rawBody: Buffer;
   contentType: string;
 }
@@ -39,14 +42,15 @@ export async function readRelayRequest(
   contentType: string,
   pathModel?: string,
   parsed?: Record<string, unknown>,
+  upload?: SpooledForm,
 ): Promise<RelayRequest> {
   if (contentType.startsWith('multipart/form-data') && mode === 'rerank') {
     throw invalid('A rerank request is a JSON body', 'invalid_rerank_request');
   }
   if (contentType.startsWith('multipart/form-data')) {
-    const form = await readForm(raw, contentType);
+    const form = upload ? upload.summary() : await readForm(raw, contentType);
     const model = form.fields.get('model') || DEFAULT_MODELS[mode] || '';
-    const request = {
+    const request: RelayRequest = {
       mode,
       model,
       isStream: false,
@@ -55,6 +59,7 @@ export async function readRelayRequest(
       form,
       rawBody: raw,
       contentType,
+      ...(upload ? { upload } : {}),
     };
     validateImageForm(request);
     return request;

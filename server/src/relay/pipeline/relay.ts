@@ -133,6 +133,7 @@ export class Relay {
       incoming.contentType,
       incoming.pathModel,
       incoming.body,
+      incoming.upload,
     );
     checkModelAllowed(caller, request.model);
     const admission = await this.deps.limits?.admit(caller, request, sink);

@@ -114,6 +114,14 @@ export const enSettings = {
         label: 'Cache write ratio',
         hint: 'Price of prompt tokens written to the provider’s prompt cache, relative to the prompt price (Claude: 1.25, others: 1)',
       },
+      AudioRatio: {
+        label: 'Audio input ratio',
+        hint: 'Price of an audio input token, relative to the model’s text prompt price (Realtime models; models not listed bill audio as text)',
+      },
+      AudioCompletionRatio: {
+        label: 'Audio completion ratio',
+        hint: 'Price of an audio output token, relative to the model’s audio input price',
+      },
       ServerAddress: { label: 'Server address', placeholder: 'e.g. https://yourdomain.com' },
       PasswordLoginEnabled: { label: 'Allow login with a password' },
       PasswordRegisterEnabled: { label: 'Allow registration with a password' },

@@ -115,6 +115,14 @@ export const zhSettings: Messages<typeof enSettings> = {
         label: '缓存写入倍率',
         hint: '写入服务商提示缓存的提示 token 相对于提示价格的比例（Claude：1.25，其他：1）',
       },
+      AudioRatio: {
+        label: '音频输入倍率',
+        hint: '音频输入 token 相对于该模型文本提示价格的比例（Realtime 模型；未列出的模型按文本计费）',
+      },
+      AudioCompletionRatio: {
+        label: '音频补全倍率',
+        hint: '音频输出 token 相对于该模型音频输入价格的比例',
+      },
       ServerAddress: { label: '服务器地址', placeholder: '例如：https://yourdomain.com' },
       PasswordLoginEnabled: { label: '允许通过密码进行登录' },
       PasswordRegisterEnabled: { label: '允许通过密码进行注册' },

@@ -221,8 +221,13 @@ const transcriptOf = (call: RelayCall, body: Buffer, contentType: string): strin
 export function openAiAdaptor(settings: OpenAiSettings = {}): Adaptor {
   return {
     buildRequest(call: RelayCall): UpstreamRequest {
+      // An upload kept on disk goes re-encoded, its model field set to the mapped model.
+      const upload = call.upload?.encode(
+        call.upstreamModel === call.requestedModel ? undefined : call.upstreamModel,
+      );
       const headers: Record<string, string> = {
-        'content-type': call.contentType || 'application/json',
+        'content-type': upload?.contentType ?? (call.contentType || 'application/json'),
+        ...(upload ? { 'content-length': String(upload.length) } : {}),
         accept: call.isStream ? 'text/event-stream' : 'application/json',
         ...(settings.auth ?? bearer)(call),
         ...settings.extraHeaders,
@@ -231,7 +236,7 @@ export function openAiAdaptor(settings: OpenAiSettings = {}): Adaptor {
         url: (settings.url ?? defaultUrl)(call),
         method: 'POST',
         headers,
-        body: requestBody(call, settings),
+        body: upload ? upload.stream() : requestBody(call, settings),
       };
     },
 

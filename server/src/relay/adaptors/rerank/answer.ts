@@ -66,6 +66,18 @@ export function rerankAnswer(
 ): ConvertedResponse | RelayError {
   const answer = answerObject(body);
   if (answer instanceof RelayError) return answer;
+  return rerankAnswerOf(answer, request, model);
+}
+
+/** The search units of a call on `documents` documents, for providers that bill per query of up to 100. */
+export const searchUnitsOf = (documents: number): number => Math.max(1, Math.ceil(documents / 100));
+
+/** An answer already in Cohere's shape (`results`, or Voyage's `data`) → the gateway's. */
+export function rerankAnswerOf(
+  answer: Json,
+  request: RerankRequest,
+  model: string,
+): ConvertedResponse | RelayError {
   const list = Array.isArray(answer.results)
     ? answer.results
     : Array.isArray(answer.data)

@@ -1,10 +1,10 @@
-import type { ChannelType, RerankApi } from '@switchyard/contract/channel-types';
+import type { ChannelType } from '@switchyard/contract/channel-types';
 import { RelayError } from '../../errors';
 import type { Adaptor, RelayCall, UpstreamRequest } from '../types';
 import { upstreamError } from '../upstream-error';
 import { rerankAnswer } from './answer';
 import { readRerankRequest } from './rerank-request';
-import { upstreamRerankBody } from './upstream-body';
+import { type BodyRerankApi, upstreamRerankBody } from './upstream-body';
 
 const rerankRequestOf = (call: RelayCall) => readRerankRequest(call.body ?? {});
 
@@ -17,14 +17,14 @@ const noStream = (): never => {
  * Where a type's rerank calls go: Cohere's `/v2/rerank`; `/rerank` after a base URL that holds the
  * API version (OpenAI compatible, `https://host/v1`); else `/v1/rerank`, a base ending in /v1 not doubled.
  */
-function rerankUrl(api: RerankApi, type: ChannelType, baseUrl: string): string {
+function rerankUrl(api: BodyRerankApi, type: ChannelType, baseUrl: string): string {
   if (api === 'cohere') return `${baseUrl}/v2/rerank`;
   if (type.openAi?.url?.kind === 'versioned-base') return `${baseUrl}/rerank`;
   return `${baseUrl.replace(/\/v1$/, '')}/v1/rerank`;
 }
 
 /** The rerank adaptor of a type whose catalogue entry names its rerank API (`type.rerank`). */
-export function rerankAdaptor(api: RerankApi, type: ChannelType): Adaptor {
+export function rerankAdaptor(api: BodyRerankApi, type: ChannelType): Adaptor {
   return {
     buildRequest(call: RelayCall): UpstreamRequest {
       const clientBody = call.body ?? {};

@@ -2,6 +2,9 @@ import type { RerankApi } from '@switchyard/contract/channel-types';
 import type { Json } from '../../json-value';
 import type { RerankRequest } from './rerank-request';
 
+/** The rerank APIs that take a Cohere- or Jina-like JSON body (the clouds' have adaptors of their own). */
+export type BodyRerankApi = Exclude<RerankApi, 'bedrock' | 'vertex'>;
+
 /** The fields the gateway reads and rewrites; any other goes to Jina-shaped APIs as the client sent it. */
 const READ_FIELDS = new Set([
   'model',
@@ -23,7 +26,7 @@ const otherFields = (body: Json): Json =>
  * not know: they get theirs only.
  */
 export function upstreamRerankBody(
-  api: RerankApi,
+  api: BodyRerankApi,
   model: string,
   request: RerankRequest,
   clientBody: Json,

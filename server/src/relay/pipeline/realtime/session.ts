@@ -92,6 +92,8 @@ export class RealtimeSession {
   #cancelWait: (() => void) | undefined;
   /** Who sent each session.update the provider has not answered yet, in order: its answer to ours is not relayed. */
   readonly #sessionUpdates: Array<'gateway' | 'client'> = [];
+  /** When the key's tokens-per-minute limit has room again, once a response used it up (performance.now()). */
+  #tokensFreeAt = 0;
   readonly ended: Promise<void>;
   #markEnded!: () => void;
 
@@ -196,7 +198,19 @@ export class RealtimeSession {
       this.#clientBacklog.push({ data, isBinary });
       return;
     }
-    const { upstream } = this.parts;
+    const { upstream, client } = this.parts;
+    if (this.#tokensFreeAt > performance.now() && !isBinary && asksForResponse(data)) {
+      const wait = Math.ceil((this.#tokensFreeAt - performance.now()) / 1000);
+      if (!isOpen(client)) return;
+      client.send(
+        errorEvent(
+          'rate_limit_exceeded',
+          'tokens_per_minute_exceeded',
+          `Rate limit reached: this API key used its tokens per minute; try again in ${wait}s`,
+        ),
+      );
+      return;
+    }
     if (!isOpen(upstream)) return;
     this.#send(upstream, isBinary ? data : this.#capped(data), isBinary, this.#clientGate);
   }
@@ -271,6 +285,10 @@ export class RealtimeSession {
     try {
       const elapsed = started === undefined ? 0 : Math.round(performance.now() - started);
       cut = await this.parts.funds.settleResponse(usage, elapsed);
+      const wait = await this.parts.admission?.countSessionTokens(
+        usage.prompt_tokens + usage.completion_tokens,
+      );
+      if (wait) this.#tokensFreeAt = performance.now() + wait;
       return cut;
     } finally {
       const waiting = this.#clientBacklog;
@@ -339,6 +357,11 @@ function mayBeBilled(data: RawData): boolean {
   return (
     bytes.includes('response.done') || bytes.includes('response.created') || bytes.includes('session.updated')
   );
+}
+
+/** Whether a client's event is a response.create (only an event naming it is parsed). */
+function asksForResponse(data: RawData): boolean {
+  return bytesOf(data).includes('response.create') && parseEvent(data)?.type === 'response.create';
 }
 
 /** A message's bytes (ws hands Buffers over unless told otherwise). */

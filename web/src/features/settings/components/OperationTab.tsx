@@ -73,6 +73,8 @@ export function OperationTab({ options }: { options: OptionValues | null }) {
             { key: 'GroupRatio' },
             { key: 'CacheReadRatio' },
             { key: 'CacheWriteRatio' },
+            { key: 'AudioRatio' },
+            { key: 'AudioCompletionRatio' },
           ],
           testId: 'section-ratio',
         },
