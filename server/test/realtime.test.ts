@@ -8,6 +8,7 @@ import { resolveCompletionRatio, resolveModelRatio } from '@switchyard/contract/
 import OpenAI from 'openai';
 import { OpenAIRealtimeWS } from 'openai/realtime/ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_HOLD_OUTPUT_TOKENS } from '../src/relay/pipeline/realtime/session-funds';
 import { RealtimeFake, type RealtimeResponseScript, type RealtimeTokens } from './fakes/openai-realtime';
 import { type Client, startTestApp, type TestApp } from './harness';
 import { awayFromMinuteEnd } from './key-limits-helpers';
@@ -140,7 +141,7 @@ describe('the Realtime API through the gateway, billed per response', () => {
     // First the gateway's cap on every response, then the client's events (its update passed whole).
     expect(upstream.events[0]).toEqual({
       type: 'session.update',
-      session: { type: 'realtime', max_output_tokens: 1024 },
+      session: { type: 'realtime', max_output_tokens: SESSION_HOLD_OUTPUT_TOKENS },
     });
     expect(upstream.events[1]).toEqual({ type: 'session.update', session: { instructions: 'Be brief.' } });
     expect(upstream.events.map((event) => event.type)).toEqual([
@@ -169,7 +170,8 @@ describe('the Realtime API through the gateway, billed per response', () => {
     const options = t.app.services.options;
     const audio = audioRatiosOf(MODEL)!;
     const hold = Math.ceil(
-      (options.number('PreConsumedQuota') + 1024 * audio.output) * resolveModelRatio(MODEL),
+      (options.number('PreConsumedQuota') + SESSION_HOLD_OUTPUT_TOKENS * audio.output) *
+        resolveModelRatio(MODEL),
     );
     const tokens: RealtimeTokens = { inputText: 100, inputAudio: 200, outputText: 50, outputAudio: 300 };
     const cost = handPrice(MODEL, tokens);
@@ -195,11 +197,12 @@ describe('the Realtime API through the gateway, billed per response', () => {
     const options = t.app.services.options;
     const audio = audioRatiosOf(MODEL)!;
     const hold = Math.ceil(
-      (options.number('PreConsumedQuota') + 1024 * audio.output) * resolveModelRatio(MODEL),
+      (options.number('PreConsumedQuota') + SESSION_HOLD_OUTPUT_TOKENS * audio.output) *
+        resolveModelRatio(MODEL),
     );
-    // Left alone, 6,000 audio tokens would cost several holds; the provider stops at the cap.
-    const asked: RealtimeTokens = { inputText: 100, inputAudio: 0, outputText: 24, outputAudio: 6000 };
-    const capped: RealtimeTokens = { ...asked, outputAudio: 1000 };
+    // Left alone, 20,000 audio tokens would cost several holds; the provider stops at the cap.
+    const asked: RealtimeTokens = { inputText: 100, inputAudio: 0, outputText: 24, outputAudio: 20_000 };
+    const capped: RealtimeTokens = { ...asked, outputAudio: SESSION_HOLD_OUTPUT_TOKENS - 24 };
     expect(handPrice(MODEL, asked)).toBeGreaterThan(3 * hold);
     expect(handPrice(MODEL, capped)).toBeLessThanOrEqual(hold);
     const funds = hold + 1;
@@ -216,8 +219,11 @@ describe('the Realtime API through the gateway, billed per response', () => {
     expect((await client.closed).code).toBe(1008);
     const upstream = fake.sessions.at(-1)!;
     expect(upstream.events.slice(0, 2)).toEqual([
-      { type: 'session.update', session: { type: 'realtime', max_output_tokens: 1024 } },
-      { type: 'response.create', response: { max_output_tokens: 1024 } },
+      {
+        type: 'session.update',
+        session: { type: 'realtime', max_output_tokens: SESSION_HOLD_OUTPUT_TOKENS },
+      },
+      { type: 'response.create', response: { max_output_tokens: SESSION_HOLD_OUTPUT_TOKENS } },
     ]);
     // The gateway's own session.update is not the client's business.
     expect(client.types()).not.toContain('session.updated');
@@ -235,10 +241,11 @@ describe('the Realtime API through the gateway, billed per response', () => {
     const options = t.app.services.options;
     const audio = audioRatiosOf(MODEL)!;
     const hold = Math.ceil(
-      (options.number('PreConsumedQuota') + 1024 * audio.output) * resolveModelRatio(MODEL),
+      (options.number('PreConsumedQuota') + SESSION_HOLD_OUTPUT_TOKENS * audio.output) *
+        resolveModelRatio(MODEL),
     );
     // A conversation far longer than the first hold's input allowance.
-    const tokens: RealtimeTokens = { inputText: 0, inputAudio: 5000, outputText: 10, outputAudio: 0 };
+    const tokens: RealtimeTokens = { inputText: 0, inputAudio: 20_000, outputText: 10, outputAudio: 0 };
     expect(handPrice(MODEL, tokens)).toBeGreaterThan(hold + 1);
     const funds = hold + 1;
     const customer = await createCustomer(t, 'rt_context', { quota: funds });

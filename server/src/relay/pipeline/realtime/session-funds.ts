@@ -10,9 +10,11 @@ import { waitAtMost } from '../wait-at-most';
 
 /**
  * Output tokens a session's hold covers besides its input allowance, at the dearest output rate; also
- * the most a response may write (`max_output_tokens` sent upstream, see RealtimeSession).
+ * the most a response may write (`max_output_tokens` sent upstream, see RealtimeSession). It is the
+ * largest number OpenAI takes there (1 to 4,096, else `inf`, the model's own most), so a response of an
+ * account that can hold it is not cut shorter than the provider would cut it.
  */
-export const SESSION_HOLD_OUTPUT_TOKENS = 1_024;
+export const SESSION_HOLD_OUTPUT_TOKENS = 4_096;
 
 export interface SessionFundsDeps extends ReserveDeps {
   options: OptionsStore;
