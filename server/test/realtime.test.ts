@@ -40,6 +40,12 @@ function handPrice(model: string, tokens: RealtimeTokens): number {
   return Math.ceil(Number((units * resolveModelRatio(model)).toPrecision(12)));
 }
 
+/** A session's first hold, worked out by hand: PreConsumedQuota and a whole answer of audio output. */
+function firstHold(preConsumed: number): number {
+  const audio = audioRatiosOf(MODEL)!;
+  return Math.ceil((preConsumed + SESSION_HOLD_OUTPUT_TOKENS * audio.output) * resolveModelRatio(MODEL));
+}
+
 const respond = (
   tokens: RealtimeTokens,
   extra: Partial<RealtimeResponseScript> = {},
@@ -167,12 +173,7 @@ describe('the Realtime API through the gateway, billed per response', () => {
   });
 
   it('ends a session the account can no longer pay for with an error event, the books exact', async () => {
-    const options = t.app.services.options;
-    const audio = audioRatiosOf(MODEL)!;
-    const hold = Math.ceil(
-      (options.number('PreConsumedQuota') + SESSION_HOLD_OUTPUT_TOKENS * audio.output) *
-        resolveModelRatio(MODEL),
-    );
+    const hold = firstHold(t.app.services.options.number('PreConsumedQuota'));
     const tokens: RealtimeTokens = { inputText: 100, inputAudio: 200, outputText: 50, outputAudio: 300 };
     const cost = handPrice(MODEL, tokens);
     // Enough for the first hold; what is left after one response is not enough for the next.
@@ -194,12 +195,7 @@ describe('the Realtime API through the gateway, billed per response', () => {
   });
 
   it('caps every response at what the hold covers: a long answer never charges past its hold', async () => {
-    const options = t.app.services.options;
-    const audio = audioRatiosOf(MODEL)!;
-    const hold = Math.ceil(
-      (options.number('PreConsumedQuota') + SESSION_HOLD_OUTPUT_TOKENS * audio.output) *
-        resolveModelRatio(MODEL),
-    );
+    const hold = firstHold(t.app.services.options.number('PreConsumedQuota'));
     // Left alone, 20,000 audio tokens would cost several holds; the provider stops at the cap.
     const asked: RealtimeTokens = { inputText: 100, inputAudio: 0, outputText: 24, outputAudio: 20_000 };
     const capped: RealtimeTokens = { ...asked, outputAudio: SESSION_HOLD_OUTPUT_TOKENS - 24 };
@@ -238,12 +234,7 @@ describe('the Realtime API through the gateway, billed per response', () => {
   });
 
   it('holds input beyond the allowance before the charge; an account that cannot is never overdrawn', async () => {
-    const options = t.app.services.options;
-    const audio = audioRatiosOf(MODEL)!;
-    const hold = Math.ceil(
-      (options.number('PreConsumedQuota') + SESSION_HOLD_OUTPUT_TOKENS * audio.output) *
-        resolveModelRatio(MODEL),
-    );
+    const hold = firstHold(t.app.services.options.number('PreConsumedQuota'));
     // A conversation far longer than the first hold's input allowance.
     const tokens: RealtimeTokens = { inputText: 0, inputAudio: 20_000, outputText: 10, outputAudio: 0 };
     expect(handPrice(MODEL, tokens)).toBeGreaterThan(hold + 1);

@@ -4,6 +4,7 @@ import { DomainError } from '../../domain/errors';
 import type { RelayMode } from '../adaptors/types';
 import { RelayError } from '../errors';
 import { authenticate, type RelayCaller } from '../pipeline/authenticate';
+import type { IncomingCall } from '../pipeline/call';
 import type { ChannelRouter } from '../pipeline/channel-router';
 import type { IdentityCache } from '../pipeline/identity-cache';
 import type { Realtime } from '../pipeline/realtime/realtime';
@@ -102,6 +103,23 @@ const queryOf = (url: string) => {
   return index === -1 ? '' : url.slice(index);
 };
 
+/** The call a /v1 route hands the relay: its path and query as sent, its body as bytes. */
+function incomingCall(
+  request: FastifyRequest,
+  requestId: string,
+  routePath: string,
+  mode: RelayMode,
+): IncomingCall {
+  return {
+    requestId,
+    mode,
+    path: request.url.split('?')[0] ?? routePath,
+    query: queryOf(request.url),
+    rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+    contentType: String(request.headers['content-type'] ?? 'application/json'),
+  };
+}
+
 /** The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through untouched. */
 export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<void> {
   routeUpgrades(app);
@@ -145,15 +163,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
         try {
           await deps.relay.handle(
             caller,
-            {
-              requestId,
-              mode,
-              path: request.url.split('?')[0] ?? path,
-              query: queryOf(request.url),
-              rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-              contentType: String(request.headers['content-type'] ?? 'application/json'),
-              pathModel: request.params.model,
-            },
+            { ...incomingCall(request, requestId, path, mode), pathModel: request.params.model },
             sink,
           );
         } catch (error) {
@@ -169,24 +179,16 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
         if (!UPLOAD_MODES.has(mode)) continue;
         uploads.post(path, relayRoute(bearerKey), async (request, reply) => {
           const { requestId, caller } = request.relayCall;
-          const contentType = String(request.headers['content-type'] ?? 'application/json');
+          const incoming = incomingCall(request, requestId, path, mode);
           let upload: SpooledForm | undefined;
           try {
             // A declared length over the limit was refused from the headers (http/body-budget).
             if (isReadable(request.body)) {
-              upload = await spoolForm(request.body, contentType, deps.bodyLimit);
+              upload = await spoolForm(request.body, incoming.contentType, deps.bodyLimit);
             }
             await deps.relay.handle(
               caller,
-              {
-                requestId,
-                mode,
-                path: request.url.split('?')[0] ?? path,
-                query: queryOf(request.url),
-                rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-                contentType,
-                ...(upload ? { upload } : {}),
-              },
+              { ...incoming, ...(upload ? { upload } : {}) },
               new ReplySink(reply, requestId),
             );
           } catch (error) {
