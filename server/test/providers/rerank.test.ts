@@ -285,17 +285,23 @@ describe('POST /v1/rerank', () => {
     }
   });
 
+  /** A Jina rerank call, and whether it was refunded and logged. */
+  async function jinaRerankRefunded() {
+    let response: Awaited<ReturnType<typeof rerank>> | undefined;
+    const { refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
+      response = await rerank({
+        model: 'jina-reranker-v2-base-multilingual',
+        query: QUERY,
+        documents: DOCUMENTS,
+      });
+    });
+    return { response, refunded, logged };
+  }
+
   it("answers the provider's error in OpenAI's shape, charging nothing", async () => {
     fakes.jina.use(jinaRerankHandler({ key: 'jina-key', failWith: 422 }));
     try {
-      let response: Awaited<ReturnType<typeof rerank>> | undefined;
-      const { refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
-        response = await rerank({
-          model: 'jina-reranker-v2-base-multilingual',
-          query: QUERY,
-          documents: DOCUMENTS,
-        });
-      });
+      const { response, refunded, logged } = await jinaRerankRefunded();
       expect(response?.status).toBe(422);
       expect(response?.body.error?.message).toContain('the fake fails with 422');
       expect(refunded).toBe(true);
@@ -314,14 +320,7 @@ describe('POST /v1/rerank', () => {
       }),
     );
     try {
-      let response: Awaited<ReturnType<typeof rerank>> | undefined;
-      const { refunded, logged } = await expectRefunded(rig.t, rig.customer, async () => {
-        response = await rerank({
-          model: 'jina-reranker-v2-base-multilingual',
-          query: QUERY,
-          documents: DOCUMENTS,
-        });
-      });
+      const { response, refunded, logged } = await jinaRerankRefunded();
       expect(response?.status).toBe(502);
       expect(refunded && !logged).toBe(true);
     } finally {
