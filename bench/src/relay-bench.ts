@@ -135,7 +135,6 @@ async function main(): Promise<void> {
         }),
       );
     }
-    const mainGateway = gateways[0];
 
     const direct: Target = { name: DIRECT, url: upstreamUrl, headers: upstreamHeaders };
     const results = await measureCases([direct, bare, ...floors, ...gateways], probes);
@@ -147,7 +146,7 @@ async function main(): Promise<void> {
     printCost(results, settings.loopDelayResolutionMs);
     printFloor(results);
 
-    const memory = mainGateway ? await measureMemory(bare, gateways, settings.soakSeconds) : undefined;
+    const memory = await measureMemory(bare, floors, gateways, settings.soakSeconds);
 
     if (settings.workers.length > 0) {
       pin(process.pid, '0,1');
@@ -173,14 +172,12 @@ async function main(): Promise<void> {
     console.log('');
     await checkBooks(gateways, floors);
 
-    if (mainGateway) {
-      printTargets(
-        results,
-        mainGateway.name,
-        gateways.slice(1, settings.databases.length).map((gateway) => gateway.name),
-        memory,
-      );
-    }
+    // The gateways of the cases, not those the workers comparison added.
+    printTargets(
+      results,
+      gateways.slice(0, settings.databases.length).map((gateway) => gateway.name),
+      memory,
+    );
   } finally {
     await Promise.all([
       ...[...gateways, ...floors].map((server) => stop(server.process)),

@@ -45,28 +45,30 @@ async function soak(gateway: Gateway, seconds: number): Promise<SoakResult> {
 }
 
 /**
- * Prints the peak RSS of the bare proxy and every gateway after the cases, then soaks the first gateway
- * and prints its memory over the soak; the figures for the memory targets (none without a soak).
+ * Prints the peak RSS after the cases of the bare proxy, every ledger floor and every gateway (all did
+ * the same work), then soaks the first gateway and prints its memory over the soak; the figures for the
+ * memory targets (the soak's none when it does not run).
  */
 export async function measureMemory(
   bare: Target,
+  floors: Target[],
   gateways: Gateway[],
   seconds: number,
-): Promise<Memory | undefined> {
-  const barePeak = rssOf(bare.process!.pid!).peak;
-  console.log(`\nPeak RSS after the cases: bare proxy ${barePeak.toFixed(1)} MiB`);
-  for (const gateway of gateways)
-    console.log(`  ${gateway.name} ${rssOf(gateway.process.pid!).peak.toFixed(1)} MiB`);
+): Promise<Memory> {
+  const peaks = new Map(
+    [bare, ...floors, ...gateways].map((target) => [target.name, rssOf(target.process!.pid!).peak]),
+  );
+  const [first, ...rest] = [...peaks];
+  console.log(`\nPeak RSS after the cases: ${first![0]} ${first![1].toFixed(1)} MiB`);
+  for (const [name, peak] of rest) console.log(`  ${name} ${peak.toFixed(1)} MiB`);
   const gateway = gateways[0];
-  if (!gateway || seconds === 0) return undefined;
+  if (!gateway || seconds === 0) return { peaks };
   const soaked = await soak(gateway, seconds);
   console.log(
     `Soak, ${gateway.name}: ${seconds} s streaming at c=64, ${soaked.requests} requests (${soaked.rps.toFixed(0)}/s), ${soaked.errors} errors; RSS first tenth ${soaked.firstTenth.toFixed(1)} MiB, last tenth ${soaked.lastTenth.toFixed(1)} MiB, peak ${soaked.peak.toFixed(1)} MiB`,
   );
   return {
-    gatewayPeak: soaked.peak,
-    barePeak,
-    soakFirstTenth: soaked.firstTenth,
-    soakLastTenth: soaked.lastTenth,
+    peaks,
+    soak: { gateway: gateway.name, firstTenth: soaked.firstTenth, lastTenth: soaked.lastTenth },
   };
 }
