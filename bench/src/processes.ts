@@ -87,11 +87,12 @@ export function ensureServerBuilt(): void {
  * proxy's memory and start-up what the gateway (built JavaScript) does not pay.
  */
 export async function buildBenchServers(): Promise<
-  Record<'fakeUpstream' | 'bareProxy' | 'ledgerFloor' | 'loopDelayProbe', string>
+  Record<'fakeUpstream' | 'bareProxy' | 'frameworkProxy' | 'ledgerFloor' | 'loopDelayProbe', string>
 > {
   const names = {
     fakeUpstream: 'fake-upstream',
     bareProxy: 'bare-proxy',
+    frameworkProxy: 'framework-proxy',
     ledgerFloor: 'ledger-floor',
     loopDelayProbe: 'loop-delay-probe',
   };
@@ -108,6 +109,7 @@ export async function buildBenchServers(): Promise<
   return {
     fakeUpstream: file(names.fakeUpstream),
     bareProxy: file(names.bareProxy),
+    frameworkProxy: file(names.frameworkProxy),
     ledgerFloor: file(names.ledgerFloor),
     loopDelayProbe: pathToFileURL(file(names.loopDelayProbe)).href,
   };
