@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkJsonShape } from '../src/http/json-shape';
 import { TEST_DIALECT } from './databases';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
@@ -163,6 +164,42 @@ describe(`hostile request bodies (${TEST_DIALECT})`, () => {
     expect(await signIn()).toMatchObject({ success: true });
     letGo();
     await budgetEmptied();
+  });
+
+  it('a small body that arrived whole is held in the budget until its answer ends', async () => {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answerFine = openAiHandler({ reply: 'fine' });
+    const gated = await new HttpFake(async (request, response) => {
+      await gate;
+      await answerFine(request, response);
+    }).start();
+    try {
+      await createChannel(await t.root(), { name: 'gated', base_url: gated.url, models: 'gpt-4o-mini' });
+      const body = chat({ model: 'gpt-4o-mini' });
+      const call = fetch(`${t.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { ...json, authorization: `Bearer ${userKey}` },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(
+        await eventually(
+          () => Promise.resolve(gated.requests.length),
+          (count) => count === 1,
+        ),
+      ).toBe(1);
+      // Its bytes, and what parsing it adds to the heap.
+      expect(await bodyBytesHeld()).toBe(body.length + checkJsonShape(body));
+      release();
+      expect((await call).status).toBe(200);
+      await budgetEmptied();
+    } finally {
+      release();
+      await gated.close();
+    }
   });
 
   it('a body that stops arriving is refused (body_timeout) after REQUEST_BODY_IDLE_TIMEOUT and its connection closed', async () => {

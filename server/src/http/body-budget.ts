@@ -129,13 +129,7 @@ function meterBody(
   holder: Holder,
   idleMs: number,
 ): Transform {
-  let held = 0;
-  let open = true;
-  parsedCharges.set(request, (bytes) => {
-    if (!open) return;
-    if (!budget.take(holder, bytes)) throw budgetFull(reply);
-    held += bytes;
-  });
+  const held = holdUntilAnswered(request, reply, budget, holder);
   const refuse = (error: DomainError) => {
     clearTimeout(idle);
     payload.unpipe(counter);
@@ -148,17 +142,16 @@ function meterBody(
   }, idleMs);
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      if (!open || counter.destroyed) {
+      if (!held.open || counter.destroyed) {
         callback();
         return;
       }
       idle.refresh();
-      if (!budget.take(holder, chunk.length)) {
+      if (!held.take(chunk.length)) {
         callback();
         refuse(budgetFull(reply));
         return;
       }
-      held += chunk.length;
       callback(null, chunk);
     },
     flush(callback) {
@@ -167,14 +160,36 @@ function meterBody(
     },
   });
   counter.on('error', () => undefined);
-  reply.raw.once('close', () => {
-    open = false;
-    clearTimeout(idle);
-    budget.give(holder, held);
-    held = 0;
-  });
+  reply.raw.once('close', () => clearTimeout(idle));
   payload.once('error', (error) => counter.destroy(error));
   return payload.pipe(counter);
+}
+
+/**
+ * What a call's body holds of the budget, until its answer ends or its connection closes: then it is
+ * given back, and nothing more is taken (parsing a body after that counts for nothing).
+ */
+function holdUntilAnswered(request: FastifyRequest, reply: FastifyReply, budget: BodyBudget, holder: Holder) {
+  let bytes = 0;
+  const held = {
+    open: true,
+    /** Takes `more` when it fits; false (nothing taken) when it does not. */
+    take(more: number): boolean {
+      if (!held.open) return true;
+      if (!budget.take(holder, more)) return false;
+      bytes += more;
+      return true;
+    },
+  };
+  parsedCharges.set(request, (more) => {
+    if (!held.take(more)) throw budgetFull(reply);
+  });
+  reply.raw.once('close', () => {
+    held.open = false;
+    budget.give(holder, bytes);
+    bytes = 0;
+  });
+  return held;
 }
 
 /**
@@ -199,6 +214,13 @@ export function installBodyBudget(app: FastifyInstance, limits: BodyLimits): { r
       const limit = request.routeOptions.bodyLimit;
       if (declared > limit) throw bodyTooLarge(limit);
       if (!budget.fits(holder, declared)) throw budgetFull(reply);
+      // Wholly arrived (a small body usually comes in the packet of its headers): counted at once and
+      // read as it is, without a stream in between; nothing more can come, so there is nothing to
+      // count as it arrives or to time out.
+      if (payload.readableLength === declared) {
+        holdUntilAnswered(request, reply, budget, holder).take(declared);
+        return undefined;
+      }
     }
     return meterBody(payload, request, reply, budget, holder, limits.bodyIdleTimeoutMs);
   });
