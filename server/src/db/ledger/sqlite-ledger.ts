@@ -1,6 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
+import { summarizeLogs } from '../repos/log-summaries/buckets';
 import {
   dailyValues,
   hourlyValues,
@@ -21,6 +21,39 @@ const sqliteValue = (value: unknown): unknown =>
   typeof value === 'boolean' ? (value ? 1 : 0) : (value ?? null);
 
 /**
+ * Every column a log row is written with, in one order: one prepared INSERT for all of them. A column
+ * a row leaves out is nullable and has no default, so NULL is what the database would have put.
+ */
+const LOG_COLUMNS = [
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'channel_id',
+  'request_id',
+  'elapsed_time',
+  'is_stream',
+  'system_prompt_reset',
+  'facts',
+] as const satisfies ReadonlyArray<keyof NewLogRow>;
+/** Fails to compile when a log column is added without being written here. */
+const EVERY_LOG_COLUMN: Exclude<
+  keyof NewLogRow,
+  (typeof LOG_COLUMNS)[number] | 'id' | 'summarized'
+> extends never
+  ? true
+  : never = true;
+void EVERY_LOG_COLUMN;
+/** Marked as in the summaries, which the ledger's upserts add in the same transaction (see asSummarized). */
+const INSERT_LOG = `INSERT INTO logs (${LOG_COLUMNS.join(', ')}, summarized) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')}, 1)`;
+
+/**
  * The ledger on the embedded database: prepared statements run synchronously in one transaction,
  * without a query builder or a promise per statement. SQLite has one connection, shared with Kysely:
  * when Kysely holds a transaction open across awaits, the ledger waits for the connection;
@@ -35,8 +68,6 @@ export class SqliteLedger extends ProgramLedger {
   readonly #wait: Statement;
   readonly #begin: Statement;
   readonly #commit: Statement;
-  /** The logs' INSERT by the columns it names (a settlement's logs all have the same ones). */
-  readonly #logInserts = new Map<string, Statement>();
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -86,23 +117,14 @@ export class SqliteLedger extends ProgramLedger {
     for (const log of logs) insert.run(JSON.stringify(log));
   }
 
-  #logInsert(columns: string[]): Statement {
-    const names = columns.join(',');
-    let insert = this.#logInserts.get(names);
-    if (!insert) {
-      insert = this.database.prepare(
-        `INSERT INTO logs (${names}) VALUES (${columns.map(() => '?').join(', ')})`,
-      );
-      this.#logInserts.set(names, insert);
-    }
-    return insert;
-  }
-
   #insertLogs(logs: NewLogRow[]): void {
-    for (const log of asSummarized(logs)) {
-      const values: unknown[] = Object.values(log);
-      for (let index = 0; index < values.length; index++) values[index] = sqliteValue(values[index]);
-      this.#logInsert(Object.keys(log)).run(values);
+    const insert = this.#statement(INSERT_LOG);
+    const values: unknown[] = new Array(LOG_COLUMNS.length);
+    for (const log of logs) {
+      for (let index = 0; index < LOG_COLUMNS.length; index++) {
+        values[index] = sqliteValue(log[LOG_COLUMNS[index] as (typeof LOG_COLUMNS)[number]]);
+      }
+      insert.run(values);
     }
     // The summaries: one upsert per distinct key of the batch.
     const { hourly, daily } = summarizeLogs(logs);
