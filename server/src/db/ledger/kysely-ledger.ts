@@ -2,13 +2,13 @@ import { CompiledQuery as Compiled, type CompiledQuery } from 'kysely';
 import type { Sql } from '../connect';
 import { outboxRows } from '../log-outbox';
 import type { PgScripts, SendStatements } from '../pg-script';
-import { asSummarized, summarizeLogs } from '../repos/log-summaries/buckets';
+import { summarizeLogs } from '../repos/log-summaries/buckets';
 import { logSummaryUpserts } from '../repos/log-summaries/upserts';
 import type { NewLogRow } from '../schema';
 import { inTransaction, retryOnConflict } from '../transaction';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
-import { ledgerStatements } from './statements';
+import { LOG_VALUES_PER_ROW, ledgerStatements, logInsert, logValues } from './statements';
 
 const LOG_ROWS_PER_INSERT = 200;
 
@@ -75,13 +75,12 @@ export class KyselyLedger extends ProgramLedger {
         kysely.insertInto('log_outbox').values(rows).compile(),
       );
     const writes: CompiledQuery[] = [];
-    for (let start = 0; start < logs.length; start += LOG_ROWS_PER_INSERT)
-      writes.push(
-        kysely
-          .insertInto('logs')
-          .values(asSummarized(logs.slice(start, start + LOG_ROWS_PER_INSERT)))
-          .compile(),
-      );
+    for (let start = 0; start < logs.length; start += LOG_ROWS_PER_INSERT) {
+      const rows = logs.slice(start, start + LOG_ROWS_PER_INSERT);
+      const values: unknown[] = new Array(rows.length * LOG_VALUES_PER_ROW);
+      for (const [index, log] of rows.entries()) logValues(log, values, index * LOG_VALUES_PER_ROW);
+      writes.push(Compiled.raw(logInsert(this.db.dialect, rows.length), values));
+    }
     // Upserted in key order, like every other row the ledger locks (see programs.ts).
     const { hourly, daily } = summarizeLogs(logs);
     const upserts = logSummaryUpserts(this.db, {

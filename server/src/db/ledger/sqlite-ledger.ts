@@ -10,7 +10,7 @@ import {
 import type { Database, NewLogRow } from '../schema';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
-import { ledgerStatements, type StatementName } from './statements';
+import { LOG_VALUES_PER_ROW, ledgerStatements, logInsert, logValues, type StatementName } from './statements';
 
 type Statement = SqliteDatabase.Statement;
 
@@ -19,39 +19,6 @@ const BUSY_RETRY_MS = 1;
 
 const sqliteValue = (value: unknown): unknown =>
   typeof value === 'boolean' ? (value ? 1 : 0) : (value ?? null);
-
-/**
- * Every column a log row is written with, in one order: one prepared INSERT for all of them. A column
- * a row leaves out is nullable and has no default, so NULL is what the database would have put.
- */
-const LOG_COLUMNS = [
-  'user_id',
-  'created_at',
-  'type',
-  'content',
-  'username',
-  'token_name',
-  'model_name',
-  'quota',
-  'prompt_tokens',
-  'completion_tokens',
-  'channel_id',
-  'request_id',
-  'elapsed_time',
-  'is_stream',
-  'system_prompt_reset',
-  'facts',
-] as const satisfies ReadonlyArray<keyof NewLogRow>;
-/** Fails to compile when a log column is added without being written here. */
-const EVERY_LOG_COLUMN: Exclude<
-  keyof NewLogRow,
-  (typeof LOG_COLUMNS)[number] | 'id' | 'summarized'
-> extends never
-  ? true
-  : never = true;
-void EVERY_LOG_COLUMN;
-/** Marked as in the summaries, which the ledger's upserts add in the same transaction (see asSummarized). */
-const INSERT_LOG = `INSERT INTO logs (${LOG_COLUMNS.join(', ')}, summarized) VALUES (${LOG_COLUMNS.map(() => '?').join(', ')}, 1)`;
 
 /**
  * The ledger on the embedded database: prepared statements run synchronously in one transaction,
@@ -118,12 +85,11 @@ export class SqliteLedger extends ProgramLedger {
   }
 
   #insertLogs(logs: NewLogRow[]): void {
-    const insert = this.#statement(INSERT_LOG);
-    const values: unknown[] = new Array(LOG_COLUMNS.length);
+    const insert = this.#statement(logInsert('sqlite', 1));
+    const values: unknown[] = new Array(LOG_VALUES_PER_ROW);
     for (const log of logs) {
-      for (let index = 0; index < LOG_COLUMNS.length; index++) {
-        values[index] = sqliteValue(log[LOG_COLUMNS[index] as (typeof LOG_COLUMNS)[number]]);
-      }
+      logValues(log, values);
+      for (let index = 0; index < values.length; index++) values[index] = sqliteValue(values[index]);
       insert.run(values);
     }
     // The summaries: one upsert per distinct key of the batch.

@@ -1,4 +1,5 @@
 import type { Dialect } from '../connect';
+import type { NewLogRow } from '../schema';
 
 /**
  * Every statement of the ledger, written once with `?` placeholders. The embedded database runs
@@ -97,3 +98,64 @@ export function ledgerStatements(dialect: Dialect): LedgerStatements {
   }
   return found;
 }
+
+/**
+ * Every column the ledger writes a log row with, in one order. A column a row leaves out is nullable
+ * and has no default, so NULL is what the database would have put.
+ */
+const LOG_COLUMNS = [
+  'user_id',
+  'created_at',
+  'type',
+  'content',
+  'username',
+  'token_name',
+  'model_name',
+  'quota',
+  'prompt_tokens',
+  'completion_tokens',
+  'channel_id',
+  'request_id',
+  'elapsed_time',
+  'is_stream',
+  'system_prompt_reset',
+  'facts',
+] as const satisfies ReadonlyArray<keyof NewLogRow>;
+/** Fails to compile when a log column is added without being written here. */
+const EVERY_LOG_COLUMN: Exclude<
+  keyof NewLogRow,
+  (typeof LOG_COLUMNS)[number] | 'id' | 'summarized'
+> extends never
+  ? true
+  : never = true;
+void EVERY_LOG_COLUMN;
+
+const logInserts = new Map<string, string>();
+
+/**
+ * The INSERT of `rows` log rows (their values from logValues, one row after another), each marked as
+ * in the summaries, which the ledger adds to in the same transaction (see asSummarized).
+ */
+export function logInsert(dialect: Dialect, rows: number): string {
+  const key = `${dialect} ${rows}`;
+  let sql = logInserts.get(key);
+  if (!sql) {
+    const row = `(${LOG_COLUMNS.map(() => '?').join(', ')}, TRUE)`;
+    sql = `INSERT INTO logs (${LOG_COLUMNS.join(', ')}, summarized) VALUES ${new Array(rows).fill(row).join(', ')}`;
+    if (dialect === 'postgres') {
+      let index = 0;
+      sql = sql.replace(/\?/g, () => `$${++index}`);
+    }
+    logInserts.set(key, sql);
+  }
+  return sql;
+}
+
+/** A log row's values in logInsert's column order, into `values` from `at`. */
+export function logValues(log: NewLogRow, values: unknown[], at = 0): void {
+  for (let index = 0; index < LOG_COLUMNS.length; index++) {
+    values[at + index] = log[LOG_COLUMNS[index] as (typeof LOG_COLUMNS)[number]] ?? null;
+  }
+}
+
+export const LOG_VALUES_PER_ROW = LOG_COLUMNS.length;
