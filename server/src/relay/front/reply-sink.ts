@@ -89,8 +89,9 @@ export class ReplySink implements ClientSink {
 
   end(): void {
     if (this.#raw.destroyed) return;
-    // Node 24 loses what is still corked when a response ends: the last writes leave first.
-    this.#uncork();
+    // Ended while corked, Node sends the last writes and the closing chunk in one packet; the
+    // uncork planned for later must not run after the end (Node 24 then loses what was corked).
+    this.#corked = false;
     this.#raw.end();
   }
 
