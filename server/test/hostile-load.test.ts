@@ -4,6 +4,7 @@ import { openAiHandler } from './fakes/openai';
 import { sleep } from './ledger-books';
 import { gauge } from './metrics-gauge';
 import { builtServerRig } from './process/built-server-rig';
+import { startLoopControl } from './process/loop-control';
 import { settledResidentBytes, watchPeak } from './process/memory';
 import { Upload, upload } from './uploads';
 
@@ -83,6 +84,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
       statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
 
     await metric('nodejs_eventloop_lag_max_seconds');
+    const control = startLoopControl();
     const started = Date.now();
     const attacks = Promise.all([
       // Item 1: chunked 4 MB bodies to an unknown path and to the sign-in route, 16 at a time.
@@ -118,6 +120,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     await legitClient;
     const rssPeak = sampler.stop();
     const loopDelayMax = await metric('nodejs_eventloop_lag_max_seconds');
+    const controlDelayMaxMs = await control.stop();
 
     for (const call of holders) call.abort();
     const deadline = Date.now() + 10_000;
@@ -136,6 +139,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
       legitP99Ms: Math.round(percentile(times, 99)),
       legitMaxMs: Math.round(times.at(-1) ?? 0),
       serverEventLoopDelayMaxMs: Math.round(loopDelayMax * 1000),
+      controlEventLoopDelayMaxMs: Math.round(controlDelayMaxMs),
       rssBeforeMb: Math.round(rssBefore / MB),
       rssPeakMb: Math.round(rssPeak / MB),
       bodyBytesHeldAfter: held,
@@ -146,9 +150,10 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     expect(server.running, `the server exited:\n${server.output.slice(-2000)}`).toBe(true);
     expect(server.output).not.toMatch(/Emitted 'error' event|Uncaught|FATAL/);
     expect(figures.legitFailures).toBe(0);
-    // The client shares two loaded cores with the attackers: the server's own event loop says more.
+    // The client shares two loaded cores with the attackers: the server's own event loop says more,
+    // beyond what the machine made an idle process wait meanwhile (other work on the same cores).
     expect(figures.legitP99Ms).toBeLessThan(3_000);
-    expect(figures.serverEventLoopDelayMaxMs).toBeLessThan(1_000);
+    expect(figures.serverEventLoopDelayMaxMs - figures.controlEventLoopDelayMaxMs).toBeLessThan(1_000);
     expect(rssPeak - rssBefore).toBeLessThan(400 * MB);
     expect(held).toBe(0);
     // Refused by their shape, or at once when the key's share is held by two of them being read; a
