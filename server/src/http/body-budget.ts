@@ -129,7 +129,7 @@ function meterBody(
   holder: Holder,
   idleMs: number,
 ): Transform {
-  const held = holdUntilAnswered(request, reply, budget, holder);
+  const held = holdUntilAnswered(request, reply, budget, holder, () => clearTimeout(idle));
   const refuse = (error: DomainError) => {
     clearTimeout(idle);
     payload.unpipe(counter);
@@ -160,16 +160,22 @@ function meterBody(
     },
   });
   counter.on('error', () => undefined);
-  reply.raw.once('close', () => clearTimeout(idle));
   payload.once('error', (error) => counter.destroy(error));
   return payload.pipe(counter);
 }
 
 /**
  * What a call's body holds of the budget, until its answer ends or its connection closes: then it is
- * given back, and nothing more is taken (parsing a body after that counts for nothing).
+ * given back, nothing more is taken (parsing a body after that counts for nothing) and `onAnswered`
+ * runs (one listener on the answer, however the body was read).
  */
-function holdUntilAnswered(request: FastifyRequest, reply: FastifyReply, budget: BodyBudget, holder: Holder) {
+function holdUntilAnswered(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  budget: BodyBudget,
+  holder: Holder,
+  onAnswered?: () => void,
+) {
   let bytes = 0;
   const held = {
     open: true,
@@ -188,6 +194,7 @@ function holdUntilAnswered(request: FastifyRequest, reply: FastifyReply, budget:
     held.open = false;
     budget.give(holder, bytes);
     bytes = 0;
+    onAnswered?.();
   });
   return held;
 }
