@@ -130,7 +130,8 @@ export async function spoolForm(source: Readable, contentType: string, limit: nu
         );
         return;
       }
-      const writes: Array<Promise<void>> = [];
+      /** The files in the order the client sent them (their writes may end in another order). */
+      const writes: Array<Promise<SpooledFile>> = [];
       /** Files still being written: closed when the upload is refused, so no descriptor stays open. */
       const open = new Set<Readable>();
       let failed = false;
@@ -174,8 +175,8 @@ export async function spoolForm(source: Readable, contentType: string, limit: nu
           size += chunk.length;
         });
         open.add(file);
-        const stored = pipeline(file, createWriteStream(path)).then(() =>
-          form.addFile({
+        const stored = pipeline(file, createWriteStream(path)).then(
+          (): SpooledFile => ({
             name,
             filename: filename || 'upload',
             mimeType: mimeType || 'application/octet-stream',
@@ -190,7 +191,11 @@ export async function spoolForm(source: Readable, contentType: string, limit: nu
       parser.on('error', (error: Error) => unreadable(error.message));
       parser.on('finish', () => {
         Promise.all(writes).then(
-          () => (failed ? undefined : resolve()),
+          (files) => {
+            if (failed) return;
+            for (const file of files) form.addFile(file);
+            resolve();
+          },
           () => fail(RelayError.invalid('The multipart form could not be read', 'invalid_multipart')),
         );
       });
