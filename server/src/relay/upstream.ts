@@ -27,6 +27,22 @@ export interface UpstreamResponse {
 const upstreamTimedOut = () =>
   RelayError.upstream(504, 'The upstream channel did not answer in time', { code: 'upstream_timeout' });
 
+/**
+ * Calls `spent` once performance.now() has reached `deadline`, and returns what cancels it. A timer
+ * counts from the event loop's cached start of its turn, so under load it fires early against
+ * performance.now(): it is armed again for what is left, so a budget that "ran out" has run out.
+ */
+function atDeadline(deadline: number, spent: () => void): { cancel: () => void } {
+  let timer: NodeJS.Timeout;
+  const arm = () => {
+    const left = deadline - performance.now();
+    if (left <= 0) spent();
+    else timer = setTimeout(arm, Math.ceil(left));
+  };
+  timer = setTimeout(arm, Math.max(0, Math.ceil(deadline - performance.now())));
+  return { cancel: () => clearTimeout(timer) };
+}
+
 /** Unread body bytes above which the upstream socket is paused until the relay catches up. */
 const PAUSE_ABOVE_BYTES = 1024 * 1024;
 
@@ -47,18 +63,18 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
     | { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: unknown) => void }
     | undefined;
   /** Ends the wait for the answer's head (connecting included) when the budget runs out. */
-  #budget: NodeJS.Timeout | undefined;
+  readonly #budget: { cancel: () => void };
   #timedOut = false;
 
   constructor(
     private readonly signal: ClientSignal,
-    budgetMs: number,
+    deadline: number,
   ) {
     this.response = new Promise((resolve, reject) => {
       this.#answer = { resolve, reject };
     });
     signal.addEventListener('abort', this.#onAbort, { once: true });
-    this.#budget = setTimeout(this.#onBudgetSpent, Math.max(0, budgetMs));
+    this.#budget = atDeadline(deadline, this.#onBudgetSpent);
   }
 
   readonly #onAbort = () => this.#controller?.abort(clientClosed());
@@ -82,7 +98,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
     headers: Record<string, string | string[] | undefined>,
   ): void {
     // The answer has begun: from here only a silence (bodyTimeout) or the client leaving ends it.
-    clearTimeout(this.#budget);
+    this.#budget.cancel();
     const contentType = headers['content-type'];
     this.#answer.resolve({
       status: statusCode,
@@ -150,7 +166,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   }
 
   #finish(): void {
-    clearTimeout(this.#budget);
+    this.#budget.cancel();
     this.signal.removeEventListener('abort', this.#onAbort);
   }
 }
@@ -218,9 +234,9 @@ export class UpstreamClient {
     const chunks: Buffer[] = [];
     let size = 0;
     const iterator = body[Symbol.asyncIterator]();
-    let timer: NodeJS.Timeout | undefined;
+    let timer: { cancel: () => void } | undefined;
     const late = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(upstreamWentSilent()), Math.max(0, this.remainingMs()));
+      timer = atDeadline(performance.now() + this.remainingMs(), () => reject(upstreamWentSilent()));
     });
     try {
       for (;;) {
@@ -235,7 +251,7 @@ export class UpstreamClient {
       iterator.return?.()?.catch(() => {});
       throw error;
     } finally {
-      clearTimeout(timer);
+      timer?.cancel();
     }
     return Buffer.concat(chunks, size);
   }
@@ -249,13 +265,14 @@ export class UpstreamClient {
     if (signal.aborted) return Promise.reject(clientClosed());
     const budgetMs = this.remainingMs();
     if (budgetMs <= 0) return Promise.reject(upstreamTimedOut());
+    const deadline = performance.now() + budgetMs;
     let url: URL;
     try {
       url = new URL(upstream.url);
     } catch (error) {
       return Promise.reject(upstreamUnreachable(error));
     }
-    const exchange = new UpstreamExchange(signal, budgetMs);
+    const exchange = new UpstreamExchange(signal, deadline);
     try {
       this.#agent.dispatch(
         {
