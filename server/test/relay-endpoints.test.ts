@@ -341,6 +341,35 @@ describe('relay: less travelled endpoints and behaviours', () => {
       expect(content).toBe(REPLY);
     });
 
+    it('sends none after a busy spell when the next event arrived during it', async () => {
+      await onlyChannel(1, 'gpt-3.5-turbo');
+      const stream = openAiHandler({ reply: 'one two three', usage: USAGE, chunkDelayMs: 20 });
+      fake.use((request, response) => {
+        // The second event arrives at the end of a spell in which the whole process (this test's
+        // relay with it) was busy for longer than the keep-alive interval: it waits in the socket
+        // when the interval's timer runs next.
+        const write = response.write.bind(response) as (chunk: string) => boolean;
+        let writes = 0;
+        response.write = ((chunk: string) => {
+          if (++writes !== 2) return write(chunk);
+          setImmediate(() => {
+            const busyUntil = performance.now() + 3 * KEEP_ALIVE_MS;
+            while (performance.now() < busyUntil);
+            write(chunk);
+          });
+          return true;
+        }) as typeof response.write;
+        return stream(request, response);
+      });
+      const { text } = await rawStream(
+        '/v1/chat/completions',
+        { model: 'gpt-3.5-turbo', stream: true, messages: [{ role: 'user', content: 'go' }] },
+        { authorization: `Bearer sk-${customer.token.key}` },
+      );
+      expect(text).toContain('three');
+      expect(text).not.toContain('keep-alive');
+    });
+
     it('reaches /v1/messages clients too, as SSE comments between Anthropic events', async () => {
       await onlyChannel(1, 'gpt-3.5-turbo');
       fake.use(openAiHandler({ reply: REPLY, usage: USAGE, silenceMs: 2 * KEEP_ALIVE_MS + 100 }));

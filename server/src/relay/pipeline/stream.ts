@@ -171,8 +171,15 @@ export async function pumpStream(
   };
   let lastWrite = Date.now();
   const keepAliveMs = deps.keepAliveMs ?? KEEP_ALIVE_MS;
+  const silent = () => Date.now() - lastWrite >= keepAliveMs && parser.between();
+  let recheck: NodeJS.Immediate | undefined;
   const keepAlive = setInterval(() => {
-    if (Date.now() - lastWrite >= keepAliveMs && parser.between()) write(': keep-alive\n\n');
+    // Timers run before the loop reads its sockets: after a busy spell the upstream's next event may
+    // already be waiting. It is read first; only a silence that is still one gets the comment.
+    if (silent())
+      recheck = setImmediate(() => {
+        if (silent()) write(': keep-alive\n\n');
+      });
   }, keepAliveMs);
   // Events that arrived together leave together: one write per upstream chunk, none held back.
   const forward = (text: string, events: SseEvent[]) => {
@@ -206,6 +213,7 @@ export async function pumpStream(
     }
   } finally {
     clearInterval(keepAlive);
+    clearImmediate(recheck);
     chunks.stop();
   }
   if (!started && !signal.aborted && !output.done() && !cutShort) {
