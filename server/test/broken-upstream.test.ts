@@ -294,7 +294,8 @@ describe('broken upstream answers are refused, not relayed as successes', () => 
     it('silent for RELAY_TIMEOUT: ends the same way within the timeout', async () => {
       const raw = await expectEndedInError('silence', 'upstream_timeout');
       expect(raw.ms).toBeGreaterThanOrEqual(RELAY_TIMEOUT_MS);
-      expect(raw.ms).toBeLessThan(RELAY_TIMEOUT_MS + 1_500);
+      // Not twice the limit: the silence is counted once, from the last event (a busy CI added 1.8 s).
+      expect(raw.ms).toBeLessThan(2 * RELAY_TIMEOUT_MS);
     });
 
     it('garbage later on: ends the same way, the garbage not relayed', async () => {

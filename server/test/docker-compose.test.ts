@@ -130,7 +130,8 @@ describe('the Docker image and docker-compose.yml', () => {
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
-    const deadline = Date.now() + 30_000;
+    // A start-up under a busy CI took over 30 s (its migrations alone 10 s).
+    const deadline = Date.now() + 50_000;
     let status = 0;
     while (status !== 200 && Date.now() < deadline && child.exitCode === null) {
       status = await fetch(`http://127.0.0.1:${port}/readyz`).then(

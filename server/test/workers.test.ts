@@ -371,7 +371,7 @@ describe(`WORKERS=2 without Redis (${TEST_DIALECT})`, () => {
     const before = workerPids(server);
     const victim = before.get(2)!;
     process.kill(victim, 'SIGKILL');
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 50_000;
     while (workerPids(server).get(2) === victim && Date.now() < deadline) await sleep(100);
     const after = workerPids(server);
     expect(after.get(2)).not.toBe(victim);
