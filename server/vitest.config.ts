@@ -57,8 +57,10 @@ const ISOLATED = ['test/key-budget.test.ts'];
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a CI run shares two cores between two lanes, and in a slow hour of the machine child
+    // servers took over 30 s to start. A test that hangs still fails, a minute later.
+    testTimeout: 60_000,
+    hookTimeout: 90_000,
     pool: 'forks',
     // Most files wait (child servers, timers, the databases) more than they compute: three at a time
     // halves the suite on a 2-core machine (Vitest's default there is one).

@@ -120,7 +120,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     await legitClient;
     const rssPeak = sampler.stop();
     const loopDelayMax = await metric('nodejs_eventloop_lag_max_seconds');
-    const controlDelayMaxMs = await control.stop();
+    const machine = await control.stop();
 
     for (const call of holders) call.abort();
     const deadline = Date.now() + 10_000;
@@ -139,7 +139,8 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
       legitP99Ms: Math.round(percentile(times, 99)),
       legitMaxMs: Math.round(times.at(-1) ?? 0),
       serverEventLoopDelayMaxMs: Math.round(loopDelayMax * 1000),
-      controlEventLoopDelayMaxMs: Math.round(controlDelayMaxMs),
+      controlEventLoopDelayMaxMs: Math.round(machine.lagMaxMs),
+      machineStretch: Number(machine.stretch.toFixed(2)),
       rssBeforeMb: Math.round(rssBefore / MB),
       rssPeakMb: Math.round(rssPeak / MB),
       bodyBytesHeldAfter: held,
@@ -150,10 +151,14 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     expect(server.running, `the server exited:\n${server.output.slice(-2000)}`).toBe(true);
     expect(server.output).not.toMatch(/Emitted 'error' event|Uncaught|FATAL/);
     expect(figures.legitFailures).toBe(0);
-    // The client shares two loaded cores with the attackers: the server's own event loop says more,
-    // beyond what the machine made an idle process wait meanwhile (other work on the same cores).
-    expect(figures.legitP99Ms).toBeLessThan(3_000);
-    expect(figures.serverEventLoopDelayMaxMs - figures.controlEventLoopDelayMaxMs).toBeLessThan(1_000);
+    // The client shares two cores with the attackers and, in a test run, with other lanes: what the
+    // machine made every process wait (the control's lag) and how much it stretched CPU work (a
+    // parse that takes 300 ms alone) are allowed for; a server that holds its loop is not.
+    const stretch = Math.max(1, machine.stretch);
+    expect(figures.legitP99Ms).toBeLessThan(3_000 * stretch);
+    expect(figures.serverEventLoopDelayMaxMs - figures.controlEventLoopDelayMaxMs).toBeLessThan(
+      1_000 * stretch,
+    );
     expect(rssPeak - rssBefore).toBeLessThan(400 * MB);
     expect(held).toBe(0);
     // Refused by their shape, or at once when the key's share is held by two of them being read; a

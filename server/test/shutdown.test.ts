@@ -189,7 +189,7 @@ describe(`graceful shutdown of the built server (${TEST_DIALECT})`, () => {
       await short.stop('SIGKILL');
       await slow.close();
     }
-  }, 60_000);
+  });
 
   it('a second signal ends the process at once, a stream still in flight', async () => {
     // A stream of ten seconds: waiting for it, as the first signal does, would take about nine more.

@@ -72,8 +72,8 @@ export class ServerProcess {
     return this.#child !== undefined && this.#child.exitCode === null && this.#child.signalCode === null;
   }
 
-  /** Starts it and resolves once it listens (the time limit stays under vitest's 60 s for a beforeAll). */
-  async start(timeoutMs = 50_000): Promise<void> {
+  /** Starts it and resolves once it listens (the time limit stays under vitest's 90 s for a beforeAll). */
+  async start(timeoutMs = 80_000): Promise<void> {
     this.output = '';
     const child = spawn(process.execPath, ['--max-semi-space-size=8', this.entry], {
       env: {

@@ -1,20 +1,46 @@
 import { spawn } from 'node:child_process';
 
 /**
- * A process that only runs its event loop, watching how late its timers run (as the server's
- * nodejs_eventloop_lag metric does): what the machine itself made every process wait, which a
- * server's own lag is judged beside when other work shares the cores (a test run's other lanes).
+ * A process beside the server under test that shows what the machine did to every process
+ * meanwhile (a test run's other lanes share the cores):
+ * - `lagMaxMs`: how late its own timers ran (as the server's nodejs_eventloop_lag metric counts),
+ *   though it has no work of its own;
+ * - `stretch`: how many times longer than the CPU time it got a piece of work took (the median of
+ *   pieces run every 100 ms). A server's synchronous work is stretched as much: a parse of 100 ms
+ *   takes a second of wall time when the process gets a tenth of a core.
  */
 const CONTROL = `
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
+// Wall time over the CPU time the process actually got, for a piece of work of a few milliseconds.
+const piece = () => {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  let x = 0;
+  for (let i = 0; i < 5e5; i++) x = (x * 31 + i) | 0;
+  const used = process.cpuUsage(cpu);
+  return x === 0.5 ? 0 : (performance.now() - wall) / Math.max(0.001, (used.user + used.system) / 1000);
+};
+const stretches = [];
+const timer = setInterval(() => stretches.push(piece()), 100);
 process.stdin.resume();
-process.stdin.on('end', () => { process.stdout.write(String(lag.max / 1e6)); process.exit(0); });
+process.stdin.on('end', () => {
+  clearInterval(timer);
+  const sorted = stretches.sort((a, b) => a - b);
+  const stretch = sorted[Math.floor(sorted.length / 2)] ?? 1;
+  process.stdout.write(JSON.stringify({ lagMaxMs: lag.max / 1e6, stretch }));
+  process.exit(0);
+});
 `;
 
-/** Starts the control; `stop` answers the longest its loop was held up (ms). */
-export function startLoopControl(): { stop(): Promise<number> } {
+export interface MachineLoad {
+  lagMaxMs: number;
+  stretch: number;
+}
+
+/** Starts the control; `stop` answers what it saw since. */
+export function startLoopControl(): { stop(): Promise<MachineLoad> } {
   const child = spawn(process.execPath, ['-e', CONTROL], { stdio: ['pipe', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.on('data', (data: Buffer) => {
@@ -25,7 +51,7 @@ export function startLoopControl(): { stop(): Promise<number> } {
     async stop() {
       child.stdin.end();
       await exited;
-      return Number(output.trim());
+      return JSON.parse(output) as MachineLoad;
     },
   };
 }
