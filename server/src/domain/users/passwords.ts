@@ -4,11 +4,12 @@ const BCRYPT_COST = 10;
 
 // Native bcrypt on libuv's thread pool: a check costs tens of milliseconds of CPU, which in
 // JavaScript held the event loop (a burst of sign-ins stalled every relay call for seconds).
-export const hashPassword = (password: string): Promise<string> => hash(password, { cost: BCRYPT_COST });
+// It writes `$2y$` hashes: the same algorithm as one-api's `$2a$`, which Go's bcrypt reads.
+export const hashPassword = (password: string): Promise<string> => hash(password, BCRYPT_COST);
 
 /** False for a wrong password and for a stored hash that is not bcrypt's. */
 export const passwordMatches = (password: string, stored: string): Promise<boolean> =>
-  verify(password, stored);
+  verify(password, stored).catch(() => false);
 
 /**
  * A hash of BCRYPT_COST that no password is checked against for real: a sign-in for an account that
