@@ -6,24 +6,25 @@ import { spawn } from 'node:child_process';
  * - `lagMaxMs`: how late its own timers ran (as the server's nodejs_eventloop_lag metric counts),
  *   though it has no work of its own;
  * - `stretch`: how many times longer than the CPU time it got a piece of work took (the median of
- *   pieces run every 100 ms). A server's synchronous work is stretched as much: a parse of 100 ms
+ *   pieces run every 500 ms). A server's synchronous work is stretched as much: a parse of 100 ms
  *   takes a second of wall time when the process gets a tenth of a core.
  */
 const CONTROL = `
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const lag = monitorEventLoopDelay({ resolution: 10 });
 lag.enable();
-// Wall time over the CPU time the process actually got, for a piece of work of a few milliseconds.
+// Wall time over the CPU time the process actually got, for a piece of work of about 20 ms: long
+// enough to span several of the scheduler's slices (a shorter one runs whole once woken).
 const piece = () => {
   const wall = performance.now();
   const cpu = process.cpuUsage();
   let x = 0;
-  for (let i = 0; i < 5e5; i++) x = (x * 31 + i) | 0;
+  for (let i = 0; i < 3e6; i++) x = (x * 31 + i) | 0;
   const used = process.cpuUsage(cpu);
   return x === 0.5 ? 0 : (performance.now() - wall) / Math.max(0.001, (used.user + used.system) / 1000);
 };
 const stretches = [];
-const timer = setInterval(() => stretches.push(piece()), 100);
+const timer = setInterval(() => stretches.push(piece()), 500);
 process.stdin.resume();
 process.stdin.on('end', () => {
   clearInterval(timer);
