@@ -28,18 +28,18 @@ const upstreamTimedOut = () =>
   RelayError.upstream(504, 'The upstream channel did not answer in time', { code: 'upstream_timeout' });
 
 /**
- * Calls `spent` once performance.now() has reached `deadline`, and returns what cancels it. A timer
- * counts from the event loop's cached start of its turn, so under load it fires early against
- * performance.now(): it is armed again for what is left, so a budget that "ran out" has run out.
+ * Calls `spent` once performance.now() has reached `deadline`, and returns what cancels it. Node's
+ * timers count whole milliseconds of the loop's clock and may fire up to one before performance.now()
+ * gets there: the timer is armed again for what is left, so a budget that ran out has no time left.
  */
 function atDeadline(deadline: number, spent: () => void): { cancel: () => void } {
-  let timer: NodeJS.Timeout;
+  let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     const left = deadline - performance.now();
     if (left <= 0) spent();
     else timer = setTimeout(arm, Math.ceil(left));
   };
-  timer = setTimeout(arm, Math.max(0, Math.ceil(deadline - performance.now())));
+  arm();
   return { cancel: () => clearTimeout(timer) };
 }
 
