@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, freePort } from './process/built-server';
+import { buildServer, freePort, untilListening } from './process/built-server';
 
 // The built server as an operator starts it: where its database lands, and how a bad variable stops it.
 let built: Awaited<ReturnType<typeof buildServer>>;
@@ -46,17 +46,13 @@ describe('start-up', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    const listening = new Promise<boolean>((resolve) => {
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('Listening on')) resolve(true);
-      };
-      child.stdout.on('data', read);
-      child.stderr.on('data', read);
-      child.once('exit', () => resolve(false));
-    });
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
     try {
-      expect(await listening, output).toBe(true);
+      await untilListening(child, () => output, 50_000);
       expect(existsSync(path.join(started, 'data', 'one-api.db'))).toBe(true);
       expect(existsSync(path.join(scriptDir, 'data'))).toBe(false);
     } finally {

@@ -44,6 +44,34 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * Resolves once a starting server's output (`output`, as collected so far) says it listens; fails when
+ * it exits first, or after `timeoutMs`, which only keeps a hung start from hanging the suite.
+ */
+export function untilListening(child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = (error?: Error) => {
+      clearTimeout(limit);
+      child.stdout?.off('data', listening);
+      child.stderr?.off('data', listening);
+      child.off('exit', exited);
+      if (error) reject(error);
+      else resolve();
+    };
+    const listening = () => {
+      if (output().includes('Listening on')) done();
+    };
+    const exited = () => done(new Error(`the server exited at start:\n${output()}`));
+    const limit = setTimeout(
+      () => done(new Error(`the server did not start in ${timeoutMs / 1000} s:\n${output()}`)),
+      timeoutMs,
+    );
+    child.stdout?.on('data', listening);
+    child.stderr?.on('data', listening);
+    child.once('exit', exited);
+  });
+}
+
 /** The built server running as a child process, as an operator runs it. */
 export class ServerProcess {
   #child: ChildProcess | undefined;
@@ -97,30 +125,7 @@ export class ServerProcess {
     };
     child.stdout?.on('data', collect);
     child.stderr?.on('data', collect);
-    // Resolves on the line that says it listens, fails when it exits first; the time limit only
-    // keeps a hung start from hanging the suite (start-ups of many seconds were seen on a busy CI).
-    const started = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const done = (error?: Error) => {
-        clearTimeout(limit);
-        child.stdout?.off('data', listening);
-        child.stderr?.off('data', listening);
-        child.off('exit', exited);
-        if (error) reject(error);
-        else resolve();
-      };
-      const listening = () => {
-        if (this.output.includes('Listening on')) done();
-      };
-      const exited = () => done(new Error(`the server exited at start:\n${this.output}`));
-      const limit = setTimeout(() => {
-        const seconds = Math.round((performance.now() - started) / 1000);
-        done(new Error(`the server did not start in ${seconds} s:\n${this.output}`));
-      }, timeoutMs);
-      child.stdout?.on('data', listening);
-      child.stderr?.on('data', listening);
-      child.once('exit', exited);
-    });
+    await untilListening(child, () => this.output, timeoutMs);
   }
 
   /** Sends a signal and waits for the process to end (SIGKILL: at once, nothing runs after it). */
