@@ -67,14 +67,6 @@ export async function waitFor(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-/** The node flags of the server's serve script (`node <flags> dist/main.js`). */
-export function servedNodeFlags(): string[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(root, 'server/package.json'), 'utf8')) as {
-    scripts: { serve: string };
-  };
-  return manifest.scripts.serve.split(' ').filter((word) => word.startsWith('--'));
-}
-
 export function ensureServerBuilt(): void {
   if (!fs.existsSync(path.join(root, 'server/dist/main.js'))) {
     spawnSync('npm', ['run', 'build', '-w', 'server'], { cwd: root, stdio: 'inherit' });

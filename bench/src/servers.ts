@@ -3,10 +3,11 @@
 // probe preloaded.
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { servedNodeFlags } from '../../server/test/process/built-server';
 import type { BenchDatabaseHandle } from './bench-database';
 import { type BenchAccount, setUpAccount } from './gateway-setup';
 import { processTree } from './proc-stats';
-import { type Cores, freePort, portPrintedBy, root, servedNodeFlags, start, waitFor } from './processes';
+import { type Cores, freePort, portPrintedBy, root, start, waitFor } from './processes';
 import { floorName } from './target-names';
 
 /** Something the load generator sends requests to, with the headers it needs. */

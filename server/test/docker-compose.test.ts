@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './databases';
 import { sleep } from './ledger-books';
-import { buildServer, freePort } from './process/built-server';
+import { buildServer, freePort, servedNodeFlags } from './process/built-server';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file: string) => fs.readFileSync(path.join(REPO, file), 'utf8');
@@ -120,6 +120,7 @@ describe('the Docker image and docker-compose.yml', () => {
     const [program, ...args] = image.command;
     expect(program).toBe('node');
     expect(args.at(-1)).toBe('server/dist/main.js');
+    expect(args.slice(0, -1)).toEqual(servedNodeFlags());
     child = spawn(process.execPath, [...args.slice(0, -1), build.entry], {
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,6 +36,17 @@ export async function buildServer(): Promise<{ entry: string; remove(): void }> 
   return { entry, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * The node flags of the server's serve script (`node <flags> dist/main.js`), so a test's server runs as
+ * `npm start` and the image run it.
+ */
+export function servedNodeFlags(): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(SERVER_DIR, 'package.json'), 'utf8')) as {
+    scripts: { serve: string };
+  };
+  return manifest.scripts.serve.split(' ').filter((word) => word.startsWith('--'));
+}
+
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -103,7 +114,7 @@ export class ServerProcess {
   /** Starts it and resolves once it listens (the time limit stays under vitest's 90 s for a beforeAll). */
   async start(timeoutMs = 80_000): Promise<void> {
     this.output = '';
-    const child = spawn(process.execPath, ['--max-semi-space-size=8', this.entry], {
+    const child = spawn(process.execPath, [...servedNodeFlags(), this.entry], {
       env: {
         PATH: process.env.PATH ?? '',
         SESSION_SECRET: 'process-test-secret',
