@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { waitAtMost } from './wait-at-most';
 
@@ -11,14 +12,19 @@ describe('waitAtMost', () => {
 
   it('ends about its bound after when the promise never settles, each wait at its own bound', async () => {
     const never = new Promise(() => {});
+    // Files share this worker: time the loop was held up by another's work counts on top of the bound.
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
     const started = performance.now();
     const ended: number[] = [];
     await Promise.all(
       [150, 400].map((ms) => waitAtMost(never, ms).then(() => ended.push(performance.now() - started))),
     );
+    delay.disable();
+    const heldUp = delay.max / 1e6;
     expect(ended[0]).toBeGreaterThanOrEqual(149);
-    expect(ended[0]).toBeLessThan(400);
+    expect(ended[0]).toBeLessThan(150 + 100 + heldUp);
     expect(ended[1]).toBeGreaterThanOrEqual(399);
-    expect(ended[1]).toBeLessThan(1_000);
+    expect(ended[1]).toBeLessThan(400 + 100 + heldUp);
   });
 });
