@@ -57,7 +57,7 @@ const ISOLATED = ['test/key-budget.test.ts'];
 
 export default defineConfig({
   test: {
-    // Generous: a CI run shares two cores between three lanes, and in a slow hour of the machine child
+    // Generous: a CI run shares two cores between two lanes, and in a slow hour of the machine child
     // servers took over 30 s to start. A test that hangs still fails, a minute later.
     testTimeout: 60_000,
     hookTimeout: 90_000,

@@ -64,6 +64,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       GLOBAL_API_RATE_LIMIT: '0',
       GLOBAL_WEB_RATE_LIMIT: '0',
       CRITICAL_RATE_LIMIT: '0',
+      // Sign-ins at bcrypt's least cost: every test signs in, often several times.
+      PASSWORD_HASH_COST: '4',
       LOG_LEVEL: 'warn',
       ...env,
     },

@@ -14,6 +14,7 @@ import { migrateToLatest } from './db/migrate';
 import { DEFAULT_ROOT_PASSWORD, DEFAULT_ROOT_USERNAME, ensureRootUser } from './domain/bootstrap';
 import { OptionsStore } from './domain/options';
 import { UserService } from './domain/users';
+import { Passwords } from './domain/users/passwords';
 import { MemoryVerificationCodes } from './domain/verification-codes';
 import { createLogger } from './logging';
 import type { WorkerRole } from './services-wiring';
@@ -142,7 +143,12 @@ async function runPrimary(config: Config): Promise<void> {
     await createRootIfNone(
       config,
       db,
-      new UserService({ db, options, codes: new MemoryVerificationCodes() }),
+      new UserService({
+        db,
+        options,
+        codes: new MemoryVerificationCodes(),
+        passwords: new Passwords(config.passwordHashCost),
+      }),
     );
   } finally {
     await db.close();

@@ -46,6 +46,7 @@ import { TurnstileCheck } from './domain/turnstile';
 import { TwoFactorService } from './domain/two-factor';
 import { PasskeyService } from './domain/two-factor/passkeys';
 import { UserService } from './domain/users';
+import { Passwords } from './domain/users/passwords';
 import { MemoryVerificationCodes, type VerificationCodes } from './domain/verification-codes';
 import { VideoJobList } from './domain/video-jobs';
 import { ChannelTester } from './jobs/channel-tester';
@@ -117,10 +118,12 @@ export function createServices(
     );
   };
   const codes = createVerificationCodes(config, logger, clock, worker);
+  const passwords = new Passwords(config.passwordHashCost);
   const users = new UserService({
     db,
     options,
     codes,
+    passwords,
     onUserChanged: (id) => bus.publish({ kind: 'user', id }),
   });
   const channels = new ChannelService({ db, options, onChanged: () => bus.publish({ kind: 'channels' }) });
@@ -311,7 +314,7 @@ export function createServices(
     externalIdentities: new ExternalIdentities({ options, urls: config.providerUrls }),
     oidc: new OidcSignIn({ options, codes }),
     emailVerification: new EmailVerification({ db, options, codes, mailer }),
-    passwordReset: new PasswordReset({ db, options, codes, mailer }),
+    passwordReset: new PasswordReset({ db, options, codes, mailer, passwords }),
     turnstile: new TurnstileCheck({ options, verifyUrl: config.providerUrls.turnstileVerify }),
     criticalRateLimiter: limiterOf('critical', config.criticalRateLimit),
     apiRateLimiter: limiterOf('api', config.apiRateLimit),

@@ -150,6 +150,8 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     // Likewise the global per-IP limits on /api, the billing dashboard and the console's files.
     GLOBAL_API_RATE_LIMIT: '0',
     GLOBAL_WEB_RATE_LIMIT: '0',
+    // Sign-ins at bcrypt's least cost: at one-api's 10 they were a third of the console suites' CPU.
+    PASSWORD_HASH_COST: '4',
     // The console as a clean clone has it, not built, whatever web/dist holds: a test that wants
     // it gives WEB_DIST a folder of its own.
     WEB_DIST: '/nonexistent',

@@ -28,7 +28,8 @@ async function inWaves(count: number, width: number, call: (i: number) => Promis
 describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, () => {
   const rig = builtServerRig({
     upstream: openAiHandler({ reply: 'served' }),
-    env: { METRICS_TOKEN },
+    // Sign-ins at one-api's cost, as a default deployment pays them.
+    env: { METRICS_TOKEN, PASSWORD_HASH_COST: '10' },
     customers: { attacker: 1_000_000_000, legit: 1_000_000_000 },
   });
 

@@ -128,6 +128,7 @@ describe('loadConfig', () => {
     });
     expect(loadConfig({ QUOTA_HOLD_LEASE: '3' }).quotaLeaseMs).toBe(3_000);
     expect(config.sessionSecret).toHaveLength(64);
+    expect(config.passwordHashCost).toBe(10);
     expect(loadConfig({ SESSION_SECRET: 'random_string' }).sessionSecretGenerated).toBe(true);
     expect(loadConfig({ SESSION_SECRET: 'abc' })).toMatchObject({
       sessionSecret: 'abc',
@@ -144,6 +145,8 @@ describe('loadConfig', () => {
     [{ INITIAL_ROOT_TOKEN: 'has-dash' }, /^INITIAL_ROOT_TOKEN: /],
     [{ INITIAL_ROOT_ACCESS_TOKEN: 'short' }, /^INITIAL_ROOT_ACCESS_TOKEN: /],
     [{ SYNC_FREQUENCY: '0' }, /^SYNC_FREQUENCY: /],
+    [{ PASSWORD_HASH_COST: '3' }, /^PASSWORD_HASH_COST: /],
+    [{ PASSWORD_HASH_COST: '15' }, /^PASSWORD_HASH_COST: /],
     [{ QUOTA_HOLD_LEASE: '0' }, /^QUOTA_HOLD_LEASE: /],
     [{ GITHUB_OAUTH_URL: 'github.com' }, /^GITHUB_OAUTH_URL: /],
     [{ LARK_API_URL: 'ftp://open.feishu.cn' }, /^LARK_API_URL: /],

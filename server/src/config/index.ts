@@ -25,6 +25,11 @@ export interface Config extends BodyLimits, ChannelMonitoring, OperationsConfig,
   /** The driver's connection pool (SQL_MAX_OPEN_CONNS, SQL_MAX_IDLE_CONNS, SQL_MAX_LIFETIME, SQLITE_BUSY_TIMEOUT). */
   databasePool: PoolSettings;
   sessionSecret: string;
+  /**
+   * PASSWORD_HASH_COST: the bcrypt cost of new password hashes; one-api's (Go's DefaultCost), 10, by
+   * default. Each step doubles a sign-in's CPU; the test suites use 4.
+   */
+  passwordHashCost: number;
   /** True when SESSION_SECRET was missing and a random one is used. */
   sessionSecretGenerated: boolean;
   /** Redis shared by every process (REDIS_CONN_STRING, REDIS_PASSWORD, REDIS_MASTER_NAME); unset: none. */
@@ -134,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     databasePool: readPoolSettings(env),
     sessionSecret: sessionSecretGenerated ? randomBytes(32).toString('hex') : (secret as string),
     sessionSecretGenerated,
+    passwordHashCost: readInteger(env, 'PASSWORD_HASH_COST', 10, 4, 14),
     redis: readRedisTarget(env),
     initialRootToken: readInitialRootToken(env),
     initialRootAccessToken: readInitialRootAccessToken(env),

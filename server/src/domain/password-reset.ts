@@ -6,7 +6,7 @@ import { escapeHtml, type Mailer } from './mail';
 import type { OptionsStore } from './options';
 import { randomAlphanumeric } from './random';
 import { serverAddress } from './server-address';
-import { hashPassword } from './users/passwords';
+import type { Passwords } from './users/passwords';
 import { CODE_VALID_MS, type VerificationCodes } from './verification-codes';
 
 const VALID_MINUTES = CODE_VALID_MS / 60_000;
@@ -14,7 +14,13 @@ const VALID_MINUTES = CODE_VALID_MS / 60_000;
 /** A forgotten password: a single-use link by mail, which trades for a new random password. */
 export class PasswordReset {
   constructor(
-    private readonly deps: { db: Sql; options: OptionsStore; codes: VerificationCodes; mailer: Mailer },
+    private readonly deps: {
+      db: Sql;
+      options: OptionsStore;
+      codes: VerificationCodes;
+      mailer: Mailer;
+      passwords: Passwords;
+    },
   ) {}
 
   async sendLink(email: string): Promise<void> {
@@ -49,7 +55,7 @@ export class PasswordReset {
       throw new DomainError('reset_link_invalid');
     }
     const password = randomAlphanumeric(RESET_PASSWORD_LENGTH);
-    const changed = await setPasswordByEmail(db, email, await hashPassword(password));
+    const changed = await setPasswordByEmail(db, email, await this.deps.passwords.hash(password));
     if (changed === 0) throw new DomainError('email_not_registered');
     return password;
   }

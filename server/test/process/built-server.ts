@@ -121,6 +121,8 @@ export class ServerProcess {
         CRITICAL_RATE_LIMIT: '0',
         GLOBAL_API_RATE_LIMIT: '0',
         GLOBAL_WEB_RATE_LIMIT: '0',
+        // Sign-ins at bcrypt's least cost, as in the in-process suites (test/harness.ts).
+        PASSWORD_HASH_COST: '4',
         LOG_LEVEL: 'info',
         PORT: String(this.port),
         WEB_DIST: '/nonexistent',

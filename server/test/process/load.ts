@@ -18,6 +18,8 @@ export interface LoadOptions {
   keys: string[];
   workers: number;
   durationMs: number;
+  /** Ends the load before its duration: no call starts once it is aborted. */
+  stop?: AbortSignal;
   body?: (stream: boolean) => Record<string, unknown>;
   /** The calls so far, filled as they end: a test can act once enough went through. */
   calls?: LoadCall[];
@@ -74,7 +76,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadCall[]> {
   const body = options.body ?? chatBody;
   await Promise.all(
     Array.from({ length: options.workers }, async () => {
-      while (Date.now() < deadline) {
+      while (Date.now() < deadline && !options.stop?.aborted) {
         const targets = options.targets();
         if (targets.length === 0) break;
         const stream = Math.random() < 0.5;

@@ -13,6 +13,7 @@ import type { OptionsStore } from '../options';
 import type { Actor } from '../permissions';
 import type { VerificationCodes } from '../verification-codes';
 import { logout, verifyLogin } from './login';
+import type { Passwords } from './passwords';
 import { UserRecords } from './records';
 import { type NewUserFields, Registration } from './registration';
 import { SelfService } from './self-service';
@@ -23,6 +24,8 @@ export interface UserServiceDeps {
   db: Sql;
   options: OptionsStore;
   codes: VerificationCodes;
+  /** Hashes of PASSWORD_HASH_COST. */
+  passwords: Passwords;
   /** Told after a user row changes, so caches of it (the relay's) drop it. */
   onUserChanged?: (id: number) => void;
 }
@@ -42,20 +45,22 @@ export class UserService {
       records: this.#records,
       options: deps.options,
       codes: deps.codes,
+      passwords: deps.passwords,
     });
     this.#admin = new UserAdmin({
       records: this.#records,
       registration: this.#registration,
       options: deps.options,
+      passwords: deps.passwords,
     });
-    this.#self = new SelfService(this.#records);
+    this.#self = new SelfService(this.#records, deps.passwords);
   }
 
   getRow = (id: number): Promise<UserRow> => this.#records.getRow(id);
   create = (fields: NewUserFields): Promise<UserRow> => this.#registration.create(fields);
   register = (input: RegisterInput): Promise<void> => this.#registration.register(input);
   verifyLogin = (login: string, password: string): Promise<UserRow> =>
-    verifyLogin(this.#deps.db, this.#deps.options, login, password);
+    verifyLogin(this.#deps.db, this.#deps.options, this.#deps.passwords, login, password);
   logout = (session: SignedInSession | undefined): Promise<void> => logout(this.#deps.db, session);
 
   updateSelf = (actor: Actor, input: UpdateSelfInput): Promise<void> => this.#self.updateSelf(actor, input);

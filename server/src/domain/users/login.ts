@@ -4,12 +4,13 @@ import { endSessionsAt, findUserByLogin, type SignedInSession } from '../../db/r
 import type { UserRow } from '../../db/schema';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
-import { NO_ACCOUNT_HASH, passwordMatches } from './passwords';
+import type { Passwords } from './passwords';
 
 /** Checks a password login; the same message for every failure so accounts cannot be probed. */
 export async function verifyLogin(
   db: Sql,
   options: OptionsStore,
+  passwords: Passwords,
   login: string,
   password: string,
 ): Promise<UserRow> {
@@ -17,8 +18,10 @@ export async function verifyLogin(
     throw new DomainError('password_login_off');
   }
   const row = await findUserByLogin(db, login.trim());
-  // The same hashing work whether or not the account exists (see NO_ACCOUNT_HASH).
-  const matches = await passwordMatches(password, row?.password || NO_ACCOUNT_HASH);
+  // The same hashing work whether or not the account exists.
+  const matches = row?.password
+    ? await passwords.matches(password, row.password)
+    : await passwords.matchesNoAccount(password);
   if (!row?.password || !matches || row.status !== UserStatus.enabled) {
     throw new DomainError('login_failed');
   }

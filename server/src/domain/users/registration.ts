@@ -9,7 +9,7 @@ import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
 import { quotaText } from '../quota-text';
 import type { VerificationCodes } from '../verification-codes';
-import { hashPassword } from './passwords';
+import type { Passwords } from './passwords';
 import { newAccessToken, type UserRecords } from './records';
 
 export interface NewUserFields {
@@ -30,13 +30,18 @@ export interface NewUserFields {
 /** New users: sign-up with its checks, and the new-user and invitation rewards every new user gets. */
 export class Registration {
   constructor(
-    private readonly deps: { records: UserRecords; options: OptionsStore; codes: VerificationCodes },
+    private readonly deps: {
+      records: UserRecords;
+      options: OptionsStore;
+      codes: VerificationCodes;
+      passwords: Passwords;
+    },
   ) {}
 
   /** Inserts a user with the new-user and invitation rewards, all in one transaction. */
   async create(fields: NewUserFields): Promise<UserRow> {
     const { options, records } = this.deps;
-    const hashed = fields.password ? await hashPassword(fields.password) : '';
+    const hashed = fields.password ? await this.deps.passwords.hash(fields.password) : '';
     const newUserQuota = options.number('QuotaForNewUser');
     const inviteeQuota = fields.inviterId ? options.number('QuotaForInvitee') : 0;
     const inviterQuota = fields.inviterId ? options.number('QuotaForInviter') : 0;

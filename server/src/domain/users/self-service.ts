@@ -4,12 +4,15 @@ import { modelsForGroup } from '../../db/repos/abilities';
 import type { UserChanges } from '../../db/repos/users';
 import { DomainError } from '../errors';
 import type { Actor } from '../permissions';
-import { hashPassword } from './passwords';
+import type { Passwords } from './passwords';
 import { newAccessToken, type UserRecords } from './records';
 
 /** What a signed-in user does to their own account: edit, delete, access token, invitation code, models. */
 export class SelfService {
-  constructor(private readonly records: UserRecords) {}
+  constructor(
+    private readonly records: UserRecords,
+    private readonly passwords: Passwords,
+  ) {}
 
   async updateSelf(actor: Actor, input: UpdateSelfInput): Promise<void> {
     const current = await this.records.getRow(actor.id);
@@ -19,7 +22,7 @@ export class SelfService {
       changes.username = input.username;
     }
     if (input.display_name !== undefined) changes.display_name = input.display_name;
-    if (input.password) changes.password = await hashPassword(input.password);
+    if (input.password) changes.password = await this.passwords.hash(input.password);
     // A new password ends every session; the route gives the caller's browser a new one.
     await this.records.updateNamed(actor.id, changes, { endSessions: Boolean(input.password) });
   }

@@ -22,7 +22,7 @@ import type { OptionsStore } from '../options';
 import { type Actor, canManageUser, userVisibility } from '../permissions';
 import { quotaText } from '../quota-text';
 import { toApiUser } from './api-user';
-import { hashPassword } from './passwords';
+import type { Passwords } from './passwords';
 import type { UserRecords } from './records';
 import type { Registration } from './registration';
 import { manageTransition } from './role-status';
@@ -30,7 +30,12 @@ import { manageTransition } from './role-status';
 /** The administrators' user screens: list, search, read, create, edit, manage and delete. */
 export class UserAdmin {
   constructor(
-    private readonly deps: { records: UserRecords; registration: Registration; options: OptionsStore },
+    private readonly deps: {
+      records: UserRecords;
+      registration: Registration;
+      options: OptionsStore;
+      passwords: Passwords;
+    },
   ) {}
 
   async createByAdmin(actor: Actor, input: CreateUserInput): Promise<void> {
@@ -81,7 +86,7 @@ export class UserAdmin {
     }
     if (input.display_name !== undefined) changes.display_name = input.display_name;
     if (input.email !== undefined) changes.email = input.email;
-    if (input.password) changes.password = await hashPassword(input.password);
+    if (input.password) changes.password = await this.deps.passwords.hash(input.password);
     if (input.group !== undefined && input.group !== current.group) {
       if (!options.groups().includes(input.group)) {
         throw new DomainError('user_group_unknown', { group: input.group });
