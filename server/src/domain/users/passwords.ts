@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hash, hashSync, verify } from '@node-rs/bcrypt';
+import { hash, verify } from '@node-rs/bcrypt';
 
 /**
  * Password hashes: bcrypt, natively on libuv's thread pool (a check costs tens of milliseconds of
@@ -7,7 +7,7 @@ import { hash, hashSync, verify } from '@node-rs/bcrypt';
  * one-api's `$2a$`, which Go's bcrypt reads; a check reads the cost from the stored hash.
  */
 export class Passwords {
-  #noAccountHash: string | undefined;
+  #noAccountHash: Promise<string> | undefined;
 
   /** `cost`: PASSWORD_HASH_COST. */
   constructor(private readonly cost: number) {}
@@ -27,7 +27,8 @@ export class Passwords {
    * does not tell which accounts exist.
    */
   matchesNoAccount(password: string): Promise<boolean> {
-    this.#noAccountHash ??= hashSync(randomBytes(16).toString('hex'), this.cost);
-    return this.matches(password, this.#noAccountHash);
+    // Made once, off the event loop like every hash.
+    this.#noAccountHash ??= this.hash(randomBytes(16).toString('hex'));
+    return this.#noAccountHash.then((stored) => this.matches(password, stored));
   }
 }
