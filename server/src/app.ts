@@ -1,3 +1,4 @@
+import { createServer, type RequestListener } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
@@ -47,6 +48,7 @@ import { acceptEmptyJsonBodies } from './http/json-body';
 import { shareMetricsWithPrimary } from './metrics/cluster';
 import { GatewayMetrics } from './metrics/gateway-metrics';
 import { configureGemini } from './relay/adaptors/gemini/settings';
+import { DirectRelay } from './relay/front/direct';
 import { relayRoutes } from './relay/front/routes';
 
 import { createServices, openChangeBus, type WorkerRole } from './services-wiring';
@@ -68,6 +70,9 @@ export interface App {
   /** Every route registered, as `METHOD url` (HEAD routes Fastify adds for GETs left out). */
   routes: string[];
 }
+
+/** Fastify's own keep-alive timeout, which it sets on a server it makes itself. */
+const FASTIFY_KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 /** How long shutdown waits for the database to take settled calls before giving up on them. */
 const SHUTDOWN_SETTLEMENT_WAIT_MS = 5_000;
@@ -92,12 +97,21 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     if (config.nodeType === 'master') services.periodicChannelTests?.start();
   }
 
+  // The relay's JSON calls are served ahead of Fastify in their common case (relay/front/direct.ts).
+  let fastifyListener: RequestListener = () => undefined;
+  let direct: DirectRelay | undefined;
   const server = Fastify({
+    serverFactory: (handler) => {
+      fastifyListener = handler;
+      const http = createServer((req, res) => (direct ? direct.listener(req, res) : handler(req, res)));
+      // What Fastify sets on a server it makes itself.
+      http.keepAliveTimeout = FASTIFY_KEEP_ALIVE_TIMEOUT_MS;
+      http.requestTimeout = config.requestTimeoutMs;
+      return http;
+    },
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: API_BODY_LIMIT,
-    // node:http answers 408 and closes a connection whose request (head and body) takes longer.
-    requestTimeout: config.requestTimeoutMs,
     trustProxy: config.trustedProxies,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   });
@@ -169,11 +183,22 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   twoFactorRoutes(server, services);
   passkeyRoutes(server, services);
   verificationRoutes(server, services);
-  await relayRoutes(server, {
+  const jsonRoutes = await relayRoutes(server, {
     ...services,
     bodyLimit: config.relayBodyLimit,
     realtimeMessageLimit: config.realtimeMessageLimit,
   });
+  direct = new DirectRelay({
+    routes: jsonRoutes,
+    identities: services.identities,
+    budget: bodies,
+    bodyLimit: config.relayBodyLimit,
+    trustedProxies: config.trustedProxies,
+    log: server.log,
+    fastify: fastifyListener,
+  });
+  // Fastify answers 503 to what arrives while it closes: from now on it takes every call.
+  server.addHook('preClose', async () => direct?.close());
   billingDashboardRoutes(server, services);
   videoRoutes(server, services);
   pricingRoutes(server, services);

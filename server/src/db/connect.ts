@@ -83,7 +83,7 @@ const STATEMENT_CACHE_SIZE = 500;
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /** better-sqlite3 with prepared statements kept by SQL text: the hot path prepares nothing twice. */
-function withStatementCache(database: SqliteDatabase.Database, onClose: () => void) {
+function withStatementCache(database: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     prepare(sql: string) {
@@ -96,7 +96,6 @@ function withStatementCache(database: SqliteDatabase.Database, onClose: () => vo
       return statement;
     },
     close() {
-      onClose();
       statements.clear();
       database.close();
     },
@@ -107,7 +106,7 @@ function openSqlite(
   file: string,
   log: ((event: LogEvent) => void) | undefined,
   busyTimeoutMs: number,
-): { kysely: Kysely<Database>; database: SqliteDatabase.Database } {
+): { kysely: Kysely<Database>; database: SqliteDatabase.Database; close: () => Promise<void> } {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const Sqlite = load('better-sqlite3') as typeof SqliteDatabase;
   const database = new Sqlite(file);
@@ -119,11 +118,18 @@ function openSqlite(
     file === ':memory:' ? undefined : startCheckpointer(file, load.resolve('better-sqlite3'));
   if (checkpointer) database.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database, () => checkpointer?.stop()) }),
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
     plugins: [new SqliteBooleanPlugin()],
     ...(log ? { log } : {}),
   });
-  return { kysely, database };
+  // Closed with its checkpointer's connection: nothing touches the database's files after.
+  const close = async () => {
+    await kysely.destroy();
+    checkpointer?.stop();
+    await checkpointer?.stopped;
+    if (database.open) database.close();
+  };
+  return { kysely, database, close };
 }
 
 /** How to open: the pool's settings (else the defaults), and DEBUG_SQL's statement log. */
@@ -140,9 +146,14 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
   let sqlite: SqliteDatabase.Database | undefined;
   let poolUse: (() => PoolUse) | undefined;
   let pgScripts: PgScripts | undefined;
+  let closeSqlite: (() => Promise<void>) | undefined;
   switch (target.dialect) {
     case 'sqlite': {
-      ({ kysely, database: sqlite } = openSqlite(target.file, log, pool.sqliteBusyTimeoutMs));
+      ({
+        kysely,
+        database: sqlite,
+        close: closeSqlite,
+      } = openSqlite(target.file, log, pool.sqliteBusyTimeoutMs));
       break;
     }
     case 'postgres': {
@@ -209,8 +220,8 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
     }
   }
   // Closing while the database is out (a shutdown during an outage) has no one to say goodbye to.
-  const close = () =>
-    kysely.destroy().catch((error: unknown) => {
+  const close = async () =>
+    (closeSqlite ?? (() => kysely.destroy()))().catch((error: unknown) => {
       if (!isDatabaseUnreachable(error)) throw error;
     });
   return { kysely, dialect: target.dialect, sqlite, poolUse, pgScripts, close };

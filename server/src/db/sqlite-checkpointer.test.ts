@@ -51,6 +51,17 @@ describe('SQLite checkpoints', () => {
       .toBeGreaterThan(before);
   });
 
+  it('end with the connection: once it is closed, nothing holds the database or its WAL', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-checkpoint-'));
+    const file = path.join(dir, 'db.sqlite');
+    const closing = openConnection({ dialect: 'sqlite', file });
+    // Used without Kysely, which then never opened (nor closes) its own side.
+    closing.sqlite!.exec('create table rows (id integer primary key)');
+    await closing.close();
+    // The last connection to close removes the WAL and its index: the checkpointer's was closed too.
+    expect(fs.readdirSync(dir)).toEqual(['db.sqlite']);
+  });
+
   it('keep the WAL well under the size where the writer checkpoints itself, while commits never stop', async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-checkpoint-'));
     const file = path.join(dir, 'db.sqlite');

@@ -73,8 +73,14 @@ const CHECKPOINT_CADENCE = {
  */
 export const FALLBACK_AUTOCHECKPOINT_PAGES = 5_000;
 
-/** Starts checkpointing `file`'s WAL on a worker thread; `stop` ends it (the process may exit meanwhile). */
-export function startCheckpointer(file: string, driverPath: string): { stop(): void } {
+/**
+ * Starts checkpointing `file`'s WAL on a worker thread; `stop` ends it (the process may exit
+ * meanwhile), and `stopped` settles once its connection is closed and its thread gone.
+ */
+export function startCheckpointer(
+  file: string,
+  driverPath: string,
+): { stop(): void; readonly stopped: Promise<void> } {
   const worker = new Worker(CHECKPOINTER, {
     eval: true,
     workerData: { file, driver: driverPath, ...CHECKPOINT_CADENCE },
@@ -82,5 +88,11 @@ export function startCheckpointer(file: string, driverPath: string): { stop(): v
   worker.unref();
   // Without the checkpointer the writer's fallback checkpoint still bounds the WAL: nothing is lost.
   worker.on('error', () => {});
-  return { stop: () => worker.postMessage('stop') };
+  const stopped = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const stop = () => {
+    // Whoever waits for `stopped` keeps the process alive until it is.
+    worker.ref();
+    worker.postMessage('stop');
+  };
+  return { stop, stopped };
 }

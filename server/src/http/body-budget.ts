@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { type Readable, Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BodyLimits } from '../config/body-limits';
@@ -88,18 +89,20 @@ class BodyBudget {
   }
 }
 
+const userHolder = (userId: number): Holder => ({ id: `user ${userId}`, anonymous: false });
+
 const holderOf = (request: FastifyRequest): Holder =>
   request.bodyOwner === undefined
     ? { id: `address ${request.ip}`, anonymous: true }
-    : { id: `user ${request.bodyOwner}`, anonymous: false };
+    : userHolder(request.bodyOwner);
 
 /** Sets a header of the answer unless it has already left (a refusal may come after it did). */
-const headerIfUnsent = (reply: FastifyReply, name: string, value: string) => {
-  if (!reply.raw.headersSent) reply.raw.setHeader(name, value);
+const headerIfUnsent = (res: ServerResponse, name: string, value: string) => {
+  if (!res.headersSent) res.setHeader(name, value);
 };
 
-const budgetFull = (reply: FastifyReply) => {
-  headerIfUnsent(reply, 'retry-after', '1');
+const budgetFull = (res: ServerResponse) => {
+  headerIfUnsent(res, 'retry-after', '1');
   return new BodyBudgetFull();
 };
 
@@ -129,7 +132,7 @@ function meterBody(
   holder: Holder,
   idleMs: number,
 ): Transform {
-  const held = holdUntilAnswered(request, reply, budget, holder, () => clearTimeout(idle));
+  const held = holdForRequest(request, reply.raw, budget, holder, () => clearTimeout(idle));
   const refuse = (error: DomainError) => {
     clearTimeout(idle);
     payload.unpipe(counter);
@@ -137,7 +140,7 @@ function meterBody(
     counter.destroy(error);
   };
   const idle = setTimeout(() => {
-    headerIfUnsent(reply, 'connection', 'close');
+    headerIfUnsent(reply.raw, 'connection', 'close');
     refuse(new BodyTimeout(idleMs));
   }, idleMs);
   const counter = new Transform({
@@ -149,7 +152,7 @@ function meterBody(
       idle.refresh();
       if (!held.take(chunk.length)) {
         callback();
-        refuse(budgetFull(reply));
+        refuse(budgetFull(reply.raw));
         return;
       }
       callback(null, chunk);
@@ -169,13 +172,7 @@ function meterBody(
  * given back, nothing more is taken (parsing a body after that counts for nothing) and `onAnswered`
  * runs (one listener on the answer, however the body was read).
  */
-function holdUntilAnswered(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  budget: BodyBudget,
-  holder: Holder,
-  onAnswered?: () => void,
-) {
+function holdUntilAnswered(res: ServerResponse, budget: BodyBudget, holder: Holder, onAnswered?: () => void) {
   let bytes = 0;
   const held = {
     open: true,
@@ -186,17 +183,43 @@ function holdUntilAnswered(
       bytes += more;
       return true;
     },
+    /** Takes `more`, or throws 503 `body_budget_full` when it does not fit. */
+    charge(more: number): void {
+      if (!held.take(more)) throw budgetFull(res);
+    },
   };
-  parsedCharges.set(request, (more) => {
-    if (!held.take(more)) throw budgetFull(reply);
-  });
-  reply.raw.once('close', () => {
+  res.once('close', () => {
     held.open = false;
     budget.give(holder, bytes);
     bytes = 0;
     onAnswered?.();
   });
   return held;
+}
+
+/** holdUntilAnswered for a Fastify request, whose body parser charges it by chargeParsedBody. */
+function holdForRequest(
+  request: FastifyRequest,
+  res: ServerResponse,
+  budget: BodyBudget,
+  holder: Holder,
+  onAnswered?: () => void,
+) {
+  const held = holdUntilAnswered(res, budget, holder, onAnswered);
+  parsedCharges.set(request, held.charge);
+  return held;
+}
+
+/** The body budget as the direct relay path (relay/front/direct.ts) takes from it. */
+export interface BodyBudgetHandle {
+  /** Bytes of request bodies held now. */
+  readonly held: number;
+  /**
+   * Holds a user's body that has wholly arrived until its answer ends: a function that charges
+   * more (what parsing it adds, throwing 503 when that does not fit), or undefined, nothing held,
+   * when the body itself does not fit.
+   */
+  holdArrived(userId: number, res: ServerResponse, bytes: number): ((more: number) => void) | undefined;
 }
 
 /**
@@ -207,7 +230,7 @@ function holdUntilAnswered(
  * whichever way. Runs after the caller is checked (onRequest), so anonymous callers of protected
  * routes never take any of it; unknown routes are answered from the headers (see the not-found hook).
  */
-export function installBodyBudget(app: FastifyInstance, limits: BodyLimits): { readonly held: number } {
+export function installBodyBudget(app: FastifyInstance, limits: BodyLimits): BodyBudgetHandle {
   const budget = new BodyBudget(limits);
   app.decorateRequest('bodyOwner', undefined);
   app.addHook('preParsing', async (request, reply, payload) => {
@@ -220,16 +243,27 @@ export function installBodyBudget(app: FastifyInstance, limits: BodyLimits): { r
       // sending: this way it reads the answer (and what it sends is read and dropped).
       const limit = request.routeOptions.bodyLimit;
       if (declared > limit) throw bodyTooLarge(limit);
-      if (!budget.fits(holder, declared)) throw budgetFull(reply);
+      if (!budget.fits(holder, declared)) throw budgetFull(reply.raw);
       // Wholly arrived (a small body usually comes in the packet of its headers): counted at once and
       // read as it is, without a stream in between; nothing more can come, so there is nothing to
       // count as it arrives or to time out.
       if (payload.readableLength === declared) {
-        holdUntilAnswered(request, reply, budget, holder).take(declared);
+        holdForRequest(request, reply.raw, budget, holder).take(declared);
         return undefined;
       }
     }
     return meterBody(payload, request, reply, budget, holder, limits.bodyIdleTimeoutMs);
   });
-  return budget;
+  return {
+    get held() {
+      return budget.held;
+    },
+    holdArrived(userId, res, bytes) {
+      const holder = userHolder(userId);
+      if (!budget.fits(holder, bytes)) return undefined;
+      const held = holdUntilAnswered(res, budget, holder);
+      held.take(bytes);
+      return held.charge;
+    },
+  };
 }

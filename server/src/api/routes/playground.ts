@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenRow } from '../../db/schema';
 import { DomainError } from '../../domain/errors';
 import type { Actor } from '../../domain/permissions';
-import { ReplySink } from '../../relay/front/reply-sink';
+import { hijackedSink } from '../../relay/front/reply-sink';
 import { newRequestId } from '../../relay/front/request-id';
 import { sendError } from '../../relay/front/send-error';
 import { authenticate, type RelayCaller } from '../../relay/pipeline/authenticate';
@@ -82,7 +82,7 @@ export function playgroundRoutes(app: FastifyInstance, { tokens, identities, rel
     }
     const { token_id: _tokenId, ...fields } = chat;
     const body = { ...fields, stream: true };
-    const sink = new ReplySink(reply, requestId);
+    const sink = hijackedSink(reply, requestId);
     try {
       await relay.handle(
         caller,

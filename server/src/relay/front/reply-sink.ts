@@ -22,6 +22,10 @@ const STREAM_HEADER_LIST = [
   'no',
 ];
 
+/** A Fastify route's answer, taken from Fastify (hijacked) and written as a ReplySink. */
+export const hijackedSink = (reply: FastifyReply, requestId: string): ReplySink =>
+  new ReplySink(reply.hijack().raw, requestId);
+
 /** The caller's HTTP response, written directly (no buffering) so stream events leave as they arrive. */
 export class ReplySink implements ClientSink {
   readonly signal = new ClientGone();
@@ -29,11 +33,9 @@ export class ReplySink implements ClientSink {
   #corked = false;
 
   constructor(
-    reply: FastifyReply,
+    raw: ServerResponse,
     private readonly requestId: string,
   ) {
-    reply.hijack();
-    const raw = reply.raw;
     this.#raw = raw;
     raw.once('close', () => {
       if (!raw.writableFinished) this.signal.abort();

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors';
@@ -11,17 +12,18 @@ import type { Realtime } from '../pipeline/realtime/realtime';
 import type { Relay } from '../pipeline/relay';
 import { type SpooledForm, spoolForm } from '../pipeline/spooled-form';
 import type { VideoJobs } from '../pipeline/video-jobs';
-import { ANTHROPIC_PATHS, anthropicAuthorization, anthropicRoutes } from './anthropic/routes';
+import { ANTHROPIC_PATHS, anthropicRoutes } from './anthropic/routes';
 import { bodyRefusal } from './body-refusal';
 import { geminiRoutes } from './gemini/routes';
+import { bearerKey, type JsonRelayRoute, serveJsonCall } from './json-route';
 import { modelObject } from './models';
 import { keepRawBodies } from './raw-body';
 import { modelsForCaller } from './reachable-models';
 import { realtimeRoutes } from './realtime/routes';
 import { routeUpgrades } from './realtime/upgrade';
-import { CORS_HEADERS, ReplySink } from './reply-sink';
+import { CORS_HEADERS, hijackedSink } from './reply-sink';
 import { newRequestId } from './request-id';
-import { responsesRoutes } from './responses/routes';
+import { responsesRoute, storedResponseRoutes } from './responses/routes';
 import { type ErrorFormat, sendError } from './send-error';
 import { videoRoutes } from './videos/routes';
 
@@ -98,31 +100,50 @@ export const NOT_IMPLEMENTED = [
   ['GET', '/v1/batches'],
 ] as const;
 
-const queryOf = (url: string) => {
-  const index = url.indexOf('?');
-  return index === -1 ? '' : url.slice(index);
-};
+/** OpenAI's JSON routes: the body passed to the relay as bytes, with its path and query as sent. */
+function openAiRoutes(relay: Relay): JsonRelayRoute[] {
+  return RELAY_ROUTES.filter(([, mode]) => !UPLOAD_MODES.has(mode)).map(([path, mode]) => ({
+    path,
+    format: 'openai',
+    keyOf: bearerKey,
+    serve: ({ requestId, caller, url, headers, rawBody, pathModel }, sink) =>
+      relay.handle(caller, { ...incomingCall(url, headers, requestId, mode, rawBody), pathModel }, sink),
+  }));
+}
 
 /** The call a /v1 route hands the relay: its path and query as sent, its body as bytes. */
 function incomingCall(
-  request: FastifyRequest,
+  url: string,
+  headers: IncomingHttpHeaders,
   requestId: string,
-  routePath: string,
   mode: RelayMode,
+  rawBody: Buffer,
 ): IncomingCall {
+  const queryAt = url.indexOf('?');
   return {
     requestId,
     mode,
-    path: request.url.split('?')[0] ?? routePath,
-    query: queryOf(request.url),
-    rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-    contentType: String(request.headers['content-type'] ?? 'application/json'),
+    path: queryAt === -1 ? url : url.slice(0, queryAt),
+    query: queryAt === -1 ? '' : url.slice(queryAt),
+    rawBody,
+    contentType: headers['content-type'] ?? 'application/json',
   };
 }
 
-/** The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through untouched. */
-export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<void> {
+const bodyOf = (request: FastifyRequest): Buffer =>
+  Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+
+/**
+ * The OpenAI-compatible /v1 surface. Bodies are kept as bytes, so what is not ours passes through
+ * untouched. Answers the routes whose bodies are read whole, which the direct path (direct.ts) may serve.
+ */
+export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): Promise<JsonRelayRoute[]> {
   routeUpgrades(app);
+  const jsonRoutes = [
+    ...openAiRoutes(deps.relay),
+    ...anthropicRoutes(deps.relay),
+    responsesRoute(deps.relay),
+  ];
   await app.register(async (scope) => {
     keepRawBodies(scope);
     scope.decorateRequest('relayCall', undefined as never);
@@ -132,7 +153,13 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
       }
-      sendError(reply.hijack(), newRequestId(), bodyRefusal(error, request), request.log, format);
+      sendError(
+        reply.hijack(),
+        newRequestId(),
+        bodyRefusal(error, request.routeOptions.bodyLimit),
+        request.log,
+        format,
+      );
     });
     const routeConfig = { compress: false as const };
 
@@ -153,22 +180,15 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       keyOf: (request: FastifyRequest) => string | undefined,
       format: ErrorFormat = 'openai',
     ) => ({ ...routeConfig, bodyLimit: deps.bodyLimit, onRequest: authenticated(keyOf, format) });
-    const bearerKey = (request: FastifyRequest) => request.headers.authorization;
+    const bearerKeyOf = (request: FastifyRequest) => bearerKey(request.headers);
 
-    for (const [path, mode] of RELAY_ROUTES) {
-      if (UPLOAD_MODES.has(mode)) continue;
-      scope.post<{ Params: { model?: string } }>(path, relayRoute(bearerKey), async (request, reply) => {
+    for (const route of jsonRoutes) {
+      const options = relayRoute((request) => route.keyOf(request.headers), route.format);
+      scope.post<{ Params: { model?: string } }>(route.path, options, async (request, reply) => {
         const { requestId, caller } = request.relayCall;
-        const sink = new ReplySink(reply, requestId);
-        try {
-          await deps.relay.handle(
-            caller,
-            { ...incomingCall(request, requestId, path, mode), pathModel: request.params.model },
-            sink,
-          );
-        } catch (error) {
-          sendError(reply, requestId, error, request.log);
-        }
+        const { url, headers, params } = request;
+        const call = { requestId, caller, url, headers, rawBody: bodyOf(request), pathModel: params.model };
+        await serveJsonCall(route, call, reply.hijack().raw, request.log);
       });
     }
 
@@ -177,9 +197,9 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       uploads.addContentTypeParser('multipart/form-data', (_request, payload, done) => done(null, payload));
       for (const [path, mode] of RELAY_ROUTES) {
         if (!UPLOAD_MODES.has(mode)) continue;
-        uploads.post(path, relayRoute(bearerKey), async (request, reply) => {
+        uploads.post(path, relayRoute(bearerKeyOf), async (request, reply) => {
           const { requestId, caller } = request.relayCall;
-          const incoming = incomingCall(request, requestId, path, mode);
+          const incoming = incomingCall(request.url, request.headers, requestId, mode, bodyOf(request));
           let upload: SpooledForm | undefined;
           try {
             // A declared length over the limit was refused from the headers (http/body-budget).
@@ -189,10 +209,11 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
             await deps.relay.handle(
               caller,
               { ...incoming, ...(upload ? { upload } : {}) },
-              new ReplySink(reply, requestId),
+              hijackedSink(reply, requestId),
             );
           } catch (error) {
-            const refusal = error instanceof DomainError ? bodyRefusal(error, request) : error;
+            const refusal =
+              error instanceof DomainError ? bodyRefusal(error, request.routeOptions.bodyLimit) : error;
             sendError(reply, requestId, refusal, request.log);
           } finally {
             await upload?.dispose();
@@ -201,13 +222,11 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
       }
     });
 
-    anthropicRoutes(scope, deps.relay, relayRoute(anthropicAuthorization, 'anthropic'));
-
-    // OpenAI's Responses API: converted to the chat pipeline and back; nothing is stored.
-    responsesRoutes(scope, { relay: deps.relay, routeOptions: relayRoute(bearerKey), sendError });
+    // Stored responses of OpenAI's Responses API: this gateway keeps none.
+    storedResponseRoutes(scope, { routeOptions: relayRoute(bearerKeyOf), sendError });
 
     // Video generation jobs (Sora, and Veo on Gemini channels), billed when they complete.
-    videoRoutes(scope, { videoJobs: deps.videoJobs, routeOptions: relayRoute(bearerKey), sendError });
+    videoRoutes(scope, { videoJobs: deps.videoJobs, routeOptions: relayRoute(bearerKeyOf), sendError });
     // OpenAI's Realtime API: a WebSocket relayed to OpenAI and Azure channels, billed per response.
     realtimeRoutes(scope, {
       realtime: deps.realtime,
@@ -283,6 +302,7 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
   });
   // Google's Gemini API (/v1beta/models/{model}:{action}): its own scope, errors in Google's shape.
   await geminiRoutes(app, deps);
+  return jsonRoutes;
 }
 
 /** The models the key in the Authorization header may call. */

@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { anthropicErrorOf } from '../adaptors/anthropic/errors';
 import { googleError } from '../adaptors/gemini/errors';
 import { asRelayError, RelayError } from '../errors';
@@ -18,27 +19,36 @@ const ERROR_BODIES: Record<ErrorFormat, (error: RelayError, requestId: string) =
  * Answers a failed relay call in the client's error shape: a provider's error passed through as it
  * sent it when the client speaks the provider's format, else ours (OpenAI's, Anthropic's or Google's shape).
  */
-export function sendError(
-  reply: FastifyReply,
+export function writeError(
+  res: ServerResponse,
   requestId: string,
   error: unknown,
-  log: FastifyRequest['log'],
+  log: FastifyBaseLogger,
   format: ErrorFormat = 'openai',
 ): void {
   const relayError = asRelayError(error);
   if (!(error instanceof RelayError)) log.error({ err: error, requestId }, 'relay failed');
-  if (reply.raw.headersSent || reply.raw.destroyed) {
-    reply.raw.end();
+  if (res.headersSent || res.destroyed) {
+    res.end();
     return;
   }
-  reply.raw.writeHead(relayError.status, {
+  res.writeHead(relayError.status, {
     ...CORS_HEADERS,
     'content-type': format === 'gemini' ? 'application/json; charset=UTF-8' : 'application/json',
     'x-oneapi-request-id': requestId,
   });
   if (relayError.asSent?.format === format) {
-    reply.raw.end(relayError.asSent.body);
+    res.end(relayError.asSent.body);
     return;
   }
-  reply.raw.end(JSON.stringify(ERROR_BODIES[format](relayError, requestId)));
+  res.end(JSON.stringify(ERROR_BODIES[format](relayError, requestId)));
 }
+
+/** writeError for a Fastify route's answer (already hijacked, or about to be answered only this way). */
+export const sendError = (
+  reply: FastifyReply,
+  requestId: string,
+  error: unknown,
+  log: FastifyBaseLogger,
+  format: ErrorFormat = 'openai',
+): void => writeError(reply.raw, requestId, error, log, format);

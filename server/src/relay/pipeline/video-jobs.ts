@@ -54,7 +54,12 @@ const POLL_BATCH = 50;
 const POLL_CONCURRENCY = 4;
 
 /** Our job ids: opaque, and unlike any provider's. */
-const newJobId = () => `video_sy${randomBytes(16).toString('hex')}`;
+/**
+ * The creation time in milliseconds, then 80 random bits: jobs created in the same second (the
+ * resolution of `created_at`) still list newest first.
+ */
+const newJobId = () =>
+  `video_sy${Date.now().toString(16).padStart(12, '0')}${randomBytes(10).toString('hex')}`;
 
 export const videoJobNotFound = (id: string) =>
   RelayError.invalid(`No video job with id '${id}' was found`, 'video_not_found', { status: 404 });

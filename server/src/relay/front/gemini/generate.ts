@@ -6,7 +6,7 @@ import type { ChannelRouter } from '../../pipeline/channel-router';
 import type { Relay } from '../../pipeline/relay';
 import { nativeChatCall } from '../native-chat-call';
 import { modelsForCaller } from '../reachable-models';
-import { ReplySink } from '../reply-sink';
+import { hijackedSink } from '../reply-sink';
 import { sendError } from '../send-error';
 import { countTokensCall } from './count-tokens';
 import { type GeminiCall, parseGeminiBody, parseModelAction, pipelineCopy, wantsThoughts } from './request';
@@ -41,7 +41,7 @@ export async function handleModelAction(
   reply: FastifyReply,
   { requestId, caller }: { requestId: string; caller: RelayCaller },
 ): Promise<void> {
-  const sink = new ReplySink(reply, requestId);
+  const sink = hijackedSink(reply, requestId);
   try {
     const { model, action } = parseModelAction(request.params['*']);
     const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);

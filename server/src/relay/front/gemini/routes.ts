@@ -36,7 +36,13 @@ export async function geminiRoutes(app: FastifyInstance, deps: GeminiRouteDeps):
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);
       }
-      sendError(reply.hijack(), newRequestId(), bodyRefusal(error, request), request.log, 'gemini');
+      sendError(
+        reply.hijack(),
+        newRequestId(),
+        bodyRefusal(error, request.routeOptions.bodyLimit),
+        request.log,
+        'gemini',
+      );
     });
 
     const callers = new WeakMap<FastifyRequest, { requestId: string; caller: RelayCaller }>();

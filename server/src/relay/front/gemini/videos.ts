@@ -8,7 +8,7 @@ import { asObject, type Json } from '../../json-value';
 import type { RelayCaller } from '../../pipeline/authenticate';
 import type { VideoJobs, VideoOrder } from '../../pipeline/video-jobs';
 import { parseJsonObject } from '../json-body';
-import { ReplySink } from '../reply-sink';
+import { hijackedSink } from '../reply-sink';
 import { sendError } from '../send-error';
 import { clientSignalOf, streamContent } from '../videos/content';
 
@@ -93,7 +93,7 @@ export async function predictLongRunning(
   reply: FastifyReply,
   { requestId, caller }: GeminiCaller,
 ): Promise<void> {
-  const sink = new ReplySink(reply, requestId);
+  const sink = hijackedSink(reply, requestId);
   try {
     const job = await videoJobs.create(caller, veoOrderOf(model, parseJsonObject(request.body)), sink);
     sink.json(200, operationOf(job, originOf(request)));

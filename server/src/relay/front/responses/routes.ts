@@ -3,14 +3,13 @@ import { nowSeconds } from '../../../clock';
 import { responsesNative } from '../../adaptors/openai/responses-native';
 import type { Relay } from '../../pipeline/relay';
 import { parseJsonObject } from '../json-body';
+import { bearerKey, type JsonRelayRoute } from '../json-route';
 import { nativeChatCall } from '../native-chat-call';
-import { ReplySink } from '../reply-sink';
 import { responseNotStored } from './errors';
 import { chatForPipeline } from './passthrough-only';
 import { ResponsesSink } from './sink';
 
 export interface ResponsesRouteDeps {
-  relay: Relay;
   /** The relay's route options: the key checked from the headers before the body is read, the body limit. */
   routeOptions: RouteShorthandOptions;
   /** Answers a failure in OpenAI's error shape (or ends a stream that has begun). */
@@ -29,37 +28,36 @@ export const STORED_RESPONSE_ROUTES = [
  * OpenAI's Responses API. On an OpenAI or Azure channel the call passes through untouched
  * (pipeline/native.ts); on any other it is translated to chat and its answer back.
  */
-export function responsesRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps): void {
-  scope.post('/v1/responses', deps.routeOptions, async (request, reply) => {
-    const { requestId, caller } = request.relayCall;
-    const sink = new ReplySink(reply, requestId);
-    try {
-      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const native = parseJsonObject(rawBody);
-      const { chat, tools, untranslatable } = chatForPipeline(native);
-      const context = {
-        requestId,
-        model: String(native.model),
-        createdAt: nowSeconds(),
-        request: native,
-        tools,
-      };
-      await deps.relay.handle(
-        caller,
-        nativeChatCall(requestId, chat, {
-          format: responsesNative(context),
-          rawBody,
-          body: native,
-          headers: request.headers,
-          untranslatable,
-        }),
-        new ResponsesSink(sink, context),
-      );
-    } catch (error) {
-      deps.sendError(reply, requestId, error, request.log);
-    }
-  });
+export const responsesRoute = (relay: Relay): JsonRelayRoute => ({
+  path: '/v1/responses',
+  format: 'openai',
+  keyOf: bearerKey,
+  async serve({ requestId, caller, rawBody, headers }, sink) {
+    const native = parseJsonObject(rawBody);
+    const { chat, tools, untranslatable } = chatForPipeline(native);
+    const context = {
+      requestId,
+      model: String(native.model),
+      createdAt: nowSeconds(),
+      request: native,
+      tools,
+    };
+    await relay.handle(
+      caller,
+      nativeChatCall(requestId, chat, {
+        format: responsesNative(context),
+        rawBody,
+        body: native,
+        headers,
+        untranslatable,
+      }),
+      new ResponsesSink(sink, context),
+    );
+  },
+});
 
+/** What a stored response would serve: each answers 404, this gateway keeps none. */
+export function storedResponseRoutes(scope: FastifyInstance, deps: ResponsesRouteDeps): void {
   for (const [method, url] of STORED_RESPONSE_ROUTES) {
     scope.route<{ Params: { id: string } }>({
       method,

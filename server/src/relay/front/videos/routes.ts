@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { VideoVariant } from '../../adaptors/videos/types';
 import { RelayError } from '../../errors';
 import type { VideoJobs } from '../../pipeline/video-jobs';
-import { ReplySink } from '../reply-sink';
+import { hijackedSink } from '../reply-sink';
 import type { ErrorFormat } from '../send-error';
 import { clientSignalOf, streamContent } from './content';
 import { readVideoOrder } from './request';
@@ -49,7 +49,7 @@ export function videoRoutes(scope: FastifyInstance, deps: VideoRouteDeps): void 
 
   scope.post('/v1/videos', routeOptions, async (request, reply) => {
     const { requestId, caller } = request.relayCall;
-    const sink = new ReplySink(reply, requestId);
+    const sink = hijackedSink(reply, requestId);
     try {
       const order = await readVideoOrder(request.body, String(request.headers['content-type'] ?? ''));
       sink.json(200, videoObject(await videoJobs.create(caller, order, sink)));
