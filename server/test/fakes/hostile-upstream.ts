@@ -26,9 +26,15 @@ export const floods =
     while (sending.sent < bytes && !res.destroyed) {
       sending.sent += piece.length;
       if (!res.write(piece)) {
+        // Whichever comes first; the other listener goes with it (they would pile up on the response).
         await new Promise<void>((resolve) => {
-          res.once('drain', resolve);
-          res.once('close', resolve);
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.once('drain', done);
+          res.once('close', done);
         });
       }
     }
