@@ -6,6 +6,7 @@ import { Client } from './harness';
 import { sleep } from './ledger-books';
 import { buildServer, freePort, ServerProcess } from './process/built-server';
 import { createChannel } from './relay-setup';
+import { waitUntil } from './wait';
 
 interface LogLine {
   pid: number;
@@ -54,8 +55,11 @@ describe(`CHANNEL_TEST_FREQUENCY with WORKERS=2 (${TEST_DIALECT})`, () => {
     const runs = () => logLines(server.output).filter((line) => line.msg === 'testing all channels');
     const deadline = Date.now() + 15_000;
     while (upstream.requests.length < 4 && Date.now() < deadline) await sleep(100);
-    // Read the test calls before the log: each run's start line comes before its call.
+    // Read the test calls before the log: each run's start line comes before its call. The line
+    // reaches this process through the workers' pipes and the call over HTTP, so the line of the
+    // last run may still be on its way: wait for it (a run of another process never comes).
     const calls = upstream.requests.length;
+    await waitUntil(() => runs().length >= calls, { what: 'the runs’ start lines' }).catch(() => undefined);
     const started = runs();
     expect(calls).toBeGreaterThanOrEqual(4);
     expect(new Set(started.map((line) => line.worker))).toEqual(new Set([1]));
