@@ -2,15 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { chunkFrame } from '../../../../test/fakes/bedrock';
 import { eventStreamAsSse } from './event-stream';
 
-/** Reads `frame` sent in pieces of `size` bytes; answers the SSE text and the milliseconds it took. */
+/**
+ * Reads `frame` sent in pieces of `size` bytes; answers the SSE text and the milliseconds of this
+ * thread's CPU it took (other processes on the machine do not count), the least of three reads.
+ */
 async function read(frame: Uint8Array, size: number): Promise<{ out: string; ms: number }> {
   async function* inPieces() {
     for (let at = 0; at < frame.length; at += size) yield frame.subarray(at, at + size);
   }
-  const started = performance.now();
   let out = '';
-  for await (const piece of eventStreamAsSse(inPieces())) out += Buffer.from(piece).toString();
-  return { out, ms: performance.now() - started };
+  let ms = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3; round++) {
+    const started = process.threadCpuUsage();
+    out = '';
+    for await (const piece of eventStreamAsSse(inPieces())) out += Buffer.from(piece).toString();
+    const { user, system } = process.threadCpuUsage(started);
+    ms = Math.min(ms, (user + system) / 1000);
+  }
+  return { out, ms };
 }
 
 describe('eventStreamAsSse', () => {
