@@ -112,6 +112,15 @@ describe('the direct path and Fastify answer a relay call the same', () => {
     );
     for (const answer of answers) expect(withoutRequestIds(answer)).toBe(withoutRequestIds(answers[0]!));
     expect(answers[0]!.json).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    // A body refused once read (by Fastify's parser when chunked): in Anthropic's shape too.
+    const deep = Buffer.from(`{"model":"claude-3-haiku","x":${'['.repeat(200)}${']'.repeat(200)}}`);
+    const refused = await threeWays(
+      `${t.baseUrl}/v1/messages`,
+      { ...headers, 'x-api-key': customer.token.key },
+      deep,
+    );
+    for (const answer of refused) expect(withoutRequestIds(answer)).toBe(withoutRequestIds(refused[0]!));
+    expect([refused[0]!.status, refused[0]!.json]).toMatchObject([400, { type: 'error' }]);
   });
 });
 

@@ -12,7 +12,7 @@ import type { Realtime } from '../pipeline/realtime/realtime';
 import type { Relay } from '../pipeline/relay';
 import { type SpooledForm, spoolForm } from '../pipeline/spooled-form';
 import type { VideoJobs } from '../pipeline/video-jobs';
-import { ANTHROPIC_PATHS, anthropicRoutes } from './anthropic/routes';
+import { anthropicRoutes } from './anthropic/routes';
 import { bodyRefusal } from './body-refusal';
 import { geminiRoutes } from './gemini/routes';
 import { bearerKey, type JsonRelayRoute, serveJsonCall } from './json-route';
@@ -144,11 +144,13 @@ export async function relayRoutes(app: FastifyInstance, deps: RelayRouteDeps): P
     ...anthropicRoutes(deps.relay),
     responsesRoute(deps.relay),
   ];
+  // Fastify's refusals of a body are answered in the shape its route speaks.
+  const errorFormats = new Map(jsonRoutes.map((route) => [route.path, route.format]));
   await app.register(async (scope) => {
     keepRawBodies(scope);
     scope.decorateRequest('relayCall', undefined as never);
     scope.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-      const format = ANTHROPIC_PATHS.has(request.routeOptions.url ?? '') ? 'anthropic' : 'openai';
+      const format = errorFormats.get(request.routeOptions.url ?? '') ?? 'openai';
       // Fastify's own headers go along: `connection: close` when a body was refused half read.
       for (const [name, value] of Object.entries(reply.getHeaders())) {
         if (value !== undefined) reply.raw.setHeader(name, value);

@@ -14,9 +14,6 @@ export function anthropicAuthorization(headers: IncomingHttpHeaders): string | u
   return typeof apiKey === 'string' && apiKey ? `Bearer ${apiKey}` : headers.authorization;
 }
 
-/** Paths answered in Anthropic's error shape. */
-export const ANTHROPIC_PATHS = new Set(['/v1/messages', '/v1/messages/count_tokens']);
-
 /**
  * Anthropic's Messages API for Claude-native clients. On an Anthropic channel the call passes through
  * untouched (pipeline/native.ts); on any other it is converted to the OpenAI pipeline and back.
