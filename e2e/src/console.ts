@@ -13,11 +13,21 @@ export async function loginThroughForm(page: Page, username: string, password: s
 
 /** Wait until a toast containing `text` has been shown (it may already have closed). */
 export async function expectToast(page: Page, text: string): Promise<void> {
-  await page.waitForFunction(
-    (wanted) =>
-      ((window as unknown as { __toasts?: string[] }).__toasts ?? []).some((t) => t.includes(wanted)),
-    text,
-  );
+  try {
+    await page.waitForFunction(
+      (wanted) =>
+        ((window as unknown as { __toasts?: string[] }).__toasts ?? []).some((t) => t.includes(wanted)),
+      text,
+    );
+  } catch (error) {
+    // Say what was shown instead: a failure toast names the cause.
+    const shown = await page
+      .evaluate(() => (window as unknown as { __toasts?: string[] }).__toasts ?? [])
+      .catch(() => ['(page gone)']);
+    throw new Error(`no toast "${text}" at ${page.url()}; toasts shown: ${JSON.stringify(shown)}`, {
+      cause: error,
+    });
+  }
 }
 
 /** Wait until running animations and transitions (dialogs, toasts, loaders) have finished, for a clean screenshot. */
