@@ -83,14 +83,13 @@ export class KyselyLedger extends ProgramLedger {
     }
     // Upserted in key order, like every other row the ledger locks (see programs.ts).
     const { hourly, daily } = summarizeLogs(logs);
-    const upserts = logSummaryUpserts(this.db, {
+    const upserts = logSummaryUpserts(this.db.dialect, {
       hourly: hourly.sort(
         byColumns('bucket', 'type', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'),
       ),
       daily: daily.sort(byColumns('bucket', 'type', 'model_name', 'channel_id')),
     });
-    for (const upsert of upserts) writes.push(upsert.compile());
-    return writes;
+    return [...writes, ...upserts];
   }
 
   #statement(step: Extract<LedgerStep, { statement: unknown }>): CompiledQuery {

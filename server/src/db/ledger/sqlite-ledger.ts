@@ -1,12 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
-import {
-  dailyValues,
-  hourlyValues,
-  SQLITE_UPSERT_DAILY,
-  SQLITE_UPSERT_HOURLY,
-} from '../repos/log-summaries/sqlite-upserts';
+import { dailyValues, hourlyValues, summaryUpsert } from '../repos/log-summaries/upserts';
 import type { Database, NewLogRow } from '../schema';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
@@ -94,8 +89,10 @@ export class SqliteLedger extends ProgramLedger {
     }
     // The summaries: one upsert per distinct key of the batch.
     const { hourly, daily } = summarizeLogs(logs);
-    for (const row of hourly) this.#statement(SQLITE_UPSERT_HOURLY).run(hourlyValues(row));
-    for (const row of daily) this.#statement(SQLITE_UPSERT_DAILY).run(dailyValues(row));
+    const upsertHourly = this.#statement(summaryUpsert('sqlite', 'log_summaries', 1));
+    for (const row of hourly) upsertHourly.run(hourlyValues(row));
+    const upsertDaily = this.#statement(summaryUpsert('sqlite', 'log_daily_summaries', 1));
+    for (const row of daily) upsertDaily.run(dailyValues(row));
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Dialect } from '../connect';
+import { withPlaceholders } from '../placeholders';
 import type { NewLogRow } from '../schema';
 
 /**
@@ -85,15 +86,9 @@ export function ledgerStatements(dialect: Dialect): LedgerStatements {
   let found = cache.get(dialect);
   if (!found) {
     const raw = statements(dialect);
-    found =
-      dialect === 'postgres'
-        ? (Object.fromEntries(
-            Object.entries(raw).map(([name, text]) => {
-              let index = 0;
-              return [name, text.replace(/\?/g, () => `$${++index}`)];
-            }),
-          ) as LedgerStatements)
-        : raw;
+    found = Object.fromEntries(
+      Object.entries(raw).map(([name, text]) => [name, withPlaceholders(dialect, text)]),
+    ) as LedgerStatements;
     cache.set(dialect, found);
   }
   return found;
@@ -141,11 +136,10 @@ export function logInsert(dialect: Dialect, rows: number): string {
   let sql = logInserts.get(key);
   if (!sql) {
     const row = `(${LOG_COLUMNS.map(() => '?').join(', ')}, TRUE)`;
-    sql = `INSERT INTO logs (${LOG_COLUMNS.join(', ')}, summarized) VALUES ${new Array(rows).fill(row).join(', ')}`;
-    if (dialect === 'postgres') {
-      let index = 0;
-      sql = sql.replace(/\?/g, () => `$${++index}`);
-    }
+    sql = withPlaceholders(
+      dialect,
+      `INSERT INTO logs (${LOG_COLUMNS.join(', ')}, summarized) VALUES ${new Array(rows).fill(row).join(', ')}`,
+    );
     logInserts.set(key, sql);
   }
   return sql;

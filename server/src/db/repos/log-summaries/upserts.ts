@@ -1,5 +1,6 @@
-import { type Compilable, sql } from 'kysely';
-import type { Sql } from '../../connect';
+import { CompiledQuery } from 'kysely';
+import type { Dialect, Sql } from '../../connect';
+import { withPlaceholders } from '../../placeholders';
 import type { LogDailySummaryRow, LogSummaryRow } from '../../schema';
 import { DAILY_KEY, HOURLY_KEY, type LogSummaries } from './buckets';
 
@@ -7,43 +8,78 @@ const ROWS_PER_UPSERT = 200;
 
 type SummaryTable = 'log_summaries' | 'log_daily_summaries';
 
-/** Upserts of `rows` into `table` keyed by `key`, 200 rows each: the totals are added to the rows there. */
-function upsertsInto(
-  db: Sql,
+const KEY_OF: Record<SummaryTable, readonly string[]> = {
+  log_summaries: HOURLY_KEY,
+  log_daily_summaries: DAILY_KEY,
+};
+
+const upsertTexts = new Map<string, string>();
+
+/**
+ * The upsert of `rows` summary rows into `table` (their values from hourlyValues or dailyValues, one
+ * row after another): each row's totals are added to the row of its key there, or it is that key's
+ * first. Written once per dialect, table and row count (no query builder on the ledger's path).
+ */
+export function summaryUpsert(dialect: Dialect, table: SummaryTable, rows: number): string {
+  const cacheKey = `${dialect} ${table} ${rows}`;
+  let text = upsertTexts.get(cacheKey);
+  if (!text) {
+    const key = KEY_OF[table];
+    const columns = [...key, 'quota', 'log_count'];
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`;
+    const add =
+      dialect === 'mysql'
+        ? ' ON DUPLICATE KEY UPDATE quota = quota + VALUES(quota), log_count = log_count + VALUES(log_count)'
+        : ` ON CONFLICT (${key.join(', ')}) DO UPDATE SET quota = ${table}.quota + excluded.quota, ` +
+          `log_count = ${table}.log_count + excluded.log_count`;
+    text = withPlaceholders(dialect, insert + add);
+    upsertTexts.set(cacheKey, text);
+  }
+  return text;
+}
+
+export const hourlyValues = (row: LogSummaryRow): unknown[] => [
+  row.bucket,
+  row.type,
+  row.user_id,
+  row.username,
+  row.token_name,
+  row.model_name,
+  row.channel_id,
+  row.quota,
+  row.log_count,
+];
+export const dailyValues = (row: LogDailySummaryRow): unknown[] => [
+  row.bucket,
+  row.type,
+  row.model_name,
+  row.channel_id,
+  row.quota,
+  row.log_count,
+];
+
+function upsertsInto<T>(
+  dialect: Dialect,
   table: SummaryTable,
-  key: readonly string[],
-  rows: Array<LogSummaryRow | LogDailySummaryRow>,
-): Compilable[] {
-  const upserts: Compilable[] = [];
+  rows: T[],
+  valuesOf: (row: T) => unknown[],
+): CompiledQuery[] {
+  const upserts: CompiledQuery[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_UPSERT) {
-    // The two tables share the columns the upsert names (the key's, quota, log_count).
-    const insert = db.kysely
-      .insertInto(table as 'log_summaries')
-      .values(rows.slice(start, start + ROWS_PER_UPSERT) as LogSummaryRow[]);
-    upserts.push(
-      db.dialect === 'mysql'
-        ? insert.onDuplicateKeyUpdate({
-            quota: sql`quota + values(quota)`,
-            log_count: sql`log_count + values(log_count)`,
-          })
-        : insert.onConflict((oc) =>
-            oc.columns([...key] as Array<keyof LogSummaryRow>).doUpdateSet({
-              quota: sql`${sql.ref(`${table}.quota`)} + excluded.quota`,
-              log_count: sql`${sql.ref(`${table}.log_count`)} + excluded.log_count`,
-            }),
-          ),
-    );
+    const part = rows.slice(start, start + ROWS_PER_UPSERT);
+    upserts.push(CompiledQuery.raw(summaryUpsert(dialect, table, part.length), part.flatMap(valuesOf)));
   }
   return upserts;
 }
 
 /** The upserts that add the summaries to the tables (one per table and 200 keys). */
-export const logSummaryUpserts = (db: Sql, { hourly, daily }: LogSummaries): Compilable[] => [
-  ...upsertsInto(db, 'log_summaries', HOURLY_KEY, hourly),
-  ...upsertsInto(db, 'log_daily_summaries', DAILY_KEY, daily),
+export const logSummaryUpserts = (dialect: Dialect, { hourly, daily }: LogSummaries): CompiledQuery[] => [
+  ...upsertsInto(dialect, 'log_summaries', hourly, hourlyValues),
+  ...upsertsInto(dialect, 'log_daily_summaries', daily, dailyValues),
 ];
 
 /** Adds the summaries to the tables. Run it in the log's transaction. */
 export async function addLogSummaries(db: Sql, summaries: LogSummaries): Promise<void> {
-  for (const upsert of logSummaryUpserts(db, summaries)) await db.kysely.executeQuery(upsert.compile());
+  for (const upsert of logSummaryUpserts(db.dialect, summaries)) await db.kysely.executeQuery(upsert);
 }
