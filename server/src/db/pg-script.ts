@@ -47,6 +47,21 @@ function literal(value: unknown, quote: (text: string) => string): string | unde
   return text.includes('\u0000') ? undefined : quote(text);
 }
 
+/** A statement's text split at its placeholders: text, index, text, …, text (indices from 0). */
+const splitTexts = new Map<string, Array<string | number>>();
+/** Statements whose parts are kept at most; the ledger's are a few dozen, by row count. */
+const SPLIT_TEXTS_KEPT = 1000;
+
+function placeholderParts(sql: string): Array<string | number> {
+  let parts = splitTexts.get(sql);
+  if (!parts) {
+    parts = sql.split(/\$(\d+)/).map((part, at) => (at % 2 === 1 ? Number(part) - 1 : part));
+    if (splitTexts.size >= SPLIT_TEXTS_KEPT) splitTexts.clear();
+    splitTexts.set(sql, parts);
+  }
+  return parts;
+}
+
 /**
  * The statement with its values written in as literals. Only for statements this program writes
  * itself (the ledger's, and the inserts its query builder compiles), where `$n` is never inside a
@@ -56,15 +71,21 @@ export function inlineParameters(
   statement: ScriptStatement,
   quote: (text: string) => string,
 ): string | undefined {
-  let failed = false;
-  const text = statement.sql.replace(/\$(\d+)/g, (_, index: string) => {
-    const position = Number(index) - 1;
+  const parts = placeholderParts(statement.sql);
+  let text = '';
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      text += part;
+      continue;
+    }
     const written =
-      position < statement.parameters.length ? literal(statement.parameters[position], quote) : undefined;
-    if (written === undefined) failed = true;
-    return written ?? '';
-  });
-  return failed ? undefined : text;
+      part >= 0 && part < statement.parameters.length
+        ? literal(statement.parameters[part], quote)
+        : undefined;
+    if (written === undefined) return undefined;
+    text += written;
+  }
+  return text;
 }
 
 const asResult = (result: QueryResult): ScriptResult => ({

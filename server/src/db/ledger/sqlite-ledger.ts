@@ -100,7 +100,7 @@ export class SqliteLedger extends ProgramLedger {
    * database (the checkpointer starting the WAL over, another process), true once begun.
    */
   #beginAtOnce(): boolean {
-    this.#noWait.get();
+    this.#noWait.run();
     try {
       this.#begin.run();
       return true;
@@ -108,7 +108,7 @@ export class SqliteLedger extends ProgramLedger {
       if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
       throw error;
     } finally {
-      this.#wait.get();
+      this.#wait.run();
     }
   }
 
