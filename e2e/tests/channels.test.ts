@@ -218,7 +218,12 @@ describe('an administrator manages channels', () => {
     expect(await page.getByLabel('Batch creation').count()).toBe(0);
     await page.locator('input[name="name"]').fill('fake-slow');
     await page.locator('input[name="key"]').fill('');
+    // Waited for apart from the toast, so a failure says whether the save was sent and answered.
+    const saved = page.waitForResponse(
+      (response) => response.url().endsWith('/api/channel/') && response.request().method() === 'PUT',
+    );
     await page.getByRole('button', { name: 'Submit' }).click();
+    expect((await saved).status()).toBe(200);
     await expectToast(page, 'Channel updated!');
     await waitForPath(page, '/channel');
     await row(slow.id).getByText('fake-slow').waitFor();
