@@ -30,6 +30,15 @@ export async function expectToast(page: Page, text: string): Promise<void> {
   }
 }
 
+/**
+ * Wait until no toast is on screen. A toast at the bottom left can sit over a long form's Submit
+ * button once it is scrolled just into view, and a pointer over a toast keeps it open: a click
+ * there would wait on it for ever.
+ */
+export async function waitForToastsGone(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelectorAll('.mantine-Notification-root').length === 0);
+}
+
 /** Wait until running animations and transitions (dialogs, toasts, loaders) have finished, for a clean screenshot. */
 export async function settle(page: Page): Promise<void> {
   await page.evaluate(() =>

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESKTOP, type Language, launchBrowser, PHONE, screenshot, type TestBrowser } from '../src/browser';
-import { AdminApi, expectToast, ROOT, signedInContext, waitForPath } from '../src/console';
+import { AdminApi, expectToast, ROOT, signedInContext, waitForPath, waitForToastsGone } from '../src/console';
 import { type FakeOpenAi, startFakeOpenAi } from '../src/fake-openai';
 import { type RunningServer, startServer } from '../src/server';
 
@@ -218,6 +218,8 @@ describe('an administrator manages channels', () => {
     expect(await page.getByLabel('Batch creation').count()).toBe(0);
     await page.locator('input[name="name"]').fill('fake-slow');
     await page.locator('input[name="key"]').fill('');
+    // The list's toasts (balance, disable, delete) may still cover Submit on a slow machine.
+    await waitForToastsGone(page);
     // Waited for apart from the toast, so a failure says whether the save was sent and answered.
     const saved = page.waitForResponse(
       (response) => response.url().endsWith('/api/channel/') && response.request().method() === 'PUT',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { nowSeconds } from '../../clock';
 import type { Sql } from '../connect';
 import type { OutboxEntry } from '../log-outbox';
-import { inTransaction } from '../transaction';
+import { inTransaction, retryOnConflict } from '../transaction';
 import { asSummarized, summarizeLogs } from './log-summaries/buckets';
 import { addLogSummaries } from './log-summaries/upserts';
 
@@ -59,10 +59,16 @@ export function receiveLogs(
   });
 }
 
-/** Receipts of entries gone from the outbox: they can never be shipped again. */
+/**
+ * Receipts of entries gone from the outbox: they can never be shipped again. Tried again when MySQL
+ * picks it as a deadlock's victim (another shipper's receipts are going in beside them): forgetting
+ * twice is forgetting once.
+ */
 export async function forgetReceipts(logDb: Sql, outboxIds: number[]): Promise<void> {
   if (outboxIds.length > 0)
-    await logDb.kysely.deleteFrom('log_receipts').where('outbox_id', 'in', outboxIds).execute();
+    await retryOnConflict(logDb, () =>
+      logDb.kysely.deleteFrom('log_receipts').where('outbox_id', 'in', outboxIds).execute(),
+    );
 }
 
 /** The oldest receipts (left by a process that stopped between emptying the outbox and forgetting them). */
