@@ -32,4 +32,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The node flags are those of server/package.json's serve script (docs/decisions.md, "Node flags").
-CMD ["node", "--max-semi-space-size=8", "--no-concurrent-sparkplug", "--no-maglev-build-code-on-background", "--no-maglev-deopt-data-on-background", "server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=32", "--no-concurrent-sparkplug", "--no-maglev-build-code-on-background", "--no-maglev-deopt-data-on-background", "server/dist/main.js"]

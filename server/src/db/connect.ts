@@ -180,7 +180,7 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
         idle: pgPool.idleCount,
         waiting: pgPool.waitingCount,
       });
-      if (pool.pgPipeline) pgScripts = createPgScripts(pgPool, pg.escapeLiteral, options.logSql);
+      if (pool.pgPipeline) pgScripts = createPgScripts(pgPool, options.logSql);
       kysely = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: pgPool }),
         ...(log ? { log } : {}),

@@ -30,6 +30,17 @@ export interface PgScripts {
   transaction(work: (send: SendStatements) => Promise<boolean>): Promise<boolean | undefined>;
 }
 
+/**
+ * Text as a PostgreSQL string literal, the same text as pg's `escapeLiteral` writes (quotes doubled;
+ * with a backslash, an escape string with backslashes doubled, which reads the same whatever
+ * standard_conforming_strings says), without building it a character at a time: that made a string
+ * for every character of a log's content.
+ */
+export function quoteLiteral(text: string): string {
+  const quoted = text.includes("'") ? text.replaceAll("'", "''") : text;
+  return text.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
+}
+
 /** A value that has no literal form was to be sent: the transaction is given up. */
 class NotWritable extends Error {}
 
@@ -37,14 +48,14 @@ class NotWritable extends Error {}
  * A value as a quoted literal of unknown type, which PostgreSQL types from its context as it types a
  * parameter; undefined when it has no such text (a NUL would end the query string early).
  */
-function literal(value: unknown, quote: (text: string) => string): string | undefined {
+function literal(value: unknown): string | undefined {
   if (value === null || value === undefined) return 'NULL';
   let text: string;
   if (typeof value === 'string') text = value;
   else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
     text = String(value);
   else return undefined;
-  return text.includes('\u0000') ? undefined : quote(text);
+  return text.includes('\u0000') ? undefined : quoteLiteral(text);
 }
 
 /** A statement's text split at its placeholders: text, index, text, …, text (indices from 0). */
@@ -67,10 +78,7 @@ function placeholderParts(sql: string): Array<string | number> {
  * itself (the ledger's, and the inserts its query builder compiles), where `$n` is never inside a
  * quoted string or name.
  */
-export function inlineParameters(
-  statement: ScriptStatement,
-  quote: (text: string) => string,
-): string | undefined {
+export function inlineParameters(statement: ScriptStatement): string | undefined {
   const parts = placeholderParts(statement.sql);
   let text = '';
   for (const part of parts) {
@@ -79,9 +87,7 @@ export function inlineParameters(
       continue;
     }
     const written =
-      part >= 0 && part < statement.parameters.length
-        ? literal(statement.parameters[part], quote)
-        : undefined;
+      part >= 0 && part < statement.parameters.length ? literal(statement.parameters[part]) : undefined;
     if (written === undefined) return undefined;
     text += written;
   }
@@ -93,7 +99,7 @@ const asResult = (result: QueryResult): ScriptResult => ({
   rows: result.rows,
 });
 
-export function createPgScripts(pool: Pool, quote: (text: string) => string, log?: SqlLogger): PgScripts {
+export function createPgScripts(pool: Pool, log?: SqlLogger): PgScripts {
   return {
     async transaction(work) {
       const client = await pool.connect();
@@ -102,7 +108,7 @@ export function createPgScripts(pool: Pool, quote: (text: string) => string, log
       const send: SendStatements = async (statements) => {
         const texts: string[] = begun ? [] : ['BEGIN'];
         for (const statement of statements) {
-          const text = inlineParameters(statement, quote);
+          const text = inlineParameters(statement);
           if (text === undefined) throw new NotWritable();
           texts.push(text);
         }

@@ -4,13 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KyselyLedger } from '../../src/db/ledger/kysely-ledger';
 import { LeaseLostError, type Settlement } from '../../src/db/ledger/ledger';
 import type { Program } from '../../src/db/ledger/programs';
-import { inlineParameters } from '../../src/db/pg-script';
+import { inlineParameters, quoteLiteral } from '../../src/db/pg-script';
 import type { NewLogRow } from '../../src/db/schema';
 import { createTestDatabase, type TestDatabase } from '../databases';
 import { consumeLog, type Script, scriptedPgScripts, scriptedSql } from './scripted-ledger';
 
-const inline = (sql: string, ...parameters: unknown[]) =>
-  inlineParameters({ sql, parameters }, pg.escapeLiteral);
+const inline = (sql: string, ...parameters: unknown[]) => inlineParameters({ sql, parameters });
 
 /**
  * Reads one string literal of PostgreSQL's grammar at `at` (after optional spaces): a standard one,
@@ -109,6 +108,17 @@ describe("the PostgreSQL script builder's quoting", () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it("writes every text as pg's escapeLiteral does, a quote or a backslash anywhere", () => {
+    fc.assert(
+      fc.property(hostile, (text) => {
+        expect(quoteLiteral(text)).toBe(pg.escapeLiteral(text));
+      }),
+      { numRuns: 2_000 },
+    );
+    for (const text of ["'", '\\', "\\'", "''\\\\", "a'b\\c", '模型倍率 0.25，补全倍率 3'])
+      expect(quoteLiteral(text)).toBe(pg.escapeLiteral(text));
   });
 
   it('puts a value only where its own placeholder is: $1 beside $10, a "$2" inside a value left as text', () => {

@@ -11,7 +11,6 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
 } from 'kysely';
-import pg from 'pg';
 import type { Dialect, Sql } from '../../src/db/connect';
 import { ProgramLedger } from '../../src/db/ledger/program-ledger';
 import type { LedgerStep, Program } from '../../src/db/ledger/programs';
@@ -187,7 +186,7 @@ export function scriptedPgScripts(script: Script): {
       try {
         trip.committed = await work(async (statements) => {
           for (const statement of statements)
-            if (inlineParameters(statement, pg.escapeLiteral) === undefined) throw new NotWritable();
+            if (inlineParameters(statement) === undefined) throw new NotWritable();
           const names: string[] = [];
           trip.sends.push(names);
           return statements.map((statement) => {
