@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
 import type { ClientSignal } from './client-signal';
+import { atDeadline, cancelDeadline, type Deadline } from './deadlines';
 import {
   clientClosed,
   RelayError,
@@ -27,22 +28,6 @@ export interface UpstreamResponse {
 const upstreamTimedOut = () =>
   RelayError.upstream(504, 'The upstream channel did not answer in time', { code: 'upstream_timeout' });
 
-/**
- * Calls `spent` once performance.now() has reached `deadline`, and returns what cancels it. Node's
- * timers count whole milliseconds of the loop's clock and may fire up to one before performance.now()
- * gets there: the timer is armed again for what is left, so a budget that ran out has no time left.
- */
-function atDeadline(deadline: number, spent: () => void): { cancel: () => void } {
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    const left = deadline - performance.now();
-    if (left <= 0) spent();
-    else timer = setTimeout(arm, Math.ceil(left));
-  };
-  arm();
-  return { cancel: () => clearTimeout(timer) };
-}
-
 /** Unread body bytes above which the upstream socket is paused until the relay catches up. */
 const PAUSE_ABOVE_BYTES = 1024 * 1024;
 
@@ -63,7 +48,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
     | { resolve: (result: IteratorResult<Uint8Array>) => void; reject: (error: unknown) => void }
     | undefined;
   /** Ends the wait for the answer's head (connecting included) when the budget runs out. */
-  readonly #budget: { cancel: () => void };
+  readonly #budget: Deadline;
   #timedOut = false;
 
   constructor(
@@ -98,7 +83,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
     headers: Record<string, string | string[] | undefined>,
   ): void {
     // The answer has begun: from here only a silence (bodyTimeout) or the client leaving ends it.
-    this.#budget.cancel();
+    cancelDeadline(this.#budget);
     const contentType = headers['content-type'];
     this.#answer.resolve({
       status: statusCode,
@@ -166,7 +151,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   }
 
   #finish(): void {
-    this.#budget.cancel();
+    cancelDeadline(this.#budget);
     this.signal.removeEventListener('abort', this.#onAbort);
   }
 }
@@ -234,7 +219,7 @@ export class UpstreamClient {
     const chunks: Buffer[] = [];
     let size = 0;
     const iterator = body[Symbol.asyncIterator]();
-    let timer: { cancel: () => void } | undefined;
+    let timer: Deadline | undefined;
     const late = new Promise<never>((_resolve, reject) => {
       timer = atDeadline(performance.now() + this.remainingMs(), () => reject(upstreamWentSilent()));
     });
@@ -251,7 +236,7 @@ export class UpstreamClient {
       iterator.return?.()?.catch(() => {});
       throw error;
     } finally {
-      timer?.cancel();
+      cancelDeadline(timer);
     }
     return Buffer.concat(chunks, size);
   }
