@@ -1,8 +1,9 @@
 /**
- * Deadlines on one shared, coarse ticker instead of a timer each. A relayed call keeps two or three
- * (its budget until the answer begins, the whole answer's read, its settlement's bounded wait), each
- * for a duration of its own: a Node timer per deadline made a timer list and a priority-queue entry
- * per call. A deadline is called within TICK_MS after it, never before it.
+ * Deadlines on one shared, coarse ticker instead of a timer each. A relayed call keeps two to four
+ * (its budget until the answer begins, the whole answer's read or a stream's silence bound and
+ * keep-alive, its settlement's bounded wait), each for a duration of its own: a Node timer per
+ * deadline made a timer list and a priority-queue entry per call. A deadline is called within TICK_MS
+ * after it, never before it.
  *
  * The pending ones form a list linked through themselves, not a Set: with a Set taking and dropping
  * thousands a second, each scavenge copied more and more was promoted (a server life at c=64: 19 full
@@ -11,7 +12,7 @@
 const TICK_MS = 50;
 
 export interface Deadline {
-  readonly at: number;
+  at: number;
   /** Unset once spent or cancelled: the deadline is then out of the list. */
   spent: (() => void) | undefined;
   previous: Deadline | undefined;
@@ -75,4 +76,9 @@ export function atDeadline(at: number, spent: () => void): Deadline {
 /** The deadline will not be called (nothing happens when it already was). */
 export function cancelDeadline(deadline: Deadline | undefined): void {
   if (deadline?.spent) unlink(deadline);
+}
+
+/** Moves a deadline not yet called to `at`, sooner or later (nothing happens once called or cancelled). */
+export function moveDeadline(deadline: Deadline, at: number): void {
+  if (deadline.spent) deadline.at = at;
 }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { channelSecrets } from '../../domain/channel-secrets';
 import { redactSecretsInJsonText } from '../../domain/redact-secrets';
 import type { RelayCall, StreamTranslator } from '../adaptors/types';
+import { atDeadline, cancelDeadline, type Deadline, moveDeadline } from '../deadlines';
 import {
   badUpstreamAnswer,
   endedBeforeItsEnd,
@@ -23,8 +24,6 @@ export interface PumpDeps {
 }
 
 const KEEP_ALIVE_MS = 15_000;
-/** The longest delay a Node timer takes (a longer one fires at once). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Sent as a stream's last event when the account cannot pay for more of it. */
 const quotaRanOut = () =>
@@ -95,22 +94,25 @@ export function translatedOutput(translator: StreamTranslator, call: RelayCall):
  */
 class EventSilenceBound implements AsyncIterableIterator<Uint8Array> {
   readonly #iterator: AsyncIterator<Uint8Array>;
-  readonly #timer: NodeJS.Timeout;
+  readonly #deadline: Deadline;
   #fail: ((error: unknown) => void) | undefined;
   #expired = false;
 
-  constructor(body: AsyncIterable<Uint8Array>, limitMs: number) {
+  constructor(
+    body: AsyncIterable<Uint8Array>,
+    private readonly limitMs: number,
+  ) {
     this.#iterator = body[Symbol.asyncIterator]();
-    this.#timer = setTimeout(this.#expire, limitMs);
+    this.#deadline = atDeadline(performance.now() + limitMs, this.#expire);
   }
 
   heard(): void {
-    this.#timer.refresh();
+    moveDeadline(this.#deadline, performance.now() + this.limitMs);
   }
 
   /** The stream is over (its end, a failure): the bound no longer runs. */
   stop(): void {
-    clearTimeout(this.#timer);
+    cancelDeadline(this.#deadline);
   }
 
   next(): Promise<IteratorResult<Uint8Array>> {
@@ -173,14 +175,16 @@ export async function pumpStream(
   const keepAliveMs = deps.keepAliveMs ?? KEEP_ALIVE_MS;
   const silent = () => Date.now() - lastWrite >= keepAliveMs && parser.between();
   let recheck: NodeJS.Immediate | undefined;
-  const keepAlive = setInterval(() => {
+  const lookForSilence = () => {
     // Timers run before the loop reads its sockets: after a busy spell the upstream's next event may
     // already be waiting. It is read first; only a silence that is still one gets the comment.
     if (silent())
       recheck = setImmediate(() => {
         if (silent()) write(': keep-alive\n\n');
       });
-  }, keepAliveMs);
+    keepAlive = atDeadline(performance.now() + keepAliveMs, lookForSilence);
+  };
+  let keepAlive = atDeadline(performance.now() + keepAliveMs, lookForSilence);
   // Events that arrived together leave together: one write per upstream chunk, none held back.
   const forward = (text: string, events: SseEvent[]) => {
     const { out, failure } = output.forward(text, events);
@@ -190,7 +194,7 @@ export async function pumpStream(
     }
     if (failure !== undefined) throw failure;
   };
-  const chunks = new EventSilenceBound(body, deps.upstream?.silenceLimitMs() ?? MAX_TIMER_MS);
+  const chunks = new EventSilenceBound(body, deps.upstream?.silenceLimitMs() ?? Number.POSITIVE_INFINITY);
   try {
     for await (const chunk of chunks) {
       const text = parser.decode(chunk);
@@ -212,7 +216,7 @@ export async function pumpStream(
       deps.logger?.warn({ err: error, requestId: call.requestId }, 'upstream stream broke off');
     }
   } finally {
-    clearInterval(keepAlive);
+    cancelDeadline(keepAlive);
     clearImmediate(recheck);
     chunks.stop();
   }
