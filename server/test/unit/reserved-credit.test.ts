@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Db, openDatabase } from '../../src/db/database';
+import type { QuotaLedger } from '../../src/db/ledger/ledger';
 import { migrateToLatest } from '../../src/db/migrate';
 import { HolderLease } from '../../src/domain/billing/holder-lease';
 import { type Payer, type Reservation, Reservations } from '../../src/domain/billing/reservations';
@@ -135,7 +136,12 @@ describe('Reservations: holding ahead, spending from memory, giving back (a real
   /** One process's billing parts on the shared ledger: its lease, credit (on `clock`), settlements, reservations. */
   async function process(
     clock = manualClock(),
-    more: { askForCredit?: (userId: number) => void; mayUseCredit?: () => boolean } = {},
+    more: {
+      askForCredit?: (userId: number) => void;
+      mayUseCredit?: () => boolean;
+      /** Holds go through this ledger (the same database, held up by the test). */
+      holdLedger?: QuotaLedger;
+    } = {},
   ) {
     const credit = new ReservedCredit(clock.now);
     const onWriteFailed = (error: unknown) => failures.push(error);
@@ -154,7 +160,7 @@ describe('Reservations: holding ahead, spending from memory, giving back (a real
       onWriteFailed,
     });
     const reservations = new Reservations({
-      ledger: db.ledger,
+      ledger: more.holdLedger ?? db.ledger,
       lease,
       credit,
       onWriteFailed,
@@ -170,6 +176,40 @@ describe('Reservations: holding ahead, spending from memory, giving back (a real
     if (typeof answer === 'string') throw new Error(`refused: ${answer}`);
     return answer;
   };
+
+  /** The real ledger, whose holds after the first wait until the test opens the gate. */
+  function gatedHolds() {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let holds = 0;
+    const ledger: QuotaLedger = Object.assign(Object.create(db.ledger), {
+      hold: async (...args: Parameters<QuotaLedger['hold']>) => {
+        holds += 1;
+        if (holds > 1) await gate;
+        return db.ledger.hold(...args);
+      },
+    });
+    return { ledger, open, holds: () => holds };
+  }
+
+  /** Reserves until `calls` calls were reserved or one waits for the database (it is answered). */
+  async function reserveFromMemory(reservations: Reservations, who: Payer, calls: number) {
+    const answered: Reservation[] = [];
+    for (let index = 0; index < calls; index++) {
+      let settled = false;
+      const pending = reservations.reserve(who, 100, 200).then((answer) => {
+        settled = true;
+        return reserved(answer);
+      });
+      // A reservation from memory resolves within a turn of microtasks; one held in the database does not.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!settled) return { answered, waiting: pending };
+      answered.push(await pending);
+    }
+    return { answered, waiting: undefined };
+  }
 
   it('a rich payer holds 63 calls ahead; the next calls reserve from memory; idle credit goes back on the timer', async () => {
     const alice = await account(1_000_000);
@@ -294,6 +334,69 @@ describe('Reservations: holding ahead, spending from memory, giving back (a real
     expect(call.amount).toBe(900);
     expect(await reservations.extend(call, 101)).toBe(false);
     expect(await held(ivy.userId)).toBe(900);
+  });
+
+  it("holds a rich payer's credit again before it runs out, while its calls go on from memory", async () => {
+    const kim = await account(10_000_000);
+    const holds = gatedHolds();
+    const { credit, reservations } = await process(manualClock(), { holdLedger: holds.ledger });
+    reserved(await reservations.reserve(kim, 100, 200));
+    expect(credit.held().quota).toBe(6_300);
+    // Down to 16 calls' worth (after 48 more), more is held in the background; the calls go on.
+    const before = await reserveFromMemory(reservations, kim, 63);
+    expect(before.answered).toHaveLength(63);
+    expect(before.waiting).toBeUndefined();
+    expect(holds.holds()).toBe(2);
+    expect(credit.held().quota).toBe(0);
+    holds.open();
+    await vi.waitFor(() => expect(credit.held().quota).toBe(6_400));
+    const after = await reserveFromMemory(reservations, kim, 64);
+    expect(after.waiting).toBeUndefined();
+    // What the database holds is the calls' and the credit's, no more.
+    expect(await held(kim.userId)).toBe(128 * 100 + credit.held().quota);
+  });
+
+  it('a background hold that lands after the credit was taken back goes back too', async () => {
+    const lee = await account(10_000_000);
+    const holds = gatedHolds();
+    const { credit, reservations, settlements } = await process(manualClock(), { holdLedger: holds.ledger });
+    reserved(await reservations.reserve(lee, 100, 200));
+    await reserveFromMemory(reservations, lee, 48);
+    expect(holds.holds()).toBe(2);
+    // Another process asks for the user's credit while the background hold waits.
+    await reservations.returnCredit({ userId: lee.userId });
+    holds.open();
+    await vi.waitFor(async () => {
+      await settlements.drained();
+      expect(await held(lee.userId)).toBe(49 * 100);
+    });
+    expect(credit.size).toBe(0);
+  });
+
+  it('giving all credit back (shutdown) waits for a background hold and gives it back as well', async () => {
+    const max = await account(10_000_000);
+    const holds = gatedHolds();
+    const { credit, reservations, settlements } = await process(manualClock(), { holdLedger: holds.ledger });
+    reserved(await reservations.reserve(max, 100, 200));
+    await reserveFromMemory(reservations, max, 48);
+    reservations.stopCreditReturns();
+    let returned = false;
+    const returning = reservations.returnIdleCredit(0).then(() => {
+      returned = true;
+    });
+    await settlements.drained();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(returned).toBe(false);
+    holds.open();
+    await returning;
+    await settlements.drained();
+    expect(credit.size).toBe(0);
+    expect(await held(max.userId)).toBe(49 * 100);
+    // Calls still served while shutting down hold as before, but nothing is held in the background.
+    reserved(await reservations.reserve(max, 100, 200));
+    expect(holds.holds()).toBe(3);
+    await reserveFromMemory(reservations, max, 63);
+    expect(holds.holds()).toBe(3);
   });
 
   it('a refund gives the whole hold back, once', async () => {

@@ -11,7 +11,7 @@ import {
   type QuotaLedger,
 } from '../../db/ledger/ledger';
 import type { HolderLease } from './holder-lease';
-import type { ReservedCredit } from './reserved-credit';
+import { keyOf, type ReservedCredit } from './reserved-credit';
 
 export interface Payer {
   userId: number;
@@ -47,6 +47,11 @@ export type ReserveRefusal = HoldRefusal;
  */
 const RESERVE_AHEAD_CALLS = 64;
 const RICH_FLOOR_CALLS = 4;
+/**
+ * Once a payer's credit is down to this many calls' worth, more is held in the background, so that
+ * a rich payer's calls do not wait for the database each time the credit runs out.
+ */
+const REFILL_BELOW_CALLS = 16;
 /** Unused credit goes back after this long without calls of its payer. */
 const CREDIT_IDLE_MS = 2_000;
 /** How long a refused call waits for its own process's credit to be given back before it holds again. */
@@ -70,6 +75,14 @@ const payerRef = (payer: Payer): PayerRef => ({
   budgetPeriod: payer.budgetPeriod,
 });
 
+/** A call's hold, with as much again as RESERVE_AHEAD_CALLS allows held ahead when `ahead`. */
+const holdRequest = (payer: Payer, amount: number, ceiling: number, ahead: boolean): HoldRequest => ({
+  ...payerRef(payer),
+  amount,
+  ahead: ahead ? amount * (RESERVE_AHEAD_CALLS - 1) : 0,
+  richFloor: Math.max(ceiling, amount) * RICH_FLOOR_CALLS,
+});
+
 interface HoldAsk {
   request: HoldRequest;
 }
@@ -79,6 +92,10 @@ type HoldAnswer = HoldResult & { holder: string };
 export class Reservations {
   readonly #holds: GroupCommit<HoldAsk, HoldAnswer>;
   #creditReturns: NodeJS.Timeout | undefined;
+  /** Credit being held again in the background, by payer (see #refill). */
+  readonly #refills = new Map<string, Promise<void>>();
+  /** Shutting down: no more credit is held ahead. */
+  #closing = false;
 
   constructor(
     private readonly deps: {
@@ -119,14 +136,12 @@ export class Reservations {
     const amount = Math.max(1, estimate);
     const useCredit = this.deps.mayUseCredit();
     const holder = useCredit ? credit.take(payer, amount) : undefined;
-    if (holder) return { payer, amount, holder };
-    const ahead = useCredit ? amount * (RESERVE_AHEAD_CALLS - 1) : 0;
-    const request = {
-      ...payerRef(payer),
-      amount,
-      ahead,
-      richFloor: Math.max(ceiling, amount) * RICH_FLOOR_CALLS,
-    };
+    if (holder) {
+      if (!this.#closing && (credit.left(payer) ?? 0) < amount * REFILL_BELOW_CALLS)
+        this.#refill(payer, holdRequest(payer, amount, ceiling, true));
+      return { payer, amount, holder };
+    }
+    const request = holdRequest(payer, amount, ceiling, useCredit);
     let answer = await this.#holdWithin(request, left());
     // Refused: credit held unused, by this process or by others, may be what is missing.
     const own = answer.ok ? [] : credit.takeUser(payer.userId);
@@ -194,8 +209,12 @@ export class Reservations {
     await this.deps.giveBack([holdOf(reservation)]);
   }
 
-  /** Gives back the credit of payers idle for `idleMs` (all of it with 0). */
+  /**
+   * Gives back the credit of payers idle for `idleMs`. With 0, all of it, once the credit being held
+   * in the background has landed (else it would be kept after all).
+   */
   async returnIdleCredit(idleMs: number): Promise<void> {
+    if (idleMs === 0) await Promise.all(this.#refills.values());
     await this.deps.giveBack(this.deps.credit.takeIdle(idleMs));
   }
 
@@ -204,9 +223,38 @@ export class Reservations {
     return this.#holds.depth;
   }
 
-  /** Shutdown: idle credit is no longer given back on a timer. */
+  /** Shutdown: no credit is held ahead any more, and idle credit is no longer given back on a timer. */
   stopCreditReturns(): void {
+    this.#closing = true;
     clearInterval(this.#creditReturns);
+  }
+
+  /**
+   * Holds a call's worth and what may be held ahead with it for the payer's credit, without a call
+   * waiting for it. It is kept only if the payer still holds credit when it lands: credit taken back
+   * meanwhile (idle, asked for by another process, an edit, a lost lease) was taken back on purpose,
+   * and the new hold goes back too.
+   */
+  #refill(payer: Payer, request: HoldRequest): void {
+    const key = keyOf(payer);
+    if (this.#refills.has(key)) return;
+    const { credit, onWriteFailed } = this.deps;
+    const landed = this.#holdWithin(request, this.deps.waitMs)
+      .then(async (answer) => {
+        if (!answer.ok) return;
+        if (credit.left(payer) === undefined) {
+          await this.deps.giveBack([{ ...payerRef(payer), holder: answer.holder, amount: answer.taken }]);
+          return;
+        }
+        credit.add(payer, answer.holder, answer.taken);
+        this.#scheduleCreditReturns();
+      })
+      .catch((error) => {
+        // A database that does not answer: the calls hold for themselves once the credit runs out.
+        if (!(error instanceof DatabaseDeadlineError)) onWriteFailed(error);
+      })
+      .finally(() => this.#refills.delete(key));
+    this.#refills.set(key, landed);
   }
 
   /** A hold within `ms`; one that lands after it (nobody waits for it any more) is given back. */

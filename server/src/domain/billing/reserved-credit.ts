@@ -25,6 +25,14 @@ export class ReservedCredit {
     return credit.hold.holder;
   }
 
+  /**
+   * What is left of the payer's credit; undefined when it holds none: none was added, or it was
+   * taken back since (idle, asked for, an edit, a lost lease).
+   */
+  left(payer: PayerRef): number | undefined {
+    return this.#credits.get(keyOf(payer))?.hold.amount;
+  }
+
   /** Keeps quota held under `holder` for the payer's next calls. */
   add(payer: PayerRef, holder: string, amount: number): void {
     if (amount <= 0) return;
@@ -96,5 +104,5 @@ export class ReservedCredit {
   }
 }
 
-const keyOf = (payer: PayerRef) =>
+export const keyOf = (payer: PayerRef) =>
   `${payer.userId}:${payer.tokenId}:${payer.unlimitedToken ? 1 : 0}:${payer.budgetPeriod ?? ''}`;
