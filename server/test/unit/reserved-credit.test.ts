@@ -356,13 +356,19 @@ describe('Reservations: holding ahead, spending from memory, giving back (a real
     expect(await held(kim.userId)).toBe(128 * 100 + credit.held().quota);
   });
 
-  it('a background hold that lands after the credit was taken back goes back too', async () => {
-    const lee = await account(10_000_000);
+  /** A rich payer 49 calls in: its credit is down to 15 calls' worth, and more is being held (gated). */
+  async function backgroundHoldWaiting() {
+    const who = await account(10_000_000);
     const holds = gatedHolds();
-    const { credit, reservations, settlements } = await process(manualClock(), { holdLedger: holds.ledger });
-    reserved(await reservations.reserve(lee, 100, 200));
-    await reserveFromMemory(reservations, lee, 48);
+    const parts = await process(manualClock(), { holdLedger: holds.ledger });
+    reserved(await parts.reservations.reserve(who, 100, 200));
+    await reserveFromMemory(parts.reservations, who, 48);
     expect(holds.holds()).toBe(2);
+    return { who, holds, ...parts };
+  }
+
+  it('a background hold that lands after the credit was taken back goes back too', async () => {
+    const { who: lee, holds, credit, reservations, settlements } = await backgroundHoldWaiting();
     // Another process asks for the user's credit while the background hold waits.
     await reservations.returnCredit({ userId: lee.userId });
     holds.open();
@@ -374,11 +380,7 @@ describe('Reservations: holding ahead, spending from memory, giving back (a real
   });
 
   it('giving all credit back (shutdown) waits for a background hold and gives it back as well', async () => {
-    const max = await account(10_000_000);
-    const holds = gatedHolds();
-    const { credit, reservations, settlements } = await process(manualClock(), { holdLedger: holds.ledger });
-    reserved(await reservations.reserve(max, 100, 200));
-    await reserveFromMemory(reservations, max, 48);
+    const { who: max, holds, credit, reservations, settlements } = await backgroundHoldWaiting();
     reservations.stopCreditReturns();
     let returned = false;
     const returning = reservations.returnIdleCredit(0).then(() => {
