@@ -31,6 +31,16 @@ const upstreamTimedOut = () =>
 /** Unread body bytes above which the upstream socket is paused until the relay catches up. */
 const PAUSE_ABOVE_BYTES = 1024 * 1024;
 
+/** An answer being read whole, and who waits for it. */
+interface WholeRead {
+  chunks: Buffer[];
+  size: number;
+  limit: number;
+  resolve: (body: Buffer) => void;
+  reject: (error: unknown) => void;
+  late?: Deadline;
+}
+
 /**
  * One upstream call on undici's dispatch interface: the head resolves `response`, body chunks are
  * handed to the relay as they arrive through a plain async iterator. This skips the Readable stream
@@ -50,6 +60,8 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   /** Ends the wait for the answer's head (connecting included) when the budget runs out. */
   readonly #budget: Deadline;
   #timedOut = false;
+  /** The answer being read whole (`readWhole`): its chunks go here as they arrive. */
+  #whole: WholeRead | undefined;
 
   constructor(
     private readonly signal: ClientSignal,
@@ -93,6 +105,13 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    const whole = this.#whole;
+    if (whole) {
+      whole.chunks.push(chunk);
+      whole.size += chunk.length;
+      if (whole.size > whole.limit) this.#abandonWhole(upstreamAnswerTooLarge(whole.limit));
+      return;
+    }
     const reader = this.#reader;
     if (reader) {
       this.#reader = undefined;
@@ -107,6 +126,12 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   onResponseEnd(): void {
     this.#ended = true;
     this.#finish();
+    const whole = this.#whole;
+    if (whole) {
+      this.#whole = undefined;
+      cancelDeadline(whole.late);
+      whole.resolve(Buffer.concat(whole.chunks, whole.size));
+    }
     this.#reader?.resolve({ value: undefined, done: true });
     this.#reader = undefined;
   }
@@ -123,6 +148,44 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
     );
     this.#reader?.reject(this.#error);
     this.#reader = undefined;
+    const whole = this.#whole;
+    if (whole) {
+      this.#whole = undefined;
+      cancelDeadline(whole.late);
+      whole.reject(this.#error);
+    }
+  }
+
+  /**
+   * The whole answer in one promise, the chunks gathered as they arrive (no promise per chunk):
+   * refused once it grows beyond `limit` bytes, or when it is not whole by `deadline`
+   * (performance.now()); either way the rest is not read and the upstream call is aborted.
+   */
+  readWhole(limit: number, deadline: number): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const whole: WholeRead = { chunks: this.#chunks, size: this.#queuedBytes, limit, resolve, reject };
+      this.#chunks = [];
+      this.#queuedBytes = 0;
+      if (this.#error !== undefined) reject(this.#error);
+      else if (whole.size > limit) {
+        this.#whole = whole;
+        this.#abandonWhole(upstreamAnswerTooLarge(limit));
+      } else if (this.#ended) resolve(Buffer.concat(whole.chunks, whole.size));
+      else {
+        this.#whole = whole;
+        whole.late = atDeadline(deadline, () => this.#abandonWhole(upstreamWentSilent()));
+        if (this.#controller?.paused) this.#controller.resume();
+      }
+    });
+  }
+
+  #abandonWhole(error: RelayError): void {
+    const whole = this.#whole;
+    if (!whole) return;
+    this.#whole = undefined;
+    cancelDeadline(whole.late);
+    whole.reject(error);
+    if (!this.#ended && this.#error === undefined) this.#controller?.abort(new Error('body no longer read'));
   }
 
   next(): Promise<IteratorResult<Uint8Array>> {
@@ -216,6 +279,8 @@ export class UpstreamClient {
    */
   async readWhole(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
     const limit = this.#limits.relayAnswerLimit;
+    if (body instanceof UpstreamExchange)
+      return body.readWhole(limit, performance.now() + this.remainingMs());
     const chunks: Buffer[] = [];
     let size = 0;
     const iterator = body[Symbol.asyncIterator]();
