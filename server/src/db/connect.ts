@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
 import { Kysely, type LogEvent, MysqlDialect, PostgresDialect } from 'kysely';
+import { boundedMemo } from '../bounded-memo';
 import { DEFAULT_POOL, type PoolSettings } from '../config/database-pool';
 import type { DatabaseTarget } from '../config/database-target';
 import { createPgScripts, type PgScripts } from './pg-script';
@@ -87,19 +88,9 @@ const CONNECT_TIMEOUT_MS = 5_000;
 
 /** better-sqlite3 with prepared statements kept by SQL text: the hot path prepares nothing twice. */
 function withStatementCache(database: SqliteDatabase.Database) {
-  const statements = new Map<string, SqliteDatabase.Statement>();
   return {
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
-        statement = database.prepare(sql);
-        statements.set(sql, statement);
-      }
-      return statement;
-    },
+    prepare: boundedMemo(STATEMENT_CACHE_SIZE, (sql: string) => database.prepare(sql)),
     close() {
-      statements.clear();
       database.close();
     },
   };

@@ -1,4 +1,5 @@
 import type { Pool, QueryResult } from 'pg';
+import { boundedMemo } from '../bounded-memo';
 import { maskParameter, type SqlLogger } from './sql-log';
 
 /** A statement with PostgreSQL's numbered placeholders and the values they stand for. */
@@ -58,20 +59,15 @@ function literal(value: unknown): string | undefined {
   return text.includes('\u0000') ? undefined : quoteLiteral(text);
 }
 
-/** A statement's text split at its placeholders: text, index, text, …, text (indices from 0). */
-const splitTexts = new Map<string, Array<string | number>>();
 /** Statements whose parts are kept at most; the ledger's are a few dozen, by row count. */
 const SPLIT_TEXTS_KEPT = 1000;
 
-function placeholderParts(sql: string): Array<string | number> {
-  let parts = splitTexts.get(sql);
-  if (!parts) {
-    parts = sql.split(/\$(\d+)/).map((part, at) => (at % 2 === 1 ? Number(part) - 1 : part));
-    if (splitTexts.size >= SPLIT_TEXTS_KEPT) splitTexts.clear();
-    splitTexts.set(sql, parts);
-  }
-  return parts;
-}
+/** A statement's text split at its placeholders: text, index, text, …, text (indices from 0). */
+const placeholderParts = boundedMemo(
+  SPLIT_TEXTS_KEPT,
+  (sql: string): Array<string | number> =>
+    sql.split(/\$(\d+)/).map((part, at) => (at % 2 === 1 ? Number(part) - 1 : part)),
+);
 
 /**
  * The statement with its values written in as literals. Only for statements this program writes

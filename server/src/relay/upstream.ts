@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
+import { boundedMemo } from '../bounded-memo';
 import type { ClientSignal } from './client-signal';
 import { atDeadline, cancelDeadline, type Deadline } from './deadlines';
 import {
@@ -23,6 +24,20 @@ export interface UpstreamResponse {
   contentType: string;
   body: AsyncIterable<Uint8Array>;
 }
+
+interface DispatchTarget {
+  origin: string;
+  path: string;
+}
+
+/** Upstream addresses whose origin and path are kept: a channel's calls go to the same few. */
+const TARGETS_KEPT = 256;
+
+/** An upstream address split for undici's dispatch, parsed once while its channel is busy. */
+const dispatchTarget = boundedMemo(TARGETS_KEPT, (address: string): DispatchTarget => {
+  const url = new URL(address);
+  return { origin: url.origin, path: url.pathname + url.search };
+});
 
 /** The call's budget (RELAY_TIMEOUT) ran out before the channel's answer began. */
 const upstreamTimedOut = () =>
@@ -316,9 +331,9 @@ export class UpstreamClient {
     const budgetMs = this.remainingMs();
     if (budgetMs <= 0) return Promise.reject(upstreamTimedOut());
     const deadline = performance.now() + budgetMs;
-    let url: URL;
+    let target: DispatchTarget;
     try {
-      url = new URL(upstream.url);
+      target = dispatchTarget(upstream.url);
     } catch (error) {
       return Promise.reject(upstreamUnreachable(error));
     }
@@ -326,8 +341,8 @@ export class UpstreamClient {
     try {
       this.#agent.dispatch(
         {
-          origin: url.origin,
-          path: url.pathname + url.search,
+          origin: target.origin,
+          path: target.path,
           method: upstream.method,
           headers: upstream.headers,
           body: upstream.body ?? null,
