@@ -25,6 +25,19 @@ export const busyPause = (): Promise<void> => new Promise((resolve) => setTimeou
 
 export const stillBusy = (): Error => Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 
+/** `attempt` until it does not fail with SQLITE_BUSY, a pause between tries, for `waitMs` at most. */
+export async function retryWhileBusy<T>(waitMs: number, attempt: () => T | Promise<T>): Promise<T> {
+  const giveUpAt = performance.now() + waitMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusy(error) || performance.now() >= giveUpAt) throw error;
+    }
+    await busyPause();
+  }
+}
+
 /** Kysely's SQLite dialect whose statements wait for a busy database on timers (see above). */
 export class WaitingSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
@@ -56,17 +69,8 @@ class WaitingSqliteDriver extends SqliteDriver {
       const connection = await super.acquireConnection();
       const waitMs = this.waitMs;
       this.#connection = {
-        async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-          const giveUpAt = performance.now() + waitMs;
-          for (;;) {
-            try {
-              return await connection.executeQuery<R>(query);
-            } catch (error) {
-              if (!isBusy(error) || performance.now() >= giveUpAt) throw error;
-            }
-            await busyPause();
-          }
-        },
+        executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
+          retryWhileBusy(waitMs, () => connection.executeQuery<R>(query)),
         // A read streamed row by row is not begun again half-way: it fails as it is.
         streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
       };

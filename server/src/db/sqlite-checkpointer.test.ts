@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Connection, openConnection } from './connect';
-import { busyPause, isBusy } from './sqlite-busy';
+import { retryWhileBusy } from './sqlite-busy';
 import { FALLBACK_AUTOCHECKPOINT_PAGES } from './sqlite-checkpointer';
 
 /** The WAL header's checkpoint sequence: it grows each time a writer starts the WAL over. */
@@ -78,15 +78,7 @@ describe('SQLite checkpoints', () => {
     const until = Date.now() + 4_000;
     while (Date.now() < until) {
       // As the ledger writes: a commit the checkpointer holds off for a moment is tried again on a timer.
-      for (;;) {
-        try {
-          commit();
-          break;
-        } catch (error) {
-          if (!isBusy(error)) throw error;
-          await busyPause();
-        }
-      }
+      await retryWhileBusy(3_000, commit);
       largestWal = Math.max(largestWal, fs.statSync(`${file}-wal`).size);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
 import { dailyValues, hourlyValues, summaryUpsert } from '../repos/log-summaries/upserts';
 import type { Database, NewLogRow } from '../schema';
-import { busyPause, isBusy, stillBusy } from '../sqlite-busy';
+import { busyPause, isBusy, retryWhileBusy, stillBusy } from '../sqlite-busy';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
 import { LOG_VALUES_PER_ROW, ledgerStatements, logInsert, logValues, type StatementName } from './statements';
@@ -131,14 +131,12 @@ export class SqliteLedger extends ProgramLedger {
 
   /** Kysely holds a transaction open across awaits: the ledger's begins once the connection is free. */
   #afterKyselysTransaction<T>(program: () => Program<T>): Promise<T> {
-    return this.kysely.connection().execute(async () => {
-      const giveUpAt = performance.now() + this.waitMs;
-      while (!this.#beginAtOnce()) {
-        if (performance.now() >= giveUpAt) throw stillBusy();
-        await busyPause();
-      }
-      return this.#run(program);
-    });
+    return this.kysely.connection().execute(() =>
+      retryWhileBusy(this.waitMs, () => {
+        this.#begin.run();
+        return this.#run(program);
+      }),
+    );
   }
 
   protected execute<T>(program: () => Program<T>): Promise<T> {
