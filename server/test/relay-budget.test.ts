@@ -109,8 +109,11 @@ describe('RELAY_TIMEOUT is the whole call’s budget, retries included', () => {
   it('fails fast on a channel it cannot connect to and answers from the next with what is left', async () => {
     const { result, ms } = await timed(() => ask(customer, 'gpt-3.5-turbo'));
     expect(result).toMatchObject({ choices: [{ message: { content: 'one two three four five' } }] });
-    // Connecting gave up after RELAY_CONNECT_TIMEOUT (1 s), well inside the budget.
-    expect(ms).toBeLessThan(BUDGET_MS);
+    // The unconnectable channel was tried first and given up after RELAY_CONNECT_TIMEOUT (1 s): had
+    // connecting taken the whole budget, nothing would be left for the next and the answer would be a
+    // 504. (How far inside the budget the answer lands depends on the machine's hour.)
+    expect(ms).toBeGreaterThanOrEqual(1_000 - 50);
+    expect(ms).toBeLessThan(BUDGET_MS + MARGIN_MS);
   });
 
   it('lets a stream that has begun run past the budget', async () => {
