@@ -12,7 +12,7 @@ export interface PoolSettings {
   maxIdle: number | undefined;
   /** Seconds a connection lives (SQL_MAX_LIFETIME): pg's `maxLifetimeSeconds`, mysql2's idle timeout; 0 = for ever. */
   maxLifetimeSeconds: number;
-  /** Milliseconds a SQLite statement waits for a lock, on timers, before it fails with SQLITE_BUSY (SQLITE_BUSY_TIMEOUT). */
+  /** Milliseconds SQLite waits for a lock before it answers SQLITE_BUSY (SQLITE_BUSY_TIMEOUT). */
   sqliteBusyTimeoutMs: number;
   /**
    * PostgreSQL: the ledger sends a transaction's statements in few round trips (PG_PIPELINE, on by

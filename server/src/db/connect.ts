@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SqliteDatabase from 'better-sqlite3';
-import { Kysely, type LogEvent, MysqlDialect, PostgresDialect } from 'kysely';
+import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
 import { boundedMemo } from '../bounded-memo';
 import { DEFAULT_POOL, type PoolSettings } from '../config/database-pool';
 import type { DatabaseTarget } from '../config/database-target';
@@ -10,7 +10,6 @@ import { createPgScripts, type PgScripts } from './pg-script';
 import type { Database } from './schema';
 import { type SqlLogger, sqlLog } from './sql-log';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin';
-import { WaitingSqliteDialect } from './sqlite-busy';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer';
 
 export type Dialect = DatabaseTarget['dialect'];
@@ -26,8 +25,6 @@ export interface Sql {
 /** An open connection pool; on SQLite also the driver's handle, which the embedded ledger runs on. */
 export interface Connection extends Sql {
   sqlite?: SqliteDatabase.Database;
-  /** How long a SQLite statement waits for a database another connection holds (SQLITE_BUSY_TIMEOUT). */
-  sqliteWaitMs?: number;
   /** The connection pool's state now, where the driver tells it (metrics); SQLite has none. */
   poolUse?: () => PoolUse;
   /**
@@ -105,15 +102,14 @@ function openSqlite(
   const Sqlite = load('better-sqlite3') as typeof SqliteDatabase;
   const database = new Sqlite(file);
   database.pragma('journal_mode = WAL');
-  // Never sleep on a lock on the event loop: statements wait on timers instead (db/sqlite-busy.ts).
-  database.pragma('busy_timeout = 0');
+  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
   database.pragma('synchronous = NORMAL');
   // Checkpoints run on a thread of their own, not inside a commit on the event loop.
   const checkpointer =
     file === ':memory:' ? undefined : startCheckpointer(file, load.resolve('better-sqlite3'));
   if (checkpointer) database.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const kysely = new Kysely<Database>({
-    dialect: new WaitingSqliteDialect({ database: withStatementCache(database) }, busyTimeoutMs),
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
     plugins: [new SqliteBooleanPlugin()],
     ...(log ? { log } : {}),
   });
@@ -219,13 +215,5 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
     (closeSqlite ?? (() => kysely.destroy()))().catch((error: unknown) => {
       if (!isDatabaseUnreachable(error)) throw error;
     });
-  return {
-    kysely,
-    dialect: target.dialect,
-    sqlite,
-    sqliteWaitMs: sqlite ? pool.sqliteBusyTimeoutMs : undefined,
-    poolUse,
-    pgScripts,
-    close,
-  };
+  return { kysely, dialect: target.dialect, sqlite, poolUse, pgScripts, close };
 }

@@ -1,4 +1,3 @@
-import { DEFAULT_POOL } from '../../config/database-pool';
 import type { Connection } from '../connect';
 import { KyselyLedger } from './kysely-ledger';
 import type { QuotaLedger } from './ledger';
@@ -10,11 +9,6 @@ import { SqliteLedger } from './sqlite-ledger';
  */
 export function createLedger(connection: Connection): QuotaLedger {
   return connection.sqlite
-    ? new SqliteLedger(
-        connection.kysely,
-        connection.sqlite,
-        connection.sqliteWaitMs ?? DEFAULT_POOL.sqliteBusyTimeoutMs,
-        connection.logOutbox === true,
-      )
+    ? new SqliteLedger(connection.kysely, connection.sqlite, connection.logOutbox === true)
     : new KyselyLedger(connection, connection.pgScripts);
 }

@@ -3,12 +3,14 @@ import type { Kysely } from 'kysely';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
 import { dailyValues, hourlyValues, summaryUpsert } from '../repos/log-summaries/upserts';
 import type { Database, NewLogRow } from '../schema';
-import { busyPause, isBusy, retryWhileBusy, stillBusy } from '../sqlite-busy';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
 import { LOG_VALUES_PER_ROW, ledgerStatements, logInsert, logValues, type StatementName } from './statements';
 
 type Statement = SqliteDatabase.Statement;
+
+/** How often a transaction the database refused for a moment (SQLITE_BUSY) is tried again. */
+const BUSY_RETRY_MS = 1;
 
 const sqliteValue = (value: unknown): unknown =>
   typeof value === 'boolean' ? (value ? 1 : 0) : (value ?? null);
@@ -21,19 +23,24 @@ const sqliteValue = (value: unknown): unknown =>
  */
 export class SqliteLedger extends ProgramLedger {
   readonly #prepared = new Map<string, Statement>();
+  /** The connection's SQLITE_BUSY_TIMEOUT, put back after each non-blocking BEGIN. */
+  readonly #busyTimeoutMs: number;
   /** Every settlement runs these: prepared once, not looked up by their text each time. */
+  readonly #noWait: Statement;
+  readonly #wait: Statement;
   readonly #begin: Statement;
   readonly #commit: Statement;
 
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly database: SqliteDatabase.Database,
-    /** How long a transaction waits for a database another connection holds (SQLITE_BUSY_TIMEOUT). */
-    private readonly waitMs: number,
     /** LOG_SQL_DSN is set: the logs go to the outbox (see db/log-outbox.ts). */
     private readonly logOutbox = false,
   ) {
     super();
+    this.#busyTimeoutMs = Number(database.pragma('busy_timeout', { simple: true }));
+    this.#noWait = database.prepare('PRAGMA busy_timeout = 0');
+    this.#wait = database.prepare(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
     this.#begin = database.prepare('BEGIN IMMEDIATE');
     this.#commit = database.prepare('COMMIT');
   }
@@ -89,16 +96,19 @@ export class SqliteLedger extends ProgramLedger {
   }
 
   /**
-   * BEGIN IMMEDIATE, which the connection never sleeps on (db/sqlite-busy.ts): false when another
-   * connection holds the database (the checkpointer starting the WAL over, another process), true once begun.
+   * BEGIN IMMEDIATE without sleeping on the event loop: false when another connection holds the
+   * database (the checkpointer starting the WAL over, another process), true once begun.
    */
   #beginAtOnce(): boolean {
+    this.#noWait.run();
     try {
       this.#begin.run();
       return true;
     } catch (error) {
-      if (isBusy(error)) return false;
+      if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
       throw error;
+    } finally {
+      this.#wait.run();
     }
   }
 
@@ -116,31 +126,29 @@ export class SqliteLedger extends ProgramLedger {
   }
 
   /**
-   * Begins as soon as the database is free, looking again every millisecond, for as long as
-   * SQLITE_BUSY_TIMEOUT; then fails as the driver does.
+   * Begins as soon as the database is free, looking again every millisecond, for as long as the
+   * driver would have waited (SQLITE_BUSY_TIMEOUT); then fails as the driver does.
    */
   async #runWhenFree<T>(program: () => Program<T>): Promise<T> {
-    const giveUpAt = performance.now() + this.waitMs;
+    const giveUpAt = performance.now() + this.#busyTimeoutMs;
     do {
-      await busyPause();
-      if (this.database.inTransaction) return this.#afterKyselysTransaction(program);
+      await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
+      if (this.database.inTransaction)
+        return this.kysely.connection().execute(async () => this.#blocking(program));
       if (this.#beginAtOnce()) return this.#run(program);
     } while (performance.now() < giveUpAt);
-    throw stillBusy();
+    throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
   }
 
-  /** Kysely holds a transaction open across awaits: the ledger's begins once the connection is free. */
-  #afterKyselysTransaction<T>(program: () => Program<T>): Promise<T> {
-    return this.kysely.connection().execute(() =>
-      retryWhileBusy(this.waitMs, () => {
-        this.#begin.run();
-        return this.#run(program);
-      }),
-    );
+  #blocking<T>(program: () => Program<T>): T {
+    this.#begin.run();
+    return this.#run(program);
   }
 
   protected execute<T>(program: () => Program<T>): Promise<T> {
-    if (this.database.inTransaction) return this.#afterKyselysTransaction(program);
+    if (this.database.inTransaction) {
+      return this.kysely.connection().execute(async () => this.#blocking(program));
+    }
     try {
       return this.#beginAtOnce() ? Promise.resolve(this.#run(program)) : this.#runWhenFree(program);
     } catch (error) {
