@@ -141,12 +141,8 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   onResponseEnd(): void {
     this.#ended = true;
     this.#finish();
-    const whole = this.#whole;
-    if (whole) {
-      this.#whole = undefined;
-      cancelDeadline(whole.late);
-      whole.resolve(Buffer.concat(whole.chunks, whole.size));
-    }
+    const whole = this.#takeWhole();
+    whole?.resolve(Buffer.concat(whole.chunks, whole.size));
     this.#reader?.resolve({ value: undefined, done: true });
     this.#reader = undefined;
   }
@@ -163,12 +159,7 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
     );
     this.#reader?.reject(this.#error);
     this.#reader = undefined;
-    const whole = this.#whole;
-    if (whole) {
-      this.#whole = undefined;
-      cancelDeadline(whole.late);
-      whole.reject(this.#error);
-    }
+    this.#takeWhole()?.reject(this.#error);
   }
 
   /**
@@ -195,12 +186,18 @@ class UpstreamExchange implements Dispatcher.DispatchHandler, AsyncIterableItera
   }
 
   #abandonWhole(error: RelayError): void {
-    const whole = this.#whole;
+    const whole = this.#takeWhole();
     if (!whole) return;
-    this.#whole = undefined;
-    cancelDeadline(whole.late);
     whole.reject(error);
     if (!this.#ended && this.#error === undefined) this.#controller?.abort(new Error('body no longer read'));
+  }
+
+  /** The answer being read whole, no longer waited for here (its deadline cancelled), to settle. */
+  #takeWhole(): WholeRead | undefined {
+    const whole = this.#whole;
+    this.#whole = undefined;
+    if (whole) cancelDeadline(whole.late);
+    return whole;
   }
 
   next(): Promise<IteratorResult<Uint8Array>> {
