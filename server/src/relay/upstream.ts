@@ -261,7 +261,9 @@ export class UpstreamClient {
         keepAliveTimeout: 30_000,
         connections: 1024,
         connect: { timeout: limits.relayConnectTimeoutMs },
-        headersTimeout: limits.relayTimeoutMs,
+        // The exchange's budget is the one clock on the head: undici's, counting 499 ms ticks, could
+        // fire first and fail a slow channel as unreachable (502) where the budget says 504.
+        headersTimeout: 0,
         bodyTimeout: limits.relayTimeoutMs,
       });
   }

@@ -41,4 +41,28 @@ describe('a call’s upstream budget (RELAY_TIMEOUT)', () => {
     }
     expect(early).toEqual([]);
   });
+
+  it('is the only clock on an answer’s head: one running out is a 504, never a channel called unreachable', async () => {
+    // undici's own head timer counts in 499 ms ticks and dates a timer back to the tick before it was
+    // set: with a budget of two ticks it fired at or before the budget, failing the attempt as
+    // "unreachable" (502), worth a retry the budget no longer allows. Sends spread over a whole tick.
+    const twoTicks = new UpstreamClient({
+      relayTimeoutMs: 998,
+      relayConnectTimeoutMs: 1_000,
+      relayAnswerLimit: 1024,
+    });
+    try {
+      const errors = await Promise.all(
+        Array.from({ length: 8 }, async (_, i) => {
+          await new Promise((resolve) => setTimeout(resolve, i * 60));
+          return twoTicks
+            .send({ url, method: 'POST', headers: {}, body: '{}' }, new ClientGone())
+            .catch((failure: unknown) => failure);
+        }),
+      );
+      for (const error of errors) expect(error).toMatchObject({ status: 504, code: 'upstream_timeout' });
+    } finally {
+      await twoTicks.close().catch(() => {});
+    }
+  });
 });
