@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, servedNodeFlags } from '../../server/test/process/built-server';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const serverEntry = join(repoRoot, 'server/dist/main.js');
@@ -14,18 +14,6 @@ export interface RunningServer {
   /** The server's SQLite file, for a test that writes to it as one-api would. */
   databasePath: string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 async function waitForStatus(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -53,7 +41,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const databasePath = join(dataDir, 'switchyard.db');
   const port = await freePort();
   let log = '';
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [...servedNodeFlags(), serverEntry], {
     cwd: repoRoot,
     env: {
       ...process.env,
