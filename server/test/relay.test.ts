@@ -384,7 +384,10 @@ describe('relay: OpenAI-compatible endpoints', () => {
         body: '{"model": "gpt-4", ',
       });
       expect(bad.status).toBe(400);
-      expect(await bad.json()).toMatchObject({ error: { type: 'invalid_request_error' } });
+      const refusal = await bad.text();
+      // Its length declared, as every answer's, not sent chunked.
+      expect(bad.headers.get('content-length')).toBe(String(Buffer.byteLength(refusal)));
+      expect(JSON.parse(refusal)).toMatchObject({ error: { type: 'invalid_request_error' } });
       const noMessages = await alice.openai.chat.completions
         .create({ model: 'gpt-4', messages: [] })
         .catch((e: unknown) => e);

@@ -32,16 +32,18 @@ export function writeError(
     res.end();
     return;
   }
+  const body =
+    relayError.asSent?.format === format
+      ? relayError.asSent.body
+      : JSON.stringify(ERROR_BODIES[format](relayError, requestId));
+  // Its length declared, as every other answer's: a short error is not sent chunked.
   res.writeHead(relayError.status, {
     ...CORS_HEADERS,
     'content-type': format === 'gemini' ? 'application/json; charset=UTF-8' : 'application/json',
+    'content-length': Buffer.byteLength(body),
     'x-oneapi-request-id': requestId,
   });
-  if (relayError.asSent?.format === format) {
-    res.end(relayError.asSent.body);
-    return;
-  }
-  res.end(JSON.stringify(ERROR_BODIES[format](relayError, requestId)));
+  res.end(body);
 }
 
 /** writeError for a Fastify route's answer (already hijacked, or about to be answered only this way). */
