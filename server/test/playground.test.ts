@@ -58,6 +58,8 @@ describe('the playground', () => {
     const response = await chat(alice.client, { token_id: alice.token.id, temperature: 0.5, max_tokens: 50 });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
+    // The console's own answer, signed in by its session: no origin may read it (the relay's allow any).
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
     const requestId = response.headers.get('x-oneapi-request-id')!;
     const text = await response.text();
     expect(text).toContain('"content":"Hello"');
@@ -113,6 +115,7 @@ describe('the playground', () => {
     const unknown = await chat(mallory.client, { model: 'no-such-model' });
     expect(unknown.status).toBeGreaterThanOrEqual(400);
     expect(unknown.status).toBeLessThan(500);
+    expect(unknown.headers.get('access-control-allow-origin')).toBeNull();
     expect(((await unknown.json()) as { error?: { message?: string } }).error?.message).toBeTruthy();
     // A body past the console API's limit is refused before it is read.
     const huge = await chat(mallory.client, { messages: [{ role: 'user', content: 'x'.repeat(2_000_000) }] });

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TokenRow } from '../../db/schema';
 import { DomainError } from '../../domain/errors';
 import type { Actor } from '../../domain/permissions';
-import { hijackedSink } from '../../relay/front/reply-sink';
+import { CONSOLE_ANSWER, hijackedSink } from '../../relay/front/reply-sink';
 import { newRequestId } from '../../relay/front/request-id';
 import { sendError } from '../../relay/front/send-error';
 import { authenticate, type RelayCaller } from '../../relay/pipeline/authenticate';
@@ -78,11 +78,11 @@ export function playgroundRoutes(app: FastifyInstance, { tokens, identities, rel
       caller = await callerOf(request, chat.token_id);
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      return sendError(reply.hijack(), requestId, error, request.log);
+      return sendError(reply.hijack(), requestId, error, request.log, 'openai', CONSOLE_ANSWER);
     }
     const { token_id: _tokenId, ...fields } = chat;
     const body = { ...fields, stream: true };
-    const sink = hijackedSink(reply, requestId);
+    const sink = hijackedSink(reply, requestId, CONSOLE_ANSWER);
     try {
       await relay.handle(
         caller,
@@ -98,7 +98,7 @@ export function playgroundRoutes(app: FastifyInstance, { tokens, identities, rel
         sink,
       );
     } catch (error) {
-      sendError(reply, requestId, error, request.log);
+      sendError(reply, requestId, error, request.log, 'openai', CONSOLE_ANSWER);
     }
   });
 }

@@ -22,21 +22,38 @@ const STREAM_HEADER_LIST = [
   'no',
 ];
 
+/**
+ * Whom an answer is for: the relay's answers allow any origin (one-api's CORS), the console's own
+ * (the playground, signed in by its session) none.
+ */
+export interface AnswerAudience {
+  cors: boolean;
+}
+
+export const RELAY_ANSWER: AnswerAudience = { cors: true };
+export const CONSOLE_ANSWER: AnswerAudience = { cors: false };
+
 /** A Fastify route's answer, taken from Fastify (hijacked) and written as a ReplySink. */
-export const hijackedSink = (reply: FastifyReply, requestId: string): ReplySink =>
-  new ReplySink(reply.hijack().raw, requestId);
+export const hijackedSink = (
+  reply: FastifyReply,
+  requestId: string,
+  audience: AnswerAudience = RELAY_ANSWER,
+): ReplySink => new ReplySink(reply.hijack().raw, requestId, audience);
 
 /** The caller's HTTP response, written directly (no buffering) so stream events leave as they arrive. */
 export class ReplySink implements ClientSink {
   readonly signal = new ClientGone();
   readonly #raw: ServerResponse;
+  readonly #corsHeaders: string[];
   #corked = false;
 
   constructor(
     raw: ServerResponse,
     private readonly requestId: string,
+    audience: AnswerAudience = RELAY_ANSWER,
   ) {
     this.#raw = raw;
+    this.#corsHeaders = audience.cors ? CORS_HEADER_LIST : [];
     raw.once('close', () => {
       if (!raw.writableFinished) this.signal.abort();
     });
@@ -52,7 +69,7 @@ export class ReplySink implements ClientSink {
 
   #head(status: number, headers: Array<string | number>): void {
     this.#raw.writeHead(status, [
-      ...CORS_HEADER_LIST,
+      ...this.#corsHeaders,
       'x-oneapi-request-id',
       this.requestId,
       ...headers,

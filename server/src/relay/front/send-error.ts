@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { anthropicErrorOf } from '../adaptors/anthropic/errors';
 import { googleError } from '../adaptors/gemini/errors';
 import { asRelayError, RelayError } from '../errors';
-import { CORS_HEADERS } from './reply-sink';
+import { type AnswerAudience, CORS_HEADERS, RELAY_ANSWER } from './reply-sink';
 
 /** The error shapes of the client formats we serve. */
 export type ErrorFormat = 'openai' | 'anthropic' | 'gemini';
@@ -25,6 +25,7 @@ export function writeError(
   error: unknown,
   log: FastifyBaseLogger,
   format: ErrorFormat = 'openai',
+  audience: AnswerAudience = RELAY_ANSWER,
 ): void {
   const relayError = asRelayError(error);
   if (!(error instanceof RelayError)) log.error({ err: error, requestId }, 'relay failed');
@@ -38,7 +39,7 @@ export function writeError(
       : JSON.stringify(ERROR_BODIES[format](relayError, requestId));
   // Its length declared, as every other answer's: a short error is not sent chunked.
   res.writeHead(relayError.status, {
-    ...CORS_HEADERS,
+    ...(audience.cors ? CORS_HEADERS : {}),
     'content-type': format === 'gemini' ? 'application/json; charset=UTF-8' : 'application/json',
     'content-length': Buffer.byteLength(body),
     'x-oneapi-request-id': requestId,
@@ -53,4 +54,5 @@ export const sendError = (
   error: unknown,
   log: FastifyBaseLogger,
   format: ErrorFormat = 'openai',
-): void => writeError(reply.raw, requestId, error, log, format);
+  audience: AnswerAudience = RELAY_ANSWER,
+): void => writeError(reply.raw, requestId, error, log, format, audience);
