@@ -22,7 +22,8 @@ async function waitForStatus(baseUrl: string, child: ChildProcess, output: () =>
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output()}`);
     try {
-      const response = await fetch(`${baseUrl}/api/status`);
+      // Bounded: whatever else holds the port may never answer.
+      const response = await fetch(`${baseUrl}/api/status`, { signal: AbortSignal.timeout(2_000) });
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -32,11 +33,30 @@ async function waitForStatus(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`server did not answer /api/status within 60 s:\n${output()}`);
 }
 
+/**
+ * A free port can be taken between the probe that found it and the server's listen (by any socket of
+ * a busy machine, an outgoing connection's included): the server then exits at start-up saying so, and
+ * is started again on another port.
+ */
+const START_ATTEMPTS = 3;
+
 /** The real server on a fresh SQLite database and a free port, serving the built console. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run "npm run build" first`);
   if (!existsSync(join(webDist, 'index.html')))
     throw new Error(`${webDist} is missing: run "npm run build" first`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(env);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startOnce(env: Record<string, string>): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
   const databasePath = join(dataDir, 'switchyard.db');
   const port = await freePort();
@@ -71,7 +91,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   } catch (error) {
     child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
-    throw error;
+    throw child.exitCode !== null && log.includes('EADDRINUSE') ? new PortTaken(log) : error;
   }
   return {
     baseUrl,
