@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, servedNodeFlags } from '../../server/test/process/built-server';
+import { onFreePort, servedNodeFlags } from '../../server/test/process/built-server';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const serverEntry = join(repoRoot, 'server/dist/main.js');
@@ -33,33 +33,17 @@ async function waitForStatus(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`server did not answer /api/status within 60 s:\n${output()}`);
 }
 
-/**
- * A free port can be taken between the probe that found it and the server's listen (by any socket of
- * a busy machine, an outgoing connection's included): the server then exits at start-up saying so, and
- * is started again on another port.
- */
-const START_ATTEMPTS = 3;
-
 /** The real server on a fresh SQLite database and a free port, serving the built console. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run "npm run build" first`);
   if (!existsSync(join(webDist, 'index.html')))
     throw new Error(`${webDist} is missing: run "npm run build" first`);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(env);
-    } catch (error) {
-      if (!(error instanceof PortTaken) || attempt === START_ATTEMPTS) throw error;
-    }
-  }
+  return onFreePort((port) => startOn(port, env));
 }
 
-class PortTaken extends Error {}
-
-async function startOnce(env: Record<string, string>): Promise<RunningServer> {
+async function startOn(port: number, env: Record<string, string>): Promise<RunningServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'switchyard-e2e-'));
   const databasePath = join(dataDir, 'switchyard.db');
-  const port = await freePort();
   let log = '';
   const child = spawn(process.execPath, [...servedNodeFlags(), serverEntry], {
     cwd: repoRoot,
@@ -91,7 +75,7 @@ async function startOnce(env: Record<string, string>): Promise<RunningServer> {
   } catch (error) {
     child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
-    throw child.exitCode !== null && log.includes('EADDRINUSE') ? new PortTaken(log) : error;
+    throw error;
   }
   return {
     baseUrl,

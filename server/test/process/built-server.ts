@@ -55,6 +55,26 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+const START_TRIES = 3;
+
+/**
+ * Starts a server with `start(port)` on a free port (`port`, else one found now). A free port can be
+ * taken between its choice and the server's listen (by another suite's server, or as an outgoing
+ * connection's local port on a busy machine): the server then exits saying EADDRINUSE, and is started
+ * again on another.
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>, port?: number): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await start(port ?? (await freePort()));
+    } catch (error) {
+      if (tries === START_TRIES || !(error instanceof Error && error.message.includes('EADDRINUSE')))
+        throw error;
+      port = undefined;
+    }
+  }
+}
+
 /**
  * Resolves once a starting server's output (`output`, as collected so far) says it listens; fails when
  * it exits first, or after `timeoutMs`, which only keeps a hung start from hanging the suite.
@@ -87,16 +107,26 @@ export function untilListening(child: ChildProcess, output: () => string, timeou
 export class ServerProcess {
   #child: ChildProcess | undefined;
   #exited: Promise<number | null> | undefined;
+  #port: number;
+  #listened = false;
   /** Everything the process wrote (pino's JSON lines and anything else). */
   output = '';
-  readonly baseUrl: string;
 
   constructor(
     private readonly entry: string,
-    readonly port: number,
+    port: number,
     private readonly env: Record<string, string>,
   ) {
-    this.baseUrl = `http://127.0.0.1:${port}`;
+    this.#port = port;
+  }
+
+  /** Where it listens: fixed once it first listened, so that a restarted server answers at the same address. */
+  get port(): number {
+    return this.#port;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.#port}`;
   }
 
   /** The running process's id (for reading its memory in /proc). */
@@ -111,8 +141,18 @@ export class ServerProcess {
     return this.#child !== undefined && this.#child.exitCode === null && this.#child.signalCode === null;
   }
 
-  /** Starts it and resolves once it listens (the time limit stays under vitest's 90 s for a beforeAll). */
+  /**
+   * Starts it and resolves once it listens (the time limit stays under vitest's 90 s for a beforeAll).
+   * A first start whose port was taken moves to another (`onFreePort`); a restart keeps its address.
+   */
   async start(timeoutMs = 80_000): Promise<void> {
+    if (this.#listened) return this.#startOn(this.#port, timeoutMs);
+    await onFreePort((port) => this.#startOn(port, timeoutMs), this.#port);
+    this.#listened = true;
+  }
+
+  async #startOn(port: number, timeoutMs: number): Promise<void> {
+    this.#port = port;
     this.output = '';
     const child = spawn(process.execPath, [...servedNodeFlags(), this.entry], {
       env: {
@@ -124,7 +164,7 @@ export class ServerProcess {
         // Sign-ins at bcrypt's least cost, as in the in-process suites (test/harness.ts).
         PASSWORD_HASH_COST: '4',
         LOG_LEVEL: 'info',
-        PORT: String(this.port),
+        PORT: String(this.#port),
         WEB_DIST: '/nonexistent',
         ...this.env,
       },
