@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { onFreePort, servedNodeFlags } from '../../server/test/process/built-server';
+import { onFreePort, servedNodeFlags, untilListening } from '../../server/test/process/built-server';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const serverEntry = join(repoRoot, 'server/dist/main.js');
@@ -14,23 +14,6 @@ export interface RunningServer {
   /** The server's SQLite file, for a test that writes to it as one-api would. */
   databasePath: string;
   stop(): Promise<void>;
-}
-
-async function waitForStatus(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
-  // Under the CI's two lanes a start-up took over 30 s; the hooks allow 90.
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output()}`);
-    try {
-      // Bounded: whatever else holds the port may never answer.
-      const response = await fetch(`${baseUrl}/api/status`, { signal: AbortSignal.timeout(2_000) });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`server did not answer /api/status within 60 s:\n${output()}`);
 }
 
 /** The real server on a fresh SQLite database and a free port, serving the built console. */
@@ -58,7 +41,8 @@ async function startOn(port: number, env: Record<string, string>): Promise<Runni
       CRITICAL_RATE_LIMIT: '0',
       // Sign-ins at bcrypt's least cost: every test signs in, often several times.
       PASSWORD_HASH_COST: '4',
-      LOG_LEVEL: 'warn',
+      // Its start-up line says it listens: a status answered on the port could be another server's.
+      LOG_LEVEL: 'info',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -71,7 +55,8 @@ async function startOn(port: number, env: Record<string, string>): Promise<Runni
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await waitForStatus(baseUrl, child, () => log);
+    // Under the CI's two lanes a start-up took over 30 s; the hooks allow 90.
+    await untilListening(child, () => log, 60_000);
   } catch (error) {
     child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
