@@ -36,7 +36,7 @@ const PASSWORD = 'agent-password';
 
 /** The built server on a fresh SQLite database, with a group of its own for each of `groups`. */
 export async function startGateway(groups: string[]): Promise<Gateway> {
-  const server: RunningServer = await startServer({ LOG_LEVEL: 'warn' });
+  const server: RunningServer = await startServer();
   const root = new AdminApi(server.baseUrl);
   try {
     await root.login();

@@ -41,9 +41,10 @@ async function startOn(port: number, env: Record<string, string>): Promise<Runni
       CRITICAL_RATE_LIMIT: '0',
       // Sign-ins at bcrypt's least cost: every test signs in, often several times.
       PASSWORD_HASH_COST: '4',
-      // Its start-up line says it listens: a status answered on the port could be another server's.
-      LOG_LEVEL: 'info',
       ...env,
+      // Its start-up line (info) says it listens: a status answered on the port could be another
+      // server's. Not a caller's to change.
+      LOG_LEVEL: 'info',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
