@@ -345,17 +345,22 @@ describe('relay: less travelled endpoints and behaviours', () => {
       await onlyChannel(1, 'gpt-3.5-turbo');
       const stream = openAiHandler({ reply: 'one two three', usage: USAGE, chunkDelayMs: 20 });
       fake.use((request, response) => {
-        // The second event arrives at the end of a spell in which the whole process (this test's
-        // relay with it) was busy for longer than the keep-alive interval: it waits in the socket
-        // when the interval's timer runs next.
+        // The second event arrives during a spell in which the whole process (this test's relay
+        // with it) is busy for longer than the keep-alive interval: it waits in the socket when the
+        // interval's timer runs next. It leaves at the spell's start: node:http sends a write on the
+        // next tick (it corks the socket till then), so the spell begins on the tick after that.
+        // Sent at the spell's end, a busy machine's kernel could still be delivering it when the
+        // relay's timer ran.
         const write = response.write.bind(response) as (chunk: string) => boolean;
         let writes = 0;
         response.write = ((chunk: string) => {
           if (++writes !== 2) return write(chunk);
           setImmediate(() => {
-            const busyUntil = performance.now() + 3 * KEEP_ALIVE_MS;
-            while (performance.now() < busyUntil);
             write(chunk);
+            process.nextTick(() => {
+              const busyUntil = performance.now() + 3 * KEEP_ALIVE_MS;
+              while (performance.now() < busyUntil);
+            });
           });
           return true;
         }) as typeof response.write;
