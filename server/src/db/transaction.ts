@@ -9,7 +9,9 @@ function isConflict(error: unknown): boolean {
     code === 'ER_LOCK_WAIT_TIMEOUT' ||
     code === '40P01' ||
     code === '40001' ||
-    code === 'SQLITE_BUSY'
+    // SQLite's codes come extended: SQLITE_BUSY_SNAPSHOT is a transaction that read, then found
+    // another connection (a WORKERS process) had committed since, as it began to write.
+    (typeof code === 'string' && code.startsWith('SQLITE_BUSY'))
   );
 }
 
