@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createBenchDatabase } from './bench-database';
-import { measure, type Run } from './measure';
+import { measure, type Run, warmUp } from './measure';
 import { buildBenchServers, ensureServerBuilt, pin, portPrintedBy, start } from './processes';
 import { nodeArgsForServers, startGateway, stop } from './servers';
 import { selectedCases, settings } from './settings';
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
           env: {},
         });
         try {
+          await warmUp(gateway, settings.jitWarmupSeconds);
           for (const benchCase of selectedCases()) {
             const run = await measure(gateway, benchCase, window, undefined);
             const key = `${benchCase.label} | ${build}`;

@@ -22,6 +22,25 @@ export const requestBody = (stream: boolean) =>
     stream,
   });
 
+/**
+ * Unmeasured load until the server's code is compiled as it will stay: half the time non-stream, half
+ * streams, at concurrency 64 (the most calls a second). Without it the first cases would measure a
+ * larger program's code on a lower tier than a smaller one's (docs/benchmarks.md).
+ */
+export async function warmUp(target: Target, seconds: number): Promise<void> {
+  for (const stream of [false, true]) {
+    await runLoad({
+      origin: target.url,
+      path: '/v1/chat/completions',
+      headers: target.headers,
+      body: requestBody(stream),
+      concurrency: 64,
+      seconds: seconds / 2,
+      warmupSeconds: 0,
+    });
+  }
+}
+
 export async function measure(
   target: Target,
   benchCase: BenchCase,

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { type BenchDatabaseHandle, createBenchDatabase } from './bench-database';
 import { floorBooks, gatewayBooks } from './books';
 import { LoopDelayProbes } from './loop-delay';
-import { measure, type Run } from './measure';
+import { measure, type Run, warmUp } from './measure';
 import { buildBenchServers, ensureServerBuilt, pin, portPrintedBy, start } from './processes';
 import { type CaseResult, printCost, printFloor, printLatency } from './report';
 import {
@@ -136,6 +136,10 @@ async function main(): Promise<void> {
       );
     }
 
+    for (const target of [bare, ...floors, ...gateways]) {
+      progress(`warming up ${target.name} (${settings.jitWarmupSeconds} s)`);
+      await warmUp(target, settings.jitWarmupSeconds);
+    }
     const direct: Target = { name: DIRECT, url: upstreamUrl, headers: upstreamHeaders };
     const results = await measureCases([direct, bare, ...floors, ...gateways], probes);
     const medians = `medians of ${settings.repeats} × ${settings.seconds} s after ${settings.warmupSeconds} s warm-up`;
@@ -157,6 +161,7 @@ async function main(): Promise<void> {
           database: settings.workersDatabase,
           repeats: settings.repeats,
           window: { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds },
+          jitWarmupSeconds: settings.jitWarmupSeconds,
           upstreamUrl,
           server,
           probes,

@@ -25,6 +25,11 @@ function databases(variable: string, fallback: string): BenchDatabase[] {
 export const settings = {
   seconds: number('BENCH_SECONDS', 10),
   warmupSeconds: number('BENCH_WARMUP', 2),
+  /**
+   * Unmeasured load each server gets once after its start, before any case: V8 compiles a function
+   * with its optimizing tier only after thousands of calls, later for a larger program.
+   */
+  jitWarmupSeconds: number('BENCH_JIT_WARMUP', 20),
   soakSeconds: number('BENCH_SOAK_SECONDS', 60),
   /** Each case runs this many times, direct / bare proxy / gateways interleaved; tables show medians. */
   repeats: Math.max(1, Math.round(number('BENCH_REPEATS', 3))),
@@ -74,5 +79,6 @@ export function estimatedSeconds(): number {
   const window = settings.seconds + settings.warmupSeconds;
   const main = selectedCases().length * settings.repeats * (2 + 2 * settings.databases.length) * window;
   const workers = workerCases().length * settings.repeats * settings.workers.length * window;
-  return main + workers + settings.soakSeconds + 15;
+  const servers = 1 + 2 * settings.databases.length;
+  return main + workers + servers * settings.jitWarmupSeconds + settings.soakSeconds + 15;
 }

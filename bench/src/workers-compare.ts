@@ -3,7 +3,7 @@
 // tree (primary and workers).
 import type { BenchDatabaseHandle } from './bench-database';
 import type { LoopDelayProbes } from './loop-delay';
-import { measure, type Run } from './measure';
+import { measure, type Run, warmUp } from './measure';
 import { machineTicks } from './proc-stats';
 import { type Gateway, type ServerOptions, startGateway } from './servers';
 import { workerCases } from './settings';
@@ -16,6 +16,8 @@ export interface WorkersOptions {
   database: string;
   repeats: number;
   window: { seconds: number; warmupSeconds: number };
+  /** Unmeasured load each gateway gets after its start (see `warmUp`). */
+  jitWarmupSeconds: number;
   upstreamUrl: string;
   server: Omit<ServerOptions, 'cores'>;
   probes: LoopDelayProbes | undefined;
@@ -35,6 +37,7 @@ export async function compareWorkers(options: WorkersOptions, started: Gateway[]
     });
     gateways.push(gateway);
     started.push(gateway);
+    await warmUp(gateway, options.jitWarmupSeconds);
   }
   const rows: string[][] = [];
   for (const benchCase of workerCases()) {
