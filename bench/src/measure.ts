@@ -22,22 +22,23 @@ export const requestBody = (stream: boolean) =>
     stream,
   });
 
+/** The bench's chat call to a target. */
+const chatCalls = (target: Target, stream: boolean) => ({
+  origin: target.url,
+  path: '/v1/chat/completions',
+  headers: target.headers,
+  body: requestBody(stream),
+});
+
 /**
  * Unmeasured load until the server's code is compiled as it will stay: half the time non-stream, half
  * streams, at concurrency 64 (the most calls a second). Without it the first cases would measure a
  * larger program's code on a lower tier than a smaller one's (docs/benchmarks.md).
  */
 export async function warmUp(target: Target, seconds: number): Promise<void> {
+  if (seconds <= 0) return;
   for (const stream of [false, true]) {
-    await runLoad({
-      origin: target.url,
-      path: '/v1/chat/completions',
-      headers: target.headers,
-      body: requestBody(stream),
-      concurrency: 64,
-      seconds: seconds / 2,
-      warmupSeconds: 0,
-    });
+    await runLoad({ ...chatCalls(target, stream), concurrency: 64, seconds: seconds / 2, warmupSeconds: 0 });
   }
 }
 
@@ -52,10 +53,7 @@ export async function measure(
   const tree = pid === undefined ? [] : processTree(pid);
   let before = cpuSnapshot([]);
   const load = await runLoad({
-    origin: target.url,
-    path: '/v1/chat/completions',
-    headers: target.headers,
-    body: requestBody(benchCase.stream),
+    ...chatCalls(target, benchCase.stream),
     concurrency: benchCase.concurrency,
     ...window,
     onMeasuring: () => {

@@ -78,7 +78,7 @@ async function checkBooks(gateways: Gateway[], floors: LedgerFloor[]): Promise<v
 async function main(): Promise<void> {
   const estimate = estimatedSeconds();
   console.log(
-    `Relay bench: ${selectedCases().length} cases × ${settings.repeats} repeats × (direct, bare proxy, ledger floor and gateway on ${settings.databases.join(', ')}) × ${settings.warmupSeconds} + ${settings.seconds} s, soak ${settings.soakSeconds} s${settings.workers.length ? `, WORKERS ${settings.workers.join(', ')}` : ''}: about ${Math.ceil(estimate / 60)} min`,
+    `Relay bench: ${selectedCases().length} cases × ${settings.repeats} repeats × (direct, bare proxy, ledger floor and gateway on ${settings.databases.join(', ')}) × ${settings.warmupSeconds} + ${settings.seconds} s after ${settings.jitWarmupSeconds} s of warm-up a server, soak ${settings.soakSeconds} s${settings.workers.length ? `, WORKERS ${settings.workers.join(', ')}` : ''}: about ${Math.ceil(estimate / 60)} min`,
   );
   ensureServerBuilt();
   const files = await buildBenchServers();

@@ -79,6 +79,6 @@ export function estimatedSeconds(): number {
   const window = settings.seconds + settings.warmupSeconds;
   const main = selectedCases().length * settings.repeats * (2 + 2 * settings.databases.length) * window;
   const workers = workerCases().length * settings.repeats * settings.workers.length * window;
-  const servers = 1 + 2 * settings.databases.length;
+  const servers = 1 + 2 * settings.databases.length + settings.workers.length;
   return main + workers + servers * settings.jitWarmupSeconds + settings.soakSeconds + 15;
 }
