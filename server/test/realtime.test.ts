@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import {
   audioRatiosOf,
   DEFAULT_AUDIO_COMPLETION_RATIO_JSON,
@@ -372,7 +373,13 @@ describe('the Realtime API through the gateway, billed per response', () => {
   it('stops reading the provider while the client does not read, and delivers everything once it does', async () => {
     const customer = await createCustomer(t, 'rt_slow');
     const tokens: RealtimeTokens = { inputText: 10, inputAudio: 0, outputText: 0, outputAudio: 1000 };
-    const chunks = Array.from({ length: 48 }, (_, index) =>
+    // Half-megabyte deltas, more than the kernel can hold between the fake and the gateway (the fake's
+    // send buffer and the gateway's receive buffer, each grown as far as this machine lets it) on top of
+    // what the gateway keeps and the client's side holds: so what the gateway does not read waits in
+    // the fake. (24 MB once left the fake whole in a CI run here, where a receive buffer may grow to
+    // 32 MB.)
+    const offered = largestSocketBuffer('rmem') + 2 * largestSocketBuffer('wmem') + 16 * 1024 * 1024;
+    const chunks = Array.from({ length: Math.ceil(offered / (512 * 1024)) }, (_, index) =>
       String(index)
         .padStart(4, '0')
         .repeat(128 * 1024),
@@ -391,7 +398,7 @@ describe('the Realtime API through the gateway, billed per response', () => {
         what: 'the provider got response.create',
       },
     );
-    // 24 MB offered to a client that reads nothing. The gateway stops reading the provider once 4 MB
+    // All of it offered to a client that reads nothing. The gateway stops reading the provider once 4 MB
     // wait for the client: what waits reaches that, then, watched for three seconds, never grows much
     // beyond it (a gateway that kept reading would hold it all).
     const realtime = t.app.services.realtime;
@@ -655,3 +662,14 @@ describe('the Realtime API with ephemeral keys allowed and tight limits', () => 
     await fake.allClosed();
   });
 });
+
+/** The most a TCP socket's receive or send buffer may grow to here (Linux's limit; 32 MB elsewhere). */
+function largestSocketBuffer(kind: 'rmem' | 'wmem'): number {
+  try {
+    const max = Number(fs.readFileSync(`/proc/sys/net/ipv4/tcp_${kind}`, 'utf8').trim().split(/\s+/)[2]);
+    if (Number.isFinite(max) && max > 0) return max;
+  } catch {
+    // not Linux
+  }
+  return 32 * 1024 * 1024;
+}
