@@ -185,13 +185,20 @@ describe('root changes the system options', () => {
     await settle(page);
     await screenshot(page, 'flows/setting-password-warning', { fullPage: false });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // Gone, not only closing: the next test clicks the page beneath it.
+    await dialog.waitFor({ state: 'detached' });
     expect(await page.getByRole('switch', { name: 'Allow login with a password' }).isChecked()).toBe(true);
     expect(saved).toEqual([]);
   });
 
   it('turns registration off, and /register refuses with the server message', async () => {
     saved = [];
+    // The switch shows the saved value: its change is sent, then shown.
+    const sent = page.waitForRequest(
+      (request) => request.method() === 'PUT' && new URL(request.url()).pathname === '/api/option/',
+    );
     await page.getByRole('switch', { name: 'Allow new users to register' }).click();
+    await sent;
     await page.waitForFunction(
       () => !(document.querySelector('input[name="RegisterEnabled"]') as HTMLInputElement).checked,
     );
