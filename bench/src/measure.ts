@@ -10,6 +10,8 @@ export interface Run {
   load: LoadResult;
   /** CPU µs per call, summed over the target's process tree. */
   cpuUsPerCall?: number;
+  /** The part of it on the processes' main threads (the rest: V8's helpers, libuv's pool, workers). */
+  mainThreadUsPerCall?: number;
   loopDelay?: LoopDelay;
   /** How many processes the target had (a cluster's primary and workers). */
   processes?: number;
@@ -63,9 +65,12 @@ export async function measure(
   });
   if (pid === undefined) return { load };
   const after = cpuSnapshot(processTree(pid));
+  const cpuMs = cpuMsBetween(before, after);
+  const calls = Math.max(1, load.requests);
   return {
     load,
-    cpuUsPerCall: (cpuMsBetween(before, after) * 1000) / Math.max(1, load.requests),
+    cpuUsPerCall: (cpuMs.all * 1000) / calls,
+    mainThreadUsPerCall: (cpuMs.mainThread * 1000) / calls,
     loopDelay: await probes?.collect([...after.keys()]),
     processes: after.size,
   };

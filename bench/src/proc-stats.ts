@@ -5,22 +5,31 @@ import fs from 'node:fs';
 
 const ticksPerSecond = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
-/** The fields of /proc/<pid>/stat after the command name, or undefined once the process is gone. */
-function statFields(pid: number): string[] | undefined {
+/** The fields of a /proc stat file after the command name, or undefined once the process is gone. */
+function statFields(statPath: string): string[] | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(statPath, 'utf8');
     return stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
   } catch {
     return undefined;
   }
 }
 
-/** CPU time (ms, user + system) the process has used so far; 0 once it is gone. */
-export function cpuMsOf(pid: number): number {
-  const fields = statFields(pid);
+/** CPU time (ms, user + system) a process (or one of its threads) has used so far; 0 once it is gone. */
+function cpuMsAt(statPath: string): number {
+  const fields = statFields(statPath);
   if (!fields) return 0;
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
+
+/** CPU time (ms, user + system) the process has used so far, every thread; 0 once it is gone. */
+export const cpuMsOf = (pid: number): number => cpuMsAt(`/proc/${pid}/stat`);
+
+/**
+ * CPU time (ms) of the process's main thread alone: its JavaScript and the I/O it does itself. The
+ * rest is V8's helper threads (collector, compilers), libuv's pool and the process's own workers.
+ */
+const mainThreadCpuMsOf = (pid: number): number => cpuMsAt(`/proc/${pid}/task/${pid}/stat`);
 
 /** Resident memory now and its peak (VmHWM), in MiB. */
 export function rssOf(pid: number): { rss: number; peak: number } {
@@ -39,7 +48,7 @@ export function processTree(pid: number): number[] {
   const parents = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const parent = Number(statFields(Number(entry))?.[1]);
+    const parent = Number(statFields(`/proc/${entry}/stat`)?.[1]);
     if (!Number.isFinite(parent)) continue;
     parents.set(parent, [...(parents.get(parent) ?? []), Number(entry)]);
   }
@@ -52,15 +61,25 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
-/** CPU time per process of a tree, to subtract later from another snapshot of it. */
-export type CpuSnapshot = Map<number, number>;
+/** CPU ms of a process (every thread, and its main thread alone). */
+interface CpuTime {
+  all: number;
+  mainThread: number;
+}
 
-export const cpuSnapshot = (pids: number[]): CpuSnapshot => new Map(pids.map((id) => [id, cpuMsOf(id)]));
+/** CPU time per process of a tree, to subtract later from another snapshot of it. */
+export type CpuSnapshot = Map<number, CpuTime>;
+
+export const cpuSnapshot = (pids: number[]): CpuSnapshot =>
+  new Map(pids.map((id) => [id, { all: cpuMsOf(id), mainThread: mainThreadCpuMsOf(id) }]));
 
 /** CPU ms the tree used between two snapshots (a process born in between counts from zero). */
-export function cpuMsBetween(before: CpuSnapshot, after: CpuSnapshot): number {
-  let total = 0;
-  for (const [id, ms] of after) total += ms - (before.get(id) ?? 0);
+export function cpuMsBetween(before: CpuSnapshot, after: CpuSnapshot): CpuTime {
+  const total = { all: 0, mainThread: 0 };
+  for (const [id, time] of after) {
+    total.all += time.all - (before.get(id)?.all ?? 0);
+    total.mainThread += time.mainThread - (before.get(id)?.mainThread ?? 0);
+  }
   return total;
 }
 

@@ -74,15 +74,19 @@ export function ensureServerBuilt(): void {
 }
 
 /**
- * The bench's own servers (fake upstream, bare proxy, ledger floor, loop-delay probe) as plain JavaScript in
+ * The bench's own servers (fake upstream, bare proxy, ledger floor, loop-delay probe, delay proxy) as plain JavaScript in
  * bench/dist, so they run without a TypeScript loader: tsx's hooks thread would add to the bare
  * proxy's memory and start-up what the gateway (built JavaScript) does not pay.
  */
 export async function buildBenchServers(): Promise<
-  Record<'fakeUpstream' | 'bareProxy' | 'frameworkProxy' | 'ledgerFloor' | 'loopDelayProbe', string>
+  Record<
+    'fakeUpstream' | 'bareProxy' | 'frameworkProxy' | 'ledgerFloor' | 'loopDelayProbe' | 'delayProxy',
+    string
+  >
 > {
   const names = {
     fakeUpstream: 'fake-upstream',
+    delayProxy: 'delay-proxy',
     bareProxy: 'bare-proxy',
     frameworkProxy: 'framework-proxy',
     ledgerFloor: 'ledger-floor',
@@ -100,6 +104,7 @@ export async function buildBenchServers(): Promise<
   const file = (name: string) => path.join(outdir, `${name}.js`);
   return {
     fakeUpstream: file(names.fakeUpstream),
+    delayProxy: file(names.delayProxy),
     bareProxy: file(names.bareProxy),
     frameworkProxy: file(names.frameworkProxy),
     ledgerFloor: file(names.ledgerFloor),

@@ -75,6 +75,8 @@ export function printCost(results: CaseResult[], resolutionMs: number): void {
         fixed(s.cpuUsPerCall, 0),
         ratio(s.cpuUsPerCall ?? Number.NaN, summaries.get(BARE)?.cpuUsPerCall),
         ratio(s.cpuUsPerCall ?? Number.NaN, summaries.get(floorFor(name) ?? '')?.cpuUsPerCall),
+        fixed(s.mainThreadUsPerCall, 0),
+        fixed((s.cpuUsPerCall ?? Number.NaN) - (s.mainThreadUsPerCall ?? Number.NaN), 0),
         fixed(s.loopDelay?.p50, 2),
         fixed(s.loopDelay?.p99, 2),
         fixed(s.loopDelay?.max, 2),
@@ -82,13 +84,15 @@ export function printCost(results: CaseResult[], resolutionMs: number): void {
       ]),
   );
   printTable(
-    `Cost per call and event-loop delay (medians; loop delay = how late a ${resolutionMs} ms timer ran, worst process)`,
+    `Cost per call and event-loop delay (medians; CPU over every thread, then its main threads' part and the other threads' (V8's helpers, libuv, workers); loop delay = how late a ${resolutionMs} ms timer ran, worst process)`,
     [
       'case',
       'target',
       'CPU µs/call',
       '× bare',
       '× floor',
+      'main thread',
+      'other threads',
       'loop delay p50 ms',
       'p99 ms',
       'max ms',

@@ -49,6 +49,11 @@ export const settings = {
   /** The event-loop delay histogram's sampling period (ms) in the servers; 0 turns the probe off. */
   loopDelayResolutionMs: number('BENCH_LOOP_DELAY_RESOLUTION', 10),
   postgresAdminUrl: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  /**
+   * `bench:ab` only: PostgreSQL reached through a proxy (delay-proxy.ts) that holds each chunk this many
+   * ms each way, as a database on another machine; 0 (default) connects directly.
+   */
+  postgresDelayMs: number('BENCH_PG_DELAY_MS', 0),
 };
 
 export interface BenchCase {

@@ -13,6 +13,7 @@ export interface Summary {
   addedTtfbP50: number;
   addedTtfbP99: number;
   cpuUsPerCall?: number;
+  mainThreadUsPerCall?: number;
   loopDelay?: { p50: number; p99: number; max: number; processes: number };
   processes?: number;
   requests: number;
@@ -53,6 +54,7 @@ export function summarise(runs: Run[], direct?: Run[]): Summary {
     addedTtfbP50: added((run) => run.load.ttfbP50),
     addedTtfbP99: added((run) => run.load.ttfbP99),
     cpuUsPerCall: medianOf(runs.map((run) => run.cpuUsPerCall)),
+    mainThreadUsPerCall: medianOf(runs.map((run) => run.mainThreadUsPerCall)),
     loopDelay:
       delays.length === 0
         ? undefined

@@ -4,7 +4,7 @@ import { type Db, openDatabase } from '../src/db/database';
 import { KyselyLedger } from '../src/db/ledger/kysely-ledger';
 import { LeaseLostError, type Settlement } from '../src/db/ledger/ledger';
 import { migrateToLatest } from '../src/db/migrate';
-import type { PgScripts } from '../src/db/pg-script';
+import { expectingRows, isWrongRowCount, type PgScripts } from '../src/db/pg-script';
 import type { NewLogRow } from '../src/db/schema';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
 
@@ -14,7 +14,8 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
   let db: Db;
   /** Statements run outside pipelined transactions (DEBUG_SQL's hook); each of those: round trips, outcome. */
   const stepByStep: string[] = [];
-  const trips: Array<{ sends: number; committed: boolean | undefined }> = [];
+  /** Each pipelined transaction: its round trips, its outcome, and whether its last trip carried the COMMIT. */
+  const trips: Array<{ sends: number; committed: boolean | undefined; commitInTrip: boolean }> = [];
   let inTrip = false;
   let ledger: KyselyLedger;
   let holder = 0;
@@ -33,14 +34,16 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
       transaction: async (work) => {
         inTrip = true;
         let sends = 0;
+        let commitInTrip = false;
         try {
           const committed = await scripts.transaction((send) =>
-            work((statements) => {
+            work((statements, options) => {
               sends += 1;
-              return send(statements);
+              commitInTrip = options?.commit === true;
+              return send(statements, options);
             }),
           );
-          trips.push({ sends, committed });
+          trips.push({ sends, committed, commitInTrip });
           return committed;
         } finally {
           inTrip = false;
@@ -132,13 +135,13 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     return { name, settlement };
   }
 
-  it('settles a batch in one round trip and its commit, every value written exactly', async () => {
+  it('settles a batch in one round trip, its commit in it, every value written exactly', async () => {
     const { userId, tokenId } = await account(1_000);
     const { name, settlement } = await heldSettlement(userId, tokenId, 100, 40);
     stepByStep.length = 0;
     trips.length = 0;
     expect(await ledger.settle(name, 1, [settlement], Date.now())).toEqual([40]);
-    expect(trips).toEqual([{ sends: 1, committed: true }]);
+    expect(trips).toEqual([{ sends: 1, committed: true, commitInTrip: true }]);
     expect(stepByStep).toEqual([]);
     expect(await balances(userId, tokenId)).toEqual({
       user: { quota: 960, used_quota: 40, held_quota: 0 },
@@ -172,10 +175,13 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     stepByStep.length = 0;
     trips.length = 0;
     expect(await ledger.settle(name, 1, [settlement], Date.now())).toEqual([25]);
-    // The fast settlement's trip is rolled back; the careful one reads the rows, pipelined too.
+    // The fast settlement's trip fails on the database's check of the user's charge and is rolled
+    // back; sent again without its commit, its answers show the charge not covered (rolled back);
+    // the careful one reads the rows, pipelined too.
     expect(trips).toEqual([
-      { sends: 1, committed: false },
-      { sends: 3, committed: true },
+      { sends: 1, committed: false, commitInTrip: true },
+      { sends: 1, committed: false, commitInTrip: false },
+      { sends: 3, committed: true, commitInTrip: true },
     ]);
     expect(stepByStep).toEqual([]);
     expect(await balances(userId, tokenId)).toMatchObject({
@@ -207,13 +213,13 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     );
     expect(held).toEqual([{ ok: true, taken: 400, spendable: 600 }]);
     // The lease and the user's row, then the key's row, then the three changes.
-    expect(trips).toEqual([{ sends: 3, committed: true }]);
+    expect(trips).toEqual([{ sends: 3, committed: true, commitInTrip: true }]);
     expect(stepByStep).toEqual([]);
     expect(await balances(userId, tokenId)).toEqual({
       user: { quota: 1_000, used_quota: 0, held_quota: 400 },
       token: { remain_quota: 1_000, used_quota: 0, held_quota: 400 },
     });
-    // A refusal reads the user's row and changes nothing.
+    // A refusal reads the user's row and changes nothing: its commit goes after, on its own.
     trips.length = 0;
     const refused = await ledger.hold(
       name,
@@ -222,7 +228,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
       0,
     );
     expect(refused).toEqual([{ ok: false, refusal: 'user-quota' }]);
-    expect(trips).toEqual([{ sends: 1, committed: true }]);
+    expect(trips).toEqual([{ sends: 1, committed: true, commitInTrip: false }]);
     expect((await balances(userId, tokenId)).user.held_quota).toBe(400);
   });
 
@@ -239,7 +245,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
         0,
       ),
     ).rejects.toBeInstanceOf(LeaseLostError);
-    expect(trips).toEqual([{ sends: 1, committed: false }]);
+    expect(trips).toEqual([{ sends: 1, committed: false, commitInTrip: false }]);
     expect(stepByStep).toEqual([]);
     expect((await balances(userId, tokenId)).user.held_quota).toBe(0);
   });
@@ -250,7 +256,7 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
     trips.length = 0;
     stepByStep.length = 0;
     expect(await ledger.settle(name, 1, [{ ...settlement, channelId: 987_654 }], Date.now())).toEqual([40]);
-    expect(trips).toEqual([{ sends: 1, committed: true }]);
+    expect(trips).toEqual([{ sends: 1, committed: true, commitInTrip: true }]);
     expect(stepByStep).toEqual([]);
     expect((await balances(userId, tokenId)).user).toEqual({ quota: 960, used_quota: 40, held_quota: 0 });
   });
@@ -302,6 +308,45 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
       });
       expect(answer).toBeUndefined();
     }
+  });
+
+  it('a trip can commit, its changes checked by the database: a wrong row count rolls all of it back', async () => {
+    const { userId } = await account(1_000);
+    const scripts = db.pgScripts as PgScripts;
+    const quota = async () =>
+      (await db.kysely.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow())
+        .quota;
+    const charge = (amount: number, atLeast: number) => ({
+      sql: 'UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota >= $3',
+      parameters: [amount, userId, atLeast],
+    });
+    let error: unknown;
+    const refused = scripts.transaction(async (send) => {
+      await send([charge(100, 0)]);
+      try {
+        // Touches no row (the balance is not 5,000): the check fails the trip and its COMMIT.
+        await send([charge(1, 0), expectingRows(charge(200, 5_000), 1)], { commit: true });
+      } catch (failure) {
+        error = failure;
+      }
+      return false;
+    });
+    expect(await refused).toBe(false);
+    expect(isWrongRowCount(error)).toBe(true);
+    expect(await quota()).toBe(1_000);
+
+    let answers: unknown[] = [];
+    const committed = await scripts.transaction(async (send) => {
+      const results = await send([charge(100, 0), expectingRows(charge(200, 500), 1)], { commit: true });
+      answers = results.map((result) => result.rowCount);
+      // Committed with the trip: nothing more may be sent in it.
+      await expect(send([charge(1, 0)])).rejects.toThrow(/committed/);
+      return true;
+    });
+    expect(committed).toBe(true);
+    expect(answers).toEqual([1, 1]);
+    // Read through the pool: the commit went with the trip.
+    expect(await quota()).toBe(700);
   });
 
   it('a statement that fails rolls everything back and leaves the connection usable', async () => {

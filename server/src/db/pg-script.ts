@@ -14,13 +14,42 @@ export interface ScriptResult {
   rows: Array<Record<string, unknown>>;
 }
 
-/** Sends statements as one query inside the open transaction; answers what each one did. */
-export type SendStatements = (statements: ScriptStatement[]) => Promise<ScriptResult[]>;
+/**
+ * Sends statements as one query inside the open transaction; answers what each one did. With
+ * `commit`, the same query commits the transaction after them (it ends there: nothing more is sent).
+ */
+export type SendStatements = (
+  statements: ScriptStatement[],
+  options?: { commit?: boolean },
+) => Promise<ScriptResult[]>;
+
+/** What a change expectingRows checked says when it touched another number of rows. */
+const WRONG_ROW_COUNT = 'switchyard: rows changed other than guessed:';
+
+/**
+ * The change, made to fail (and the transaction with it) unless it touches exactly `rows` rows: a
+ * check the database makes, so that a trip can commit without its answers seen first. Plain SQL has
+ * no statement that raises, so the check fails by reading its own message as a number.
+ */
+export function expectingRows(statement: ScriptStatement, rows: number): ScriptStatement {
+  return {
+    sql:
+      `WITH changed AS (${statement.sql} RETURNING 1) SELECT CASE WHEN count(*) = ${rows} THEN 1 ` +
+      `ELSE ('${WRONG_ROW_COUNT} ' || count(*))::int END AS checked FROM changed`,
+    parameters: statement.parameters,
+  };
+}
+
+/** The error of a change expectingRows checked that touched another number of rows. */
+export function isWrongRowCount(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '22P02' && typeof message === 'string' && message.includes(WRONG_ROW_COUNT);
+}
 
 /**
  * Transactions on PostgreSQL that send many statements per round trip instead of one: each `send`
- * is one simple query (the first one begins the transaction), and the transaction is committed or
- * rolled back as `work` decides.
+ * is one simple query (the first one begins the transaction, the last may commit it), and the
+ * transaction is otherwise committed or rolled back as `work` decides.
  */
 export interface PgScripts {
   /**
@@ -100,20 +129,25 @@ export function createPgScripts(pool: Pool, log?: SqlLogger): PgScripts {
     async transaction(work) {
       const client = await pool.connect();
       let begun = false;
+      let committedInTrip = false;
       let broken: Error | undefined;
-      const send: SendStatements = async (statements) => {
+      const send: SendStatements = async (statements, options) => {
+        if (committedInTrip) throw new Error('the transaction was committed: nothing more can be sent');
         const texts: string[] = begun ? [] : ['BEGIN'];
         for (const statement of statements) {
           const text = inlineParameters(statement);
           if (text === undefined) throw new NotWritable();
           texts.push(text);
         }
+        if (options?.commit) texts.push('COMMIT');
         const started = performance.now();
         // Once BEGIN is on its way the transaction must be ended, even when this trip fails part-way.
         const opening = !begun;
         begun = true;
         const answer = (await client.query(texts.join(';\n'))) as unknown as QueryResult | QueryResult[];
+        committedInTrip = options?.commit === true;
         const results = (Array.isArray(answer) ? answer : [answer]).map(asResult);
+        if (committedInTrip) results.pop();
         if (log) {
           const ms = Math.round((performance.now() - started) * 10) / 10;
           for (const { sql, parameters } of statements)
@@ -123,11 +157,12 @@ export function createPgScripts(pool: Pool, log?: SqlLogger): PgScripts {
       };
       try {
         const committed = await work(send);
+        if (committedInTrip) return true;
         if (begun) await client.query(committed ? 'COMMIT' : 'ROLLBACK');
         return committed;
       } catch (error) {
         // A statement that failed leaves the transaction aborted: end it before the connection goes back.
-        if (begun)
+        if (begun && !committedInTrip)
           await client.query('ROLLBACK').catch((rollbackError: Error) => {
             broken = rollbackError;
           });

@@ -241,29 +241,37 @@ const FAST = [
 ];
 
 describe('the pipelined ledger and its replay check', () => {
-  it('every guess right: a settlement is one trip, committed, nothing step by step', async () => {
+  it('every guess right: a settlement is one trip, its commit in it, nothing step by step', async () => {
     const { ledger, stepwise, trips } = pipelinedLedger({});
     expect(await ledger.settle(HOLDER, 1, [settlement()], NOW)).toEqual([80]);
-    expect(trips).toEqual([{ sends: [[...FAST, 'logs', 'logs', 'logs']], committed: true }]);
+    expect(trips).toEqual([
+      { sends: [[...FAST, 'logs', 'logs', 'logs']], committed: true, commitInTrip: true },
+    ]);
     expect(stepwise).toEqual([]);
   });
 
-  it('a count the program does not look at (a channel deleted meanwhile) differs: the replay takes the same steps, kept', async () => {
+  it('a count the program does not look at (a channel deleted meanwhile) differs: not checked, kept', async () => {
     const { ledger, stepwise, trips } = pipelinedLedger({ chargeChannel: [0] });
     expect(await ledger.settle(HOLDER, 1, [settlement({ log: undefined })], NOW)).toEqual([80]);
-    expect(trips).toEqual([{ sends: [FAST], committed: true }]);
+    expect(trips).toEqual([{ sends: [FAST], committed: true, commitInTrip: true }]);
     expect(stepwise).toEqual([]);
   });
 
-  it('a count the program throws on (a charge not covered): rolled back, the error stands, the careful settlement follows', async () => {
+  it('a count the program throws on (a charge not covered): the checked trip fails, the trip again without its commit shows the error, the careful settlement follows', async () => {
     const { ledger, stepwise, trips } = pipelinedLedger({
-      chargeUser: [0],
+      chargeUser: () => 0,
       readUser: [{ quota: 50, held_quota: 0 }],
       readToken: [{ remain_quota: 1_000, held_quota: 0, budget_quota: 0 }],
     });
     expect(await ledger.settle(HOLDER, 1, [settlement({ log: undefined })], NOW)).toEqual([50]);
-    expect(trips.map((trip) => trip.committed)).toEqual([false, true]);
-    expect(trips[1]?.sends).toEqual([
+    expect(trips.map(({ committed, commitInTrip }) => ({ committed, commitInTrip }))).toEqual([
+      { committed: false, commitInTrip: true },
+      { committed: false, commitInTrip: false },
+      { committed: true, commitInTrip: true },
+    ]);
+    // The checked trip stopped at the charge.
+    expect(trips[0]?.sends).toEqual([FAST.slice(0, 5)]);
+    expect(trips[2]?.sends).toEqual([
       ['markSettled', 'releaseHold', 'releaseUser', 'releaseToken', 'readUser'],
       ['readToken'],
       ['chargeUserExactly', 'chargeTokenExactly', 'chargeChannel'],
@@ -274,7 +282,10 @@ describe('the pipelined ledger and its replay check', () => {
   it('a count that changes the steps (a hold a sweep gave back): rolled back and run step by step', async () => {
     const { ledger, stepwise, trips } = pipelinedLedger({ releaseHold: () => 0 });
     expect(await ledger.settle(HOLDER, 1, [settlement({ log: undefined })], NOW)).toEqual([80]);
-    expect(trips).toEqual([{ sends: [FAST], committed: false }]);
+    expect(trips).toEqual([
+      { sends: [['markSettled', 'releaseHold']], committed: false, commitInTrip: true },
+      { sends: [FAST], committed: false, commitInTrip: false },
+    ]);
     expect(stepwise).toEqual([
       'BEGIN',
       'markSettled',
@@ -293,7 +304,9 @@ describe('the pipelined ledger and its replay check', () => {
     });
     expect(await ledger.sweep(NOW * 1000)).toBe(0);
     // The trip read the holds of a holder it did not claim: on the real count the program prunes instead.
-    expect(trips).toEqual([{ sends: [['expiredHolders'], ['claimHolder', 'holdsOf']], committed: false }]);
+    expect(trips).toEqual([
+      { sends: [['expiredHolders'], ['claimHolder', 'holdsOf']], committed: false, commitInTrip: false },
+    ]);
     expect(stepwise).toEqual(['BEGIN', 'expiredHolders', 'claimHolder', 'pruneHolders', 'COMMIT']);
   });
 
@@ -307,7 +320,10 @@ describe('the pipelined ledger and its replay check', () => {
     }
     const { ledger, stepwise, trips } = pipelinedLedger({ markSettled: () => 0 });
     expect(await ledger.run(chooses)).toBe('channel 6');
-    expect(trips).toEqual([{ sends: [['markSettled', 'chargeChannel']], committed: false }]);
+    expect(trips).toEqual([
+      { sends: [['markSettled']], committed: false, commitInTrip: true },
+      { sends: [['markSettled', 'chargeChannel']], committed: false, commitInTrip: false },
+    ]);
     expect(stepwise).toEqual(['BEGIN', 'markSettled', 'chargeChannel', 'COMMIT']);
   });
 
@@ -320,7 +336,7 @@ describe('the pipelined ledger and its replay check', () => {
       NOW,
     );
     await expect(holding).rejects.toBeInstanceOf(LeaseLostError);
-    expect(trips).toEqual([{ sends: [['renewHolder', 'readUser']], committed: false }]);
+    expect(trips).toEqual([{ sends: [['renewHolder', 'readUser']], committed: false, commitInTrip: false }]);
     expect(stepwise).toEqual([]);
   });
 
@@ -337,6 +353,7 @@ describe('the pipelined ledger and its replay check', () => {
           ['holdUser', 'addHold'],
         ],
         committed: true,
+        commitInTrip: true,
       },
     ]);
   });
@@ -344,7 +361,7 @@ describe('the pipelined ledger and its replay check', () => {
   it('a value with no literal (a NUL in a log) gives the trip up before it is sent, and the program runs step by step', async () => {
     const { ledger, stepwise, trips } = pipelinedLedger({});
     expect(await ledger.settle(HOLDER, 1, [settlement({ log: log('a\u0000b') })], NOW)).toEqual([80]);
-    expect(trips).toEqual([{ sends: [], committed: false }]);
+    expect(trips).toEqual([{ sends: [], committed: false, commitInTrip: false }]);
     expect(stepwise).toEqual(['BEGIN', ...FAST, 'logs', 'logs', 'logs', 'COMMIT']);
   });
 
@@ -353,6 +370,17 @@ describe('the pipelined ledger and its replay check', () => {
     const { ledger, stepwise, trips } = pipelinedLedger({ chargeToken: [refused] });
     await expect(ledger.settle(HOLDER, 1, [settlement()], NOW)).rejects.toBe(refused);
     expect(trips.map((trip) => trip.committed)).toEqual([false]);
+    expect(stepwise).toEqual([]);
+  });
+
+  it("a database's error in the last trip that is not the row check goes to the caller too", async () => {
+    const badNumber = Object.assign(new Error('invalid input syntax for type integer: "x"'), {
+      code: '22P02',
+    });
+    const { ledger, stepwise, trips } = pipelinedLedger({ chargeChannel: [badNumber] });
+    await expect(ledger.settle(HOLDER, 1, [settlement()], NOW)).rejects.toBe(badNumber);
+    // The trip stopped at the statement that failed.
+    expect(trips).toEqual([{ sends: [FAST.slice(0, 6)], committed: false, commitInTrip: true }]);
     expect(stepwise).toEqual([]);
   });
 });

@@ -168,36 +168,55 @@ export function scriptedSql(dialect: 'postgres' | 'mysql', script: Script): { sq
 /** A statement no literal can stand for was to be sent (see PgScripts). */
 class NotWritable extends Error {}
 
+/** A change expectingRows wrapped: the change, and the row count it must touch. */
+function checkedChange(text: string): { sql: string; rows: number } | undefined {
+  const match = /^WITH changed AS \((.*) RETURNING 1\) SELECT CASE WHEN count\(\*\) = (\d+) /s.exec(text);
+  return match ? { sql: match[1] as string, rows: Number(match[2]) } : undefined;
+}
+
+/** One pipelined transaction as the script saw it. */
+export interface ScriptedTrip {
+  /** Each trip's statements, by name. */
+  sends: string[][];
+  committed: boolean | undefined;
+  /** Whether the last trip carried the COMMIT (committed only if it did not fail). */
+  commitInTrip: boolean;
+}
+
 /**
  * PostgreSQL's pipelined transactions (PgScripts) on the script: each `send` is one trip, answered
  * statement by statement; a value `inlineParameters` cannot write gives the transaction up
- * (undefined), as the real one does. `trips` lists each transaction's trips (statement names) and
- * whether it committed.
+ * (undefined), and a checked change (expectingRows) that touches another count fails the trip, as
+ * the real ones do. `trips` lists each transaction's trips.
  */
-export function scriptedPgScripts(script: Script): {
-  scripts: PgScripts;
-  trips: Array<{ sends: string[][]; committed: boolean | undefined }>;
-} {
-  const trips: Array<{ sends: string[][]; committed: boolean | undefined }> = [];
+export function scriptedPgScripts(script: Script): { scripts: PgScripts; trips: ScriptedTrip[] } {
+  const trips: ScriptedTrip[] = [];
   const scripts: PgScripts = {
     async transaction(work) {
-      const trip = { sends: [] as string[][], committed: undefined as boolean | undefined };
+      const trip: ScriptedTrip = { sends: [], committed: undefined, commitInTrip: false };
       trips.push(trip);
       try {
-        trip.committed = await work(async (statements) => {
+        trip.committed = await work(async (statements, options) => {
           for (const statement of statements)
             if (inlineParameters(statement) === undefined) throw new NotWritable();
           const names: string[] = [];
           trip.sends.push(names);
+          trip.commitInTrip = options?.commit === true;
           return statements.map((statement) => {
+            const checked = checkedChange(statement.sql);
             const { name, rowCount, rows } = scriptedResult(
               'postgres',
               script,
-              statement.sql,
+              checked?.sql ?? statement.sql,
               statement.parameters,
             );
             names.push(name);
-            return { rowCount, rows };
+            if (!checked) return { rowCount, rows };
+            if (rowCount !== checked.rows) {
+              const message = `invalid input syntax for type integer: "switchyard: rows changed other than guessed: ${rowCount}"`;
+              throw Object.assign(new Error(message), { code: '22P02' });
+            }
+            return { rowCount: 1, rows: [{ checked: 1 }] };
           });
         });
         return trip.committed;

@@ -1,7 +1,13 @@
 import { CompiledQuery as Compiled, type CompiledQuery } from 'kysely';
 import type { Sql } from '../connect';
 import { outboxRows } from '../log-outbox';
-import type { PgScripts, SendStatements } from '../pg-script';
+import {
+  expectingRows,
+  isWrongRowCount,
+  type PgScripts,
+  type ScriptStatement,
+  type SendStatements,
+} from '../pg-script';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
 import { logSummaryUpserts } from '../repos/log-summaries/upserts';
 import type { NewLogRow } from '../schema';
@@ -24,6 +30,9 @@ function byColumns<T>(...columns: Array<keyof T>) {
 
 /** The rows a change is guessed to touch until the database says. */
 const GUESSED_ROWS = 1;
+
+/** The last trip's check found a change that touched another number of rows than guessed. */
+const WRONG_GUESS = Symbol('wrong guess');
 
 /** A step the program took, and the answer it was given: the database's, or a guess until it is sent. */
 interface Taken {
@@ -102,6 +111,7 @@ export class KyselyLedger extends ProgramLedger {
       return undefined;
     }
     const result = await tx.kysely.executeQuery(this.#statement(step));
+    if (step.kind === 'change') return undefined;
     if (step.kind === 'run') return Number(result.numAffectedRows ?? 0);
     if (step.kind === 'get') return result.rows[0];
     return result.rows;
@@ -121,7 +131,11 @@ export class KyselyLedger extends ProgramLedger {
    * its end, each guessed meanwhile to touch one row (the usual case). When every guess held, answers
    * its value; when one did not, what the program does on the real answers (`#replay`).
    */
-  async #pipelined<T>(program: () => Program<T>, send: SendStatements): Promise<Replayed<T> | undefined> {
+  async #pipelined<T>(
+    program: () => Program<T>,
+    send: SendStatements,
+    commitInTrip: boolean,
+  ): Promise<Replayed<T> | typeof WRONG_GUESS | undefined> {
     const taken: Taken[] = [];
     const waiting: CompiledQuery[] = [];
     /** Of the waiting statements, the changes: where they stand, and which step they are. */
@@ -159,6 +173,8 @@ export class KyselyLedger extends ProgramLedger {
         guesses.push({ at: waiting.length, step: taken.length });
         waiting.push(this.#statement(step));
         answer = GUESSED_ROWS;
+      } else if (step.kind === 'change') {
+        waiting.push(this.#statement(step));
       } else if (step.kind === 'logs') {
         waiting.push(...this.#logWrites(step.logs));
       } else {
@@ -171,8 +187,23 @@ export class KyselyLedger extends ProgramLedger {
     }
     // Thrown on answers the database gave (none still a guess), the error stands; else, step by step.
     if (!next) return guesses.length === 0 ? thrown : undefined;
-    if (waiting.length > 0) await sendWaiting();
-    return guessedWrong ? this.#replay(program, taken) : { value: next.value };
+    if (waiting.length === 0) return { value: next.value };
+    if (!commitInTrip) {
+      await sendWaiting();
+      return guessedWrong ? this.#replay(program, taken) : { value: next.value };
+    }
+    // The last trip commits as well, each of its guesses checked by the database: a wrong one fails
+    // the trip and rolls it all back.
+    const checked: ScriptStatement[] = [...waiting];
+    for (const guess of guesses)
+      checked[guess.at] = expectingRows(checked[guess.at] as ScriptStatement, GUESSED_ROWS);
+    try {
+      await send(checked, { commit: true });
+    } catch (error) {
+      if (isWrongRowCount(error)) return WRONG_GUESS;
+      throw error;
+    }
+    return { value: next.value };
   }
 
   /**
@@ -201,15 +232,21 @@ export class KyselyLedger extends ProgramLedger {
   protected async execute<T>(program: () => Program<T>): Promise<T> {
     const scripts = this.scripts;
     if (!scripts) return this.#stepByStep(program);
-    let outcome: Replayed<T> | undefined;
-    const committed = await retryOnConflict(this.db, () =>
-      scripts.transaction(async (send) => {
-        outcome = await this.#pipelined(program, send);
-        return outcome !== undefined && 'value' in outcome;
-      }),
-    );
-    if (committed && outcome && 'value' in outcome) return outcome.value;
-    if (committed !== undefined && outcome && 'error' in outcome) throw outcome.error;
+    // First with the commit in the last trip; when a guess there was wrong, again with the last trip's
+    // answers seen before the commit, so the program's course on them is known (the replay check).
+    for (const commitInTrip of [true, false]) {
+      let outcome: Replayed<T> | typeof WRONG_GUESS | undefined;
+      const committed = await retryOnConflict(this.db, () =>
+        scripts.transaction(async (send) => {
+          outcome = await this.#pipelined(program, send, commitInTrip);
+          return outcome !== undefined && outcome !== WRONG_GUESS && 'value' in outcome;
+        }),
+      );
+      if (outcome === WRONG_GUESS) continue;
+      if (committed && outcome && 'value' in outcome) return outcome.value;
+      if (committed !== undefined && outcome && 'error' in outcome) throw outcome.error;
+      break;
+    }
     // Rolled back (a change touched another number of rows than guessed) or not sent: step by step.
     return this.#stepByStep(program);
   }

@@ -18,9 +18,12 @@ import type { StatementName } from './statements';
  * with PG_PIPELINE=false) Kysely awaits each one inside a database transaction; PostgreSQL's pipeline
  * sends changes ahead with a guessed row count and replays the program on the real counts
  * (kysely-ledger.ts). Whichever runs it, a program runs whole or not at all. See docs/ledger.md.
+ * A `run` answers how many rows it changed; a `change` answers nothing, so the program cannot depend
+ * on its count (the pipeline need not check it).
  */
 export type LedgerStep =
   | { kind: 'run'; statement: StatementName; params: unknown[] }
+  | { kind: 'change'; statement: StatementName; params: unknown[] }
   | { kind: 'get'; statement: StatementName; params: unknown[] }
   | { kind: 'all'; statement: StatementName; params: unknown[] }
   | { kind: 'logs'; logs: NewLogRow[] };
@@ -32,6 +35,11 @@ type Row = Record<string, unknown>;
 /** Runs a change; answers how many rows it changed. */
 function* run(statement: StatementName, ...params: unknown[]): Program<number> {
   return (yield { kind: 'run', statement, params }) as number;
+}
+
+/** Runs a change whose row count the program does not look at. */
+function* change(statement: StatementName, ...params: unknown[]): Program<void> {
+  yield { kind: 'change', statement, params };
 }
 
 function* get(statement: StatementName, ...params: unknown[]): Program<Row | undefined> {
@@ -52,7 +60,7 @@ const tokenHolds = (payer: PayerRef) => !payer.unlimitedToken || Boolean(payer.b
 const tokenShare = (payer: PayerRef, amount: number) => (tokenHolds(payer) ? amount : 0);
 
 export function* registerProgram(holder: string, expiresAtMs: number): Program<void> {
-  yield* run('registerHolder', holder, expiresAtMs);
+  yield* change('registerHolder', holder, expiresAtMs);
 }
 
 export function* renewProgram(holder: string, expiresAtMs: number): Program<boolean> {
@@ -97,9 +105,9 @@ export function* holdProgram(
     const room = Math.floor((spare - request.richFloor) / 2);
     const ahead = Math.min(request.ahead, room) >= request.amount ? Math.min(request.ahead, room) : 0;
     const taken = request.amount + ahead;
-    yield* run('holdUser', taken, request.userId);
-    if (tokenHolds(request)) yield* run('holdToken', taken, now, request.tokenId);
-    yield* run('addHold', holder, request.userId, request.tokenId, taken, tokenShare(request, taken));
+    yield* change('holdUser', taken, request.userId);
+    if (tokenHolds(request)) yield* change('holdToken', taken, now, request.tokenId);
+    yield* change('addHold', holder, request.userId, request.tokenId, taken, tokenShare(request, taken));
     results[index] = { ok: true, taken, spendable: spare - ahead };
   }
   return results;
@@ -120,8 +128,8 @@ function* releaseOne(hold: Hold): Program<boolean> {
     tokenAmount,
   );
   if (released !== 1) return false;
-  yield* run('releaseUser', hold.amount, hold.userId);
-  if (tokenAmount > 0) yield* run('releaseToken', tokenAmount, hold.tokenId);
+  yield* change('releaseUser', hold.amount, hold.userId);
+  if (tokenAmount > 0) yield* change('releaseToken', tokenAmount, hold.tokenId);
   return true;
 }
 
@@ -160,7 +168,7 @@ export function* settleFastProgram(
   batch: Settlement[],
   now: number,
 ): Program<number[]> {
-  yield* run('markSettled', seq, holder);
+  yield* change('markSettled', seq, holder);
   for (const hold of mergeHolds(batch)) yield* releaseOne(hold);
   const users = new Map<number, { cost: number; calls: number }>();
   const tokens = new Map<number, { cost: number; limited: boolean; budgetPeriod?: string }>();
@@ -186,10 +194,9 @@ export function* settleFastProgram(
       throw new NeedsCarefulSettlement();
   }
   for (const [tokenId, { cost, limited, budgetPeriod }] of ascending(tokens)) {
-    const charged = limited
-      ? yield* run('chargeToken', cost, cost, now, tokenId, cost, cost)
-      : yield* run('useToken', cost, now, tokenId);
-    if (charged !== 1 && limited) throw new NeedsCarefulSettlement();
+    if (!limited) yield* change('useToken', cost, now, tokenId);
+    else if ((yield* run('chargeToken', cost, cost, now, tokenId, cost, cost)) !== 1)
+      throw new NeedsCarefulSettlement();
     const start = budgetPeriodStart(budgetPeriod, now);
     if (start !== undefined) {
       // Counted into the period now running (a new one starts from nothing), within the budget.
@@ -208,7 +215,7 @@ export function* settleFastProgram(
     }
   }
   for (const [channelId, { cost, elapsedMs }] of ascending(channels))
-    yield* run('chargeChannel', cost, elapsedMs, channelId);
+    yield* change('chargeChannel', cost, elapsedMs, channelId);
   const logs = batch.flatMap((call) => (call.log ? [call.log] : []));
   if (logs.length > 0) yield { kind: 'logs', logs };
   return batch.map((call) => (call.giveBack ? 0 : call.cost));
@@ -224,7 +231,7 @@ export function* settleCarefulProgram(
   batch: Settlement[],
   now: number,
 ): Program<number[]> {
-  yield* run('markSettled', seq, holder);
+  yield* change('markSettled', seq, holder);
   const charges: number[] = new Array(batch.length);
   const logs: NewLogRow[] = [];
   for (const index of lockOrder(batch)) {
@@ -242,15 +249,15 @@ export function* settleCarefulProgram(
     if (limited) charge = affordable(charge, num(token.remain_quota), num(token.held_quota));
     const budget = token ? budgetLeft(token, now) : undefined;
     if (token && budget !== undefined) charge = affordable(charge, budget, num(token.held_quota));
-    if (user) yield* run('chargeUserExactly', charge, charge, 1, call.userId);
-    if (limited) yield* run('chargeTokenExactly', charge, charge, now, call.tokenId);
-    else yield* run('useToken', charge, now, call.tokenId);
+    if (user) yield* change('chargeUserExactly', charge, charge, 1, call.userId);
+    if (limited) yield* change('chargeTokenExactly', charge, charge, now, call.tokenId);
+    else yield* change('useToken', charge, now, call.tokenId);
     if (token && budget !== undefined) {
       const start = budgetPeriodStart(token.budget_period as string, now) as number;
       const spent = num(token.budget_quota) - budget;
-      yield* run('setBudgetUsed', spent + charge, start, call.tokenId);
+      yield* change('setBudgetUsed', spent + charge, start, call.tokenId);
     }
-    yield* run('chargeChannel', charge, call.elapsedMs, call.channelId);
+    yield* change('chargeChannel', charge, call.elapsedMs, call.channelId);
     if (call.log) {
       logs.push(
         charge === call.cost
@@ -288,13 +295,13 @@ export function* sweepProgram(nowMs: number, pruneBeforeMs: number): Program<num
     // Claimed with a guarded update, so two sweeping processes cannot both give the holds back.
     if ((yield* run('claimHolder', nowMs, holder, nowMs)) !== 1) continue;
     for (const row of yield* all('holdsOf', holder)) {
-      yield* run('releaseUser', num(row.amount), num(row.user_id));
-      if (num(row.token_amount) > 0) yield* run('releaseToken', num(row.token_amount), num(row.token_id));
+      yield* change('releaseUser', num(row.amount), num(row.user_id));
+      if (num(row.token_amount) > 0) yield* change('releaseToken', num(row.token_amount), num(row.token_id));
     }
-    yield* run('dropHolds', holder);
+    yield* change('dropHolds', holder);
     swept += 1;
   }
-  yield* run('pruneHolders', pruneBeforeMs);
+  yield* change('pruneHolders', pruneBeforeMs);
   return swept;
 }
 

@@ -63,6 +63,9 @@ export class SqliteLedger extends ProgramLedger {
     switch (step.kind) {
       case 'run':
         return this.#sql(step.statement).run(...step.params).changes;
+      case 'change':
+        this.#sql(step.statement).run(...step.params);
+        return undefined;
       case 'get':
         return this.#sql(step.statement).get(...step.params);
       case 'all':
