@@ -41,9 +41,10 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-ab-'));
   const fake = start(LOAD_CORE, process.execPath, [files.fakeUpstream], {});
   const kind = settings.databases[0] ?? 'sqlite';
-  const far = await farDatabase(files.delayProxy);
+  let far: Awaited<ReturnType<typeof farDatabase>>;
   const runs = new Map<string, Run[]>();
   try {
+    far = await farDatabase(files.delayProxy);
     const upstreamUrl = `http://127.0.0.1:${await portPrintedBy(fake)}`;
     const window = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds };
     for (let repeat = 1; repeat <= settings.repeats; repeat++) {
