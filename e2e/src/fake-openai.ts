@@ -10,6 +10,11 @@ export interface FakeOpenAi {
   url: string;
   /** Chat requests received, with the key each one carried. */
   chats: Array<{ key: string; model: string }>;
+  /**
+   * Holds every chat answer from now on until `count` chats wait, then answers them all at once:
+   * answers that must arrive together, however slowly their requests were made. Resolves on release.
+   */
+  holdChatsUntil(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +39,17 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
 
 export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   const chats: FakeOpenAi['chats'] = [];
+  let hold: { count: number; waiting: Array<() => void>; released: () => void } | undefined;
+  const waitForHold = () =>
+    new Promise<void>((resolve) => {
+      if (!hold) return resolve();
+      hold.waiting.push(resolve);
+      if (hold.waiting.length < hold.count) return;
+      const { waiting, released } = hold;
+      hold = undefined;
+      for (const answer of waiting) answer();
+      released();
+    });
   const server: Server = createServer(async (req, res) => {
     // OpenAI sends `Authorization: Bearer`, Azure an `api-key` header.
     const key =
@@ -54,6 +70,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
     const delay = Number(/^sk-delay-(\d+)$/.exec(key)?.[1] ?? 0);
     if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     if (path.endsWith('/chat/completions')) {
+      await waitForHold();
       const model = String(body.model ?? '');
       chats.push({ key, model });
       send(res, 200, {
@@ -85,6 +102,10 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
   return {
     url: `http://127.0.0.1:${port}`,
     chats,
+    holdChatsUntil: (count) =>
+      new Promise<void>((released) => {
+        hold = { count, waiting: [], released };
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

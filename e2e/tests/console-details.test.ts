@@ -80,8 +80,9 @@ const overlaps = (a: Box, b: Box) =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /**
- * Click Test on every probe channel at once and follow the toasts until each probe's has been shown
- * (two wait their turn): the most shown at once and every place one stood.
+ * Click Test on every probe channel, the fake upstream answering all five tests at once however slowly
+ * the clicks land, and follow the toasts until each probe's has been shown (two wait their turn): the
+ * most shown at once and every place one stood.
  */
 async function testAllProbes(
   page: Page,
@@ -104,7 +105,9 @@ async function testAllProbes(
     };
     new MutationObserver(look).observe(document.body, { childList: true, subtree: true, attributes: true });
   });
+  const answered = fake.holdChatsUntil(TESTED.length);
   for (const name of TESTED) await row(name).getByRole('button', { name: test, exact: true }).click();
+  await answered;
   await page.waitForFunction(
     (names) =>
       names.every((name) =>
