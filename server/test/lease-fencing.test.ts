@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../src/db/database';
+import { ledgerStatements } from '../src/db/ledger/statements';
+import { expectingRows, preparedStatementName } from '../src/db/pg-script';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
 import { HttpFake } from './fakes/http-fake';
 import { openAiHandler } from './fakes/openai';
@@ -36,9 +38,26 @@ async function waitingStatements(db: Db): Promise<string[]> {
   return rows.map(({ query }) => (query ?? '').toLowerCase());
 }
 
-/** How many of the statements contain `fragment`. */
-const count = (statements: string[], fragment: string) =>
-  statements.filter((statement) => statement.includes(fragment)).length;
+/**
+ * What shows of a ledger statement containing `fragment` in a waiting query's text: the fragment, or
+ * on PostgreSQL the `EXECUTE` of the statement prepared (as sent, or checked by expectingRows).
+ */
+function signsOf(fragment: string): string[] {
+  if (TEST_DIALECT !== 'postgres') return [fragment];
+  const texts = Object.values(ledgerStatements('postgres')).filter((text) =>
+    text.toLowerCase().includes(fragment),
+  );
+  const names = texts
+    .flatMap((text) => [text, expectingRows({ sql: text, parameters: [] }, 1).sql])
+    .map((text) => preparedStatementName(text));
+  return [fragment, ...names.flatMap((name) => (name ? [`execute ${name}`] : []))];
+}
+
+/** How many of the statements contain `fragment`, or show one of the ledger's statements that do. */
+const count = (statements: string[], fragment: string) => {
+  const signs = signsOf(fragment);
+  return statements.filter((statement) => signs.some((sign) => statement.includes(sign))).length;
+};
 
 // A row lock needs a database server: SQLite has one writer at a time.
 describe.skipIf(TEST_DIALECT === 'sqlite')('a lease that ran out fences its holder', () => {

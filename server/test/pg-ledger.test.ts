@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../src/db/database';
 import { KyselyLedger } from '../src/db/ledger/kysely-ledger';
 import { LeaseLostError, type Settlement } from '../src/db/ledger/ledger';
 import { migrateToLatest } from '../src/db/migrate';
-import { expectingRows, isWrongRowCount, type PgScripts } from '../src/db/pg-script';
+import { createPgScripts, expectingRows, isWrongRowCount, type PgScripts } from '../src/db/pg-script';
 import type { NewLogRow } from '../src/db/schema';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
 
@@ -388,5 +389,128 @@ describe.runIf(TEST_DIALECT === 'postgres')('the ledger on PostgreSQL', () => {
       });
       expect(committed).toBe(true);
     }
+  });
+
+  describe('prepared statements', () => {
+    /** Scripts over a pool of one connection, so that each transaction finds the one before's connection. */
+    let pool: pg.Pool;
+    let scripts: PgScripts;
+    const target = () => {
+      if (database.target.dialect !== 'postgres') throw new Error('PostgreSQL only');
+      return database.target.connectionString;
+    };
+    beforeAll(() => {
+      pool = new pg.Pool({ connectionString: target(), max: 1 });
+      scripts = createPgScripts(pool);
+    });
+    afterAll(() => pool?.end());
+
+    const charge = (userId: number, amount: number) => ({
+      sql: 'UPDATE users SET quota = quota - $1 WHERE id = $2',
+      parameters: [amount, userId],
+    });
+    const backend = { sql: 'SELECT pg_backend_pid() AS pid', parameters: [] };
+    /** The connection's prepared statements: each one's values, how often it ran, the query it came in. */
+    const preparedTexts = {
+      sql:
+        'SELECT cardinality(parameter_types) AS "values", generic_plans + custom_plans AS runs, statement ' +
+        "FROM pg_prepared_statements WHERE name LIKE 'sy\\_%' ORDER BY prepare_time, 1 DESC",
+      parameters: [],
+    };
+    const quota = async (userId: number) =>
+      (await db.kysely.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow())
+        .quota;
+    /** One transaction's answers to `statements`, committed. */
+    const inTransaction = async (...statements: Array<{ sql: string; parameters: readonly unknown[] }>) => {
+      let results: Array<{ rowCount: number; rows: Array<Record<string, unknown>> }> = [];
+      const committed = await scripts.transaction(async (send) => {
+        results = await send(statements);
+        return true;
+      });
+      expect(committed).toBe(true);
+      return results;
+    };
+
+    it('are prepared once a connection, executed by name after, with the same answers', async () => {
+      const { userId } = await account(1_000);
+      const first = await inTransaction(charge(userId, 100), charge(userId, 10), backend);
+      const second = await inTransaction(charge(userId, 1), backend, preparedTexts);
+      expect(first.map((result) => result.rowCount)).toEqual([1, 1, 1]);
+      expect(second[0]?.rowCount).toBe(1);
+      // The same connection both times: prepared once, the statement's text as it was given.
+      expect(second[1]?.rows[0]?.pid).toBe(first[2]?.rows[0]?.pid);
+      // The charge, the backend's id and this read, each prepared once; the charge ran three times.
+      expect(second[2]?.rows.map((row) => [row.values, Number(row.runs)])).toEqual([
+        [2, 3],
+        [0, 2],
+        [0, 1],
+      ]);
+      expect(await quota(userId)).toBe(889);
+    });
+
+    it('a statement of many values goes with its values written in, not prepared', async () => {
+      const many = Array.from({ length: 101 }, (_, at) => at);
+      const wide = {
+        sql: `SELECT ${many.map((at) => `$${at + 1}::int`).join(' + ')} AS total`,
+        parameters: many,
+      };
+      const [sum, , prepared] = await inTransaction(wide, backend, preparedTexts);
+      expect(sum?.rows[0]?.total).toBe(5_050);
+      expect((prepared?.rows ?? []).some((row) => String(row.statement).includes('$101'))).toBe(false);
+    });
+
+    it('a trip that fails after preparing leaves its connection: the next one prepares again', async () => {
+      const { userId } = await account(1_000);
+      const [before] = await inTransaction(backend);
+      const fresh = {
+        sql: 'UPDATE users SET quota = quota - $1 WHERE id = $2 AND quota > 0',
+        parameters: [5, userId],
+      };
+      await expect(
+        scripts.transaction(async (send) => {
+          await send([fresh, { sql: 'SELECT 1 / $1::int', parameters: [0] }]);
+          return true;
+        }),
+      ).rejects.toThrow(/division by zero/);
+      // A new connection, where the statement is prepared again (not refused as prepared already).
+      const [answer, after, prepared] = await inTransaction(fresh, backend, preparedTexts);
+      expect(answer?.rowCount).toBe(1);
+      expect(after?.rows[0]?.pid).not.toBe(before?.rows[0]?.pid);
+      expect((prepared?.rows ?? []).some((row) => String(row.statement).includes(fresh.sql))).toBe(true);
+      expect(await quota(userId)).toBe(995);
+    });
+
+    it('a read whose columns a migration changed is prepared again on another connection', async () => {
+      await sql`CREATE TABLE plan_probe (id integer PRIMARY KEY, v integer)`.execute(db.kysely);
+      await sql`INSERT INTO plan_probe VALUES (1, 7)`.execute(db.kysely);
+      const read = { sql: 'SELECT v FROM plan_probe WHERE id = $1', parameters: [1] };
+      const [before] = await inTransaction(read, backend);
+      await sql`ALTER TABLE plan_probe ALTER COLUMN v TYPE text`.execute(db.kysely);
+      const [value, after, prepared] = await inTransaction(read, backend, preparedTexts);
+      expect(value?.rows).toEqual([{ v: '7' }]);
+      expect(after?.rows[0]?.pid).not.toBe(before?.rows[0]?.pid);
+      // Still prepared, on the new connection.
+      expect((prepared?.rows ?? []).some((row) => String(row.statement).includes(read.sql))).toBe(true);
+    });
+
+    it('a connection that lost its statements (a pooler) has its transaction run again, values written in, once', async () => {
+      const { userId } = await account(1_000);
+      await inTransaction(charge(userId, 1));
+      // Behind a pooler the next transaction may get a connection that never saw the PREPARE.
+      await inTransaction({ sql: 'DEALLOCATE ALL', parameters: [] });
+      let runs = 0;
+      const committed = await scripts.transaction(async (send) => {
+        runs += 1;
+        await send([charge(userId, 10)]);
+        return true;
+      });
+      expect(committed).toBe(true);
+      expect(runs).toBe(2);
+      expect(await quota(userId)).toBe(989);
+      // From then on nothing is prepared.
+      const [, prepared] = await inTransaction(charge(userId, 100), preparedTexts);
+      expect(prepared?.rows).toEqual([]);
+      expect(await quota(userId)).toBe(889);
+    });
   });
 });

@@ -1,4 +1,5 @@
-import type { Pool, QueryResult } from 'pg';
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 import { boundedMemo } from '../bounded-memo';
 import { maskParameter, type SqlLogger } from './sql-log';
 
@@ -98,6 +99,17 @@ const placeholderParts = boundedMemo(
     sql.split(/\$(\d+)/).map((part, at) => (at % 2 === 1 ? Number(part) - 1 : part)),
 );
 
+/** The statement's values as literals, in order (`EXECUTE`'s arguments); undefined when one has no literal. */
+function literalParameters(statement: ScriptStatement): string | undefined {
+  let text = '';
+  for (const [at, value] of statement.parameters.entries()) {
+    const written = literal(value);
+    if (written === undefined) return undefined;
+    text += at === 0 ? written : `, ${written}`;
+  }
+  return text;
+}
+
 /**
  * The statement with its values written in as literals. Only for statements this program writes
  * itself (the ledger's, and the inserts its query builder compiles), where `$n` is never inside a
@@ -119,57 +131,146 @@ export function inlineParameters(statement: ScriptStatement): string | undefined
   return text;
 }
 
+/** `EXECUTE` of a prepared statement with the statement's values; undefined when one has no literal. */
+function executeByName(name: string, statement: ScriptStatement): string | undefined {
+  if (statement.parameters.length === 0) return `EXECUTE ${name}`;
+  const values = literalParameters(statement);
+  return values === undefined ? undefined : `EXECUTE ${name}(${values})`;
+}
+
+/**
+ * Statements with at most this many values are prepared on a connection the first time it sends
+ * them, and executed by name after: PostgreSQL then neither parses nor plans them again. A log
+ * insert of many rows (a busy batch, whose one statement many calls share) goes with its values
+ * written in, so that a connection keeps few plans.
+ */
+const PREPARED_MAX_PARAMETERS = 100;
+/** Prepared statements a connection holds at most; past that, statements go with their values written in. */
+const PREPARED_PER_CONNECTION = 200;
+
+/** What PREPARE takes: a query or a change, not a command such as SET or LOCK. */
+const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH|VALUES)\b/i;
+
+/**
+ * A prepared statement's name, from its text (undefined for one PREPARE does not take): the same text
+ * has the same name on every connection, so that a connection shared behind a pooler (PgBouncer) can
+ * never run another statement by it.
+ */
+export const preparedStatementName = boundedMemo(SPLIT_TEXTS_KEPT, (sql: string): string | null =>
+  PREPARABLE.test(sql) ? `sy_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}` : null,
+);
+
+/**
+ * What a failed trip says of the statements prepared on its connection: `lost` for a name the
+ * connection does not hold (26000) or already holds (42P05), as behind a pooler that hands each
+ * transaction another connection; `stale` for a prepared read whose columns a migration changed since.
+ */
+function preparedTrouble(error: unknown): 'lost' | 'stale' | undefined {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '26000' || code === '42P05') return 'lost';
+  if (code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change'))
+    return 'stale';
+  return undefined;
+}
+
 const asResult = (result: QueryResult): ScriptResult => ({
   rowCount: result.rowCount ?? 0,
   rows: result.rows,
 });
 
 export function createPgScripts(pool: Pool, log?: SqlLogger): PgScripts {
+  /** The names prepared on each connection. */
+  const preparedOn = new WeakMap<PoolClient, Set<string>>();
+  /** Cleared for good once a connection proved not to keep what was prepared on it (a pooler's). */
+  let preparing = true;
+
+  async function transaction(work: (send: SendStatements) => Promise<boolean>): Promise<boolean | undefined> {
+    const client = await pool.connect();
+    let prepared = preparedOn.get(client);
+    if (!prepared) {
+      prepared = new Set();
+      preparedOn.set(client, prepared);
+    }
+    const known = prepared;
+    let begun = false;
+    let committedInTrip = false;
+    let broken: Error | undefined;
+    const send: SendStatements = async (statements, options) => {
+      if (committedInTrip) throw new Error('the transaction was committed: nothing more can be sent');
+      const texts: string[] = begun ? [] : ['BEGIN'];
+      /** Where the statements' own results are among the query's (a PREPARE's is not one). */
+      const answers: number[] = [];
+      const preparedNow: string[] = [];
+      for (const statement of statements) {
+        const name =
+          preparing && statement.parameters.length <= PREPARED_MAX_PARAMETERS
+            ? preparedStatementName(statement.sql)
+            : null;
+        const ready = name !== null && (known.has(name) || preparedNow.includes(name));
+        if (name !== null && !ready && known.size + preparedNow.length < PREPARED_PER_CONNECTION) {
+          texts.push(`PREPARE ${name} AS ${statement.sql}`);
+          preparedNow.push(name);
+        }
+        const text =
+          name !== null && (ready || preparedNow.includes(name))
+            ? executeByName(name, statement)
+            : inlineParameters(statement);
+        if (text === undefined) throw new NotWritable();
+        answers.push(texts.length);
+        texts.push(text);
+      }
+      if (options?.commit) texts.push('COMMIT');
+      const started = performance.now();
+      begun = true;
+      let answer: QueryResult | QueryResult[];
+      try {
+        answer = (await client.query(texts.join(';\n'))) as unknown as QueryResult | QueryResult[];
+      } catch (error) {
+        // Which of its PREPAREs ran is unknown: the connection is not used again.
+        if (preparedNow.length > 0 || preparedTrouble(error)) broken = error as Error;
+        throw error;
+      }
+      for (const name of preparedNow) known.add(name);
+      committedInTrip = options?.commit === true;
+      const all = Array.isArray(answer) ? answer : [answer];
+      const results = answers.map((at) => asResult(all[at] as QueryResult));
+      if (log) {
+        const ms = Math.round((performance.now() - started) * 10) / 10;
+        for (const { sql, parameters } of statements) log({ sql, params: parameters.map(maskParameter), ms });
+      }
+      return results;
+    };
+    try {
+      const committed = await work(send);
+      if (committedInTrip) return true;
+      if (begun) await client.query(committed ? 'COMMIT' : 'ROLLBACK');
+      return committed;
+    } catch (error) {
+      if (begun && !committedInTrip && !broken)
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+      if (error instanceof NotWritable) return undefined;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   return {
     async transaction(work) {
-      const client = await pool.connect();
-      let begun = false;
-      let committedInTrip = false;
-      let broken: Error | undefined;
-      const send: SendStatements = async (statements, options) => {
-        if (committedInTrip) throw new Error('the transaction was committed: nothing more can be sent');
-        const texts: string[] = begun ? [] : ['BEGIN'];
-        for (const statement of statements) {
-          const text = inlineParameters(statement);
-          if (text === undefined) throw new NotWritable();
-          texts.push(text);
+      // Each stale connection is dropped in turn: as many tries as the pool may hold connections.
+      for (let tries = 1; ; tries++) {
+        const usedPrepared = preparing;
+        try {
+          return await transaction(work);
+        } catch (error) {
+          // Rolled back, its connection dropped: once more, on another connection (a stale plan),
+          // or with values written in from now on (statements lost).
+          const trouble = usedPrepared ? preparedTrouble(error) : undefined;
+          if (!trouble || tries > pool.options.max) throw error;
+          if (trouble === 'lost') preparing = false;
         }
-        if (options?.commit) texts.push('COMMIT');
-        const started = performance.now();
-        // Once BEGIN is on its way the transaction must be ended, even when this trip fails part-way.
-        const opening = !begun;
-        begun = true;
-        const answer = (await client.query(texts.join(';\n'))) as unknown as QueryResult | QueryResult[];
-        committedInTrip = options?.commit === true;
-        const results = (Array.isArray(answer) ? answer : [answer]).map(asResult);
-        if (committedInTrip) results.pop();
-        if (log) {
-          const ms = Math.round((performance.now() - started) * 10) / 10;
-          for (const { sql, parameters } of statements)
-            log({ sql, params: parameters.map(maskParameter), ms });
-        }
-        return opening ? results.slice(1) : results;
-      };
-      try {
-        const committed = await work(send);
-        if (committedInTrip) return true;
-        if (begun) await client.query(committed ? 'COMMIT' : 'ROLLBACK');
-        return committed;
-      } catch (error) {
-        // A statement that failed leaves the transaction aborted: end it before the connection goes back.
-        if (begun && !committedInTrip)
-          await client.query('ROLLBACK').catch((rollbackError: Error) => {
-            broken = rollbackError;
-          });
-        if (error instanceof NotWritable) return undefined;
-        throw error;
-      } finally {
-        client.release(broken);
       }
     },
   };
