@@ -152,7 +152,7 @@ const PREPARED_PER_CONNECTION = 200;
 const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH|VALUES)\b/i;
 
 /**
- * A prepared statement's name, from its text (undefined for one PREPARE does not take): the same text
+ * A prepared statement's name, from its text (null for one PREPARE does not take): the same text
  * has the same name on every connection, so that a connection shared behind a pooler (PgBouncer) can
  * never run another statement by it.
  */
@@ -221,6 +221,7 @@ export function createPgScripts(pool: Pool, log?: SqlLogger): PgScripts {
       }
       if (options?.commit) texts.push('COMMIT');
       const started = performance.now();
+      // Once BEGIN is on its way the transaction must be ended, even when this trip fails part-way.
       begun = true;
       let answer: QueryResult | QueryResult[];
       try {
@@ -246,6 +247,8 @@ export function createPgScripts(pool: Pool, log?: SqlLogger): PgScripts {
       if (begun) await client.query(committed ? 'COMMIT' : 'ROLLBACK');
       return committed;
     } catch (error) {
+      // A statement that failed leaves the transaction aborted: end it before the connection goes
+      // back (a connection that will be dropped needs no ROLLBACK).
       if (begun && !committedInTrip && !broken)
         await client.query('ROLLBACK').catch((rollbackError: Error) => {
           broken = rollbackError;
