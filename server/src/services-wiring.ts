@@ -87,7 +87,7 @@ export function createServices(
   metrics?: GatewayMetrics,
 ): Services {
   const databaseWaitMs = relayDatabaseWaitMs(config.relayTimeoutMs);
-  const identities = new IdentityCache(db, databaseWaitMs);
+  const identities = new IdentityCache(db, databaseWaitMs, clock);
   const router = new ChannelRouter(db, databaseWaitMs);
   bus.subscribe(async (change) => {
     if (change.kind === 'options') await options.reload();

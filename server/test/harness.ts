@@ -159,13 +159,15 @@ export async function startTestApp(options: StartOptions = {}): Promise<TestApp>
     ...(options.logDatabase ? { LOG_SQL_DSN: logSqlDsnOf(options.logDatabase) } : {}),
     ...options.env,
   });
-  const db = openDatabase(config.database, { pool: config.databasePool }, config.logDatabase);
+  // TEST_LOG=debug shows the app's own log while a test runs.
+  const logger = options.logger ?? (process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }) : undefined);
+  // DEBUG_SQL as the server has it: each statement at debug level, in the app's logger.
+  const logSql = config.debugSql && logger ? (fields: object) => logger.debug(fields, 'sql') : undefined;
+  const db = openDatabase(config.database, { pool: config.databasePool, logSql }, config.logDatabase);
   await migrateToLatest(db);
   await ensureLogOutbox(db);
   // A LOG_SQL_DSN given in `env` may name a database that is out: the app must start without it.
   if (options.logDatabase) await prepareLogDatabase(db);
-  // TEST_LOG=debug shows the app's own log while a test runs.
-  const logger = options.logger ?? (process.env.TEST_LOG ? pino({ level: process.env.TEST_LOG }) : undefined);
   const app = await buildApp({ config, db, logger, clock: options.clock });
   await ensureRootUser(db, app.services.users, config);
   await app.server.listen({ port: 0, host: '127.0.0.1' });

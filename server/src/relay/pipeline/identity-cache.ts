@@ -14,8 +14,9 @@ export interface CachedToken {
 }
 
 /**
- * Tokens and users as the relay reads them: from memory, re-read every few seconds, and dropped
- * at once when this process changes them. Quota is never trusted from here: spending is guarded in SQL.
+ * Tokens and users as the relay reads them: from memory, re-read every few seconds (in the background
+ * while a busy one is still served), and dropped at once when this process changes them. Quota is
+ * never trusted from here: spending is guarded in SQL.
  */
 export class IdentityCache {
   readonly #tokens: TtlCache<string, CachedToken | null>;
@@ -25,28 +26,28 @@ export class IdentityCache {
     private readonly db: Sql,
     /** How long a read may wait for the database (relayDatabaseWaitMs). */
     private readonly waitMs: number,
+    clock: () => number = () => Date.now(),
     ttlMs = 10_000,
   ) {
-    this.#tokens = new TtlCache(ttlMs);
-    this.#users = new TtlCache(ttlMs);
+    this.#tokens = new TtlCache(ttlMs, undefined, clock);
+    this.#users = new TtlCache(ttlMs, undefined, clock);
   }
 
   async token(key: string): Promise<CachedToken | undefined> {
-    const cached = this.#tokens.get(key);
-    if (cached !== undefined) return cached ?? undefined;
-    const row = await withinDeadline(findTokenByKey(this.db, key), this.waitMs);
-    const entry = row ? toCachedToken(row) : null;
-    this.#tokens.set(key, entry);
-    return entry ?? undefined;
+    return (await this.#tokens.read(key, this.#readToken)) ?? undefined;
   }
 
   async user(id: number): Promise<UserRow | undefined> {
-    const cached = this.#users.get(id);
-    if (cached !== undefined) return cached ?? undefined;
-    const row = (await withinDeadline(findUserById(this.db, id), this.waitMs)) ?? null;
-    this.#users.set(id, row);
-    return row ?? undefined;
+    return (await this.#users.read(id, this.#readUser)) ?? undefined;
   }
+
+  readonly #readToken = async (key: string): Promise<CachedToken | null> => {
+    const row = await withinDeadline(findTokenByKey(this.db, key), this.waitMs);
+    return row ? toCachedToken(row) : null;
+  };
+
+  readonly #readUser = async (id: number): Promise<UserRow | null> =>
+    (await withinDeadline(findUserById(this.db, id), this.waitMs)) ?? null;
 
   tokenChanged(key: string): void {
     this.#tokens.delete(key);
