@@ -310,7 +310,9 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('guarantee 4: the database drops out 
       expect([now.held, now.tokenHeld]).toEqual([0, 0]);
       expect(now.quota).toBeGreaterThanOrEqual(0);
       expect(now.quota + now.usedQuota).toBe(start);
-      expect(now.logs).toBe(served);
+      // Once in a clean-clone run (2026-11-30) the account served twice had one log, its books
+      // otherwise whole: the server's own account of it, if it happens again.
+      expect(now.logs, server.output.slice(-4000)).toBe(served);
       expect(now.logged).toBe(now.usedQuota);
     }
   }, 40_000);
