@@ -205,6 +205,43 @@ describe('HolderLease', () => {
     expect(errors).toEqual([]);
   });
 
+  it('a renewal answered after the expiry it set is made again at once; the sweep passes over its own lease', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    let now = 5_000;
+    const renewals: unknown[][] = [];
+    const ledger = new ScriptedLedger({
+      renewHolder: (params) => {
+        renewals.push(params);
+        // The first renewal of the tick is answered once the lease it asked for has run out.
+        if (renewals.length === 1) now += 4_000;
+        return 1;
+      },
+    });
+    const lost: number[] = [];
+    const lease = new HolderLease({
+      ledger,
+      leaseMs: 3_000,
+      onLost: () => lost.push(now),
+      onError: (error) => {
+        throw error;
+      },
+      clock: () => now,
+    });
+    await lease.start();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(renewals).toEqual([
+      [8_000, lease.id],
+      [12_000, lease.id],
+    ]);
+    const sweeps = ledger.transactions.map((transaction) => transaction.steps[0]);
+    expect(sweeps.filter((step) => step?.statement === 'expiredHolders')).toEqual([
+      { statement: 'expiredHolders', params: [5_000, lease.id] },
+      { statement: 'expiredHolders', params: [9_000, lease.id] },
+    ]);
+    expect(lost).toEqual([]);
+    await lease.stop();
+  });
+
   it('tells onError of a renewal the database refused, and goes on at the next tick', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const down = new Error('connect ECONNREFUSED');

@@ -552,6 +552,7 @@ describe('the lease and the sweep', () => {
       ],
       swept: 1,
       check: (steps: SeenStep[]) => {
+        expect(paramsOf(steps, 'expiredHolders')).toEqual([[9_000, HOLDER]]);
         expect(paramsOf(steps, 'claimHolder')).toEqual([[9_000, 'dead', 9_000]]);
         expect(paramsOf(steps, 'releaseUser')).toEqual([
           [100, 1],
@@ -563,7 +564,7 @@ describe('the lease and the sweep', () => {
     },
   ];
   it.each(sweepCases)('sweep: $name', ({ script, steps, swept, check }) => {
-    const run = runScripted(sweepProgram(9_000, 1_000), script as Script);
+    const run = runScripted(sweepProgram(9_000, 1_000, HOLDER), script as Script);
     expect(names(run.steps)).toEqual(steps);
     expect(run.value).toBe(swept);
     check?.(run.steps);
@@ -619,7 +620,7 @@ describe('ProgramLedger.settle: which programs run, each its own transaction', (
     expect(await ledger.hold(HOLDER, 2, [ask(unlimitedKey, 1)], NOW)).toEqual([
       { ok: false, refusal: 'user-quota' },
     ]);
-    expect(await ledger.sweep(86_400_000 + 5)).toBe(0);
+    expect(await ledger.sweep(86_400_000 + 5, HOLDER)).toBe(0);
     expect(await ledger.heldByOthers(1, HOLDER)).toBe(7);
     expect(ledger.statements().map((statements) => statements[0])).toEqual([
       'registerHolder',

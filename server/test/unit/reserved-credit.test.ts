@@ -308,13 +308,13 @@ describe('Reservations: holding ahead, spending from memory, giving back (a real
     const { credit, lease, reservations } = await process();
     reserved(await reservations.reserve(hank, 100, 200));
     const oldName = lease.id;
-    // A sweep found the lease run out: the holder is released and its holds given back.
+    // Another process's sweep found the lease run out: the holder is released and its holds given back.
     await db.kysely
       .updateTable('quota_holders')
       .set({ expires_at: 0 })
       .where('holder', '=', oldName)
       .execute();
-    expect(await db.ledger.sweep(Date.now())).toBe(1);
+    expect(await db.ledger.sweep(Date.now(), 'another-process')).toBe(1);
     expect(await held(hank.userId)).toBe(0);
     // Its calls spend the credit still in memory; the next one goes to the database.
     expect(credit.take(hank, 6_300)).toBe(oldName);

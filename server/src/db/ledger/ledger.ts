@@ -82,8 +82,12 @@ export interface QuotaLedger {
    * call was charged (its cost, or less when the account could not pay it all).
    */
   settle(holder: string, seq: number, batch: Settlement[], now: number, retry?: boolean): Promise<number[]>;
-  /** Gives back the holds of holders whose lease ran out before `nowMs`; answers how many holders. */
-  sweep(nowMs: number): Promise<number>;
+  /**
+   * Gives back the holds of holders other than `self` whose lease ran out before `nowMs`; answers how
+   * many holders. A live process never sweeps its own lease: a renewal the database answered late
+   * may have set an expiry already past, and its holds are still its calls' (they settle them).
+   */
+  sweep(nowMs: number, self: string): Promise<number>;
   /** Quota held for a user by holders other than `holder` (in flight or spare). */
   heldByOthers(userId: number, holder: string): Promise<number>;
 }

@@ -50,8 +50,8 @@ export abstract class ProgramLedger implements QuotaLedger {
     }
   }
 
-  sweep(nowMs: number): Promise<number> {
-    return this.execute(() => sweepProgram(nowMs, nowMs - KEEP_RELEASED_HOLDERS_MS));
+  sweep(nowMs: number, self: string): Promise<number> {
+    return this.execute(() => sweepProgram(nowMs, nowMs - KEEP_RELEASED_HOLDERS_MS, self));
   }
 
   heldByOthers(userId: number, holder: string): Promise<number> {

@@ -288,10 +288,13 @@ export function* settledAlreadyProgram(holder: string, seq: number): Program<boo
   return row !== undefined && num(row.settled_seq) >= seq;
 }
 
-/** Gives back the holds of every holder whose lease ran out; prunes holders released long ago. */
-export function* sweepProgram(nowMs: number, pruneBeforeMs: number): Program<number> {
+/**
+ * Gives back the holds of every other holder whose lease ran out (`self` is alive: it is sweeping);
+ * prunes holders released long ago.
+ */
+export function* sweepProgram(nowMs: number, pruneBeforeMs: number, self: string): Program<number> {
   let swept = 0;
-  for (const { holder } of yield* all('expiredHolders', nowMs)) {
+  for (const { holder } of yield* all('expiredHolders', nowMs, self)) {
     // Claimed with a guarded update, so two sweeping processes cannot both give the holds back.
     if ((yield* run('claimHolder', nowMs, holder, nowMs)) !== 1) continue;
     for (const row of yield* all('holdsOf', holder)) {

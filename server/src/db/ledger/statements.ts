@@ -22,7 +22,8 @@ function statements(dialect: Dialect) {
     renewHolder: 'UPDATE quota_holders SET expires_at = ? WHERE holder = ? AND released_at = 0',
     readSettled: 'SELECT settled_seq FROM quota_holders WHERE holder = ?',
     markSettled: 'UPDATE quota_holders SET settled_seq = ? WHERE holder = ?',
-    expiredHolders: 'SELECT holder FROM quota_holders WHERE released_at = 0 AND expires_at < ?',
+    expiredHolders:
+      'SELECT holder FROM quota_holders WHERE released_at = 0 AND expires_at < ? AND holder <> ?',
     claimHolder:
       'UPDATE quota_holders SET released_at = ? WHERE holder = ? AND released_at = 0 AND expires_at < ?',
     pruneHolders: 'DELETE FROM quota_holders WHERE released_at > 0 AND released_at < ?',

@@ -42,9 +42,9 @@ export class HolderLease {
     this.#timer.unref();
   }
 
-  /** Gives back the holds of holders whose lease ran out. */
+  /** Gives back the holds of other holders whose lease ran out. */
   async sweep(): Promise<number> {
-    return this.deps.ledger.sweep(this.#now());
+    return this.deps.ledger.sweep(this.#now(), this.#id);
   }
 
   /** Called when the ledger refused this holder: take a new name and lease. */
@@ -69,12 +69,25 @@ export class HolderLease {
     if (this.#ticking) return;
     this.#ticking = true;
     try {
-      if (!(await this.deps.ledger.renew(this.#id, this.until()))) await this.replace();
+      await this.#renew();
       await this.sweep();
     } catch (error) {
       this.deps.onError(error);
     } finally {
       this.#ticking = false;
+    }
+  }
+
+  /**
+   * Renews the lease, or takes a new one when it was lost. A renewal answered after the expiry it set
+   * (the database stalled longer than the lease) is made again at once, so that other processes do
+   * not take this one for dead.
+   */
+  async #renew(): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const until = this.until();
+      if (!(await this.deps.ledger.renew(this.#id, until))) return this.replace();
+      if (this.#now() < until) return;
     }
   }
 
