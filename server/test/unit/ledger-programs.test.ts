@@ -239,17 +239,20 @@ interface SettleCase {
   check?: (steps: SeenStep[]) => void;
 }
 
+/** A fast settlement takes the hold's row down, then releases the rest of the hold with the charges. */
+const FAST_START = ['markSettled', 'releaseHold'];
+
 const fastCases: SettleCase[] = [
   {
-    name: 'a covered call: hold released, cost charged to user, key and channel, log written',
+    name: 'a covered call: hold released with the cost charged to user and key, channel charged, log written',
     batch: [call()],
-    steps: [...RELEASE_HOLD, 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
+    steps: [...FAST_START, 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
     charges: [80],
     check: (steps) => {
       expect(paramsOf(steps, 'markSettled')).toEqual([[7, HOLDER]]);
       expect(paramsOf(steps, 'releaseHold')).toEqual([[100, 100, HOLDER, 1, 10, 100, 100]]);
-      expect(paramsOf(steps, 'chargeUser')).toEqual([[80, 80, 1, 1, 80, 80]]);
-      expect(paramsOf(steps, 'chargeToken')).toEqual([[80, 80, NOW, 10, 80, 80]]);
+      expect(paramsOf(steps, 'chargeUser')).toEqual([[100, 80, 80, 1, 1, 100, 80, 80]]);
+      expect(paramsOf(steps, 'chargeToken')).toEqual([[100, 80, 80, NOW, 10, 100, 80, 80]]);
       expect(paramsOf(steps, 'chargeChannel')).toEqual([[80, 300, 5]]);
       expect(paramsOf(steps, 'logs')).toEqual([[consumeLog(80)]]);
     },
@@ -257,11 +260,11 @@ const fastCases: SettleCase[] = [
   {
     name: "one payer's holds are released in one statement and charged in one",
     batch: [call(), call({ cost: 30, elapsedMs: 500, log: consumeLog(30) })],
-    steps: [...RELEASE_HOLD, 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
+    steps: [...FAST_START, 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
     charges: [80, 30],
     check: (steps) => {
       expect(paramsOf(steps, 'releaseHold')).toEqual([[200, 200, HOLDER, 1, 10, 200, 200]]);
-      expect(paramsOf(steps, 'chargeUser')).toEqual([[110, 110, 2, 1, 110, 110]]);
+      expect(paramsOf(steps, 'chargeUser')).toEqual([[200, 110, 110, 2, 1, 200, 110, 110]]);
       expect(paramsOf(steps, 'chargeChannel')).toEqual([[110, 500, 5]]);
       expect(paramsOf(steps, 'logs')[0]).toHaveLength(2);
     },
@@ -269,19 +272,23 @@ const fastCases: SettleCase[] = [
   {
     name: 'an unlimited key: no share of the hold, its use counted without a guard',
     batch: [call({ ...unlimitedKey })],
-    steps: ['markSettled', 'releaseHold', 'releaseUser', 'chargeUser', 'useToken', 'chargeChannel', 'logs'],
+    steps: [...FAST_START, 'chargeUser', 'useToken', 'chargeChannel', 'logs'],
     charges: [80],
     check: (steps) => {
       expect(paramsOf(steps, 'releaseHold')).toEqual([[100, 0, HOLDER, 1, 11, 100, 0]]);
-      expect(paramsOf(steps, 'useToken')).toEqual([[80, NOW, 11]]);
+      expect(paramsOf(steps, 'useToken')).toEqual([[0, 80, NOW, 11]]);
     },
   },
   {
     name: 'a hold a sweep gave back already is not released again; the call is still charged',
     batch: [call()],
     script: { releaseHold: [0] },
-    steps: ['markSettled', 'releaseHold', 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
+    steps: [...FAST_START, 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
     charges: [80],
+    check: (steps) => {
+      expect(paramsOf(steps, 'chargeUser')).toEqual([[0, 80, 80, 1, 1, 0, 80, 80]]);
+      expect(paramsOf(steps, 'chargeToken')).toEqual([[0, 80, 80, NOW, 10, 0, 80, 80]]);
+    },
   },
   {
     name: 'a hold of nothing releases nothing',
@@ -292,68 +299,87 @@ const fastCases: SettleCase[] = [
   {
     name: 'a give-back only releases: nothing charged, counted or logged',
     batch: [giveBack()],
-    steps: ['markSettled', 'releaseHold', 'releaseUser', 'releaseToken'],
+    steps: [...FAST_START, 'releaseUser', 'releaseToken'],
     charges: [0],
+    check: (steps) => {
+      expect(paramsOf(steps, 'releaseUser')).toEqual([[100, 1]]);
+      expect(paramsOf(steps, 'releaseToken')).toEqual([[100, 10]]);
+    },
+  },
+  {
+    name: "a give-back beside a call of the same payer is released with the call's charge",
+    batch: [call(), giveBack({ amount: 500 })],
+    steps: [...FAST_START, 'chargeUser', 'chargeToken', 'chargeChannel', 'logs'],
+    charges: [80, 0],
+    check: (steps) => {
+      expect(paramsOf(steps, 'releaseHold')).toEqual([[600, 600, HOLDER, 1, 10, 600, 600]]);
+      expect(paramsOf(steps, 'chargeUser')).toEqual([[600, 80, 80, 1, 1, 600, 80, 80]]);
+    },
   },
   {
     name: "a user's charge not covered sends the batch the careful way",
     batch: [call()],
     script: { chargeUser: [0] },
-    steps: ['markSettled', 'releaseHold', 'releaseUser', 'releaseToken', 'chargeUser'],
+    steps: [...FAST_START, 'chargeUser'],
     throws: NeedsCarefulSettlement,
   },
   {
     name: "a limited key's charge not covered sends the batch the careful way",
     batch: [call()],
     script: { chargeToken: [0] },
-    steps: ['markSettled', 'releaseHold', 'releaseUser', 'releaseToken', 'chargeUser', 'chargeToken'],
+    steps: [...FAST_START, 'chargeUser', 'chargeToken'],
     throws: NeedsCarefulSettlement,
   },
   {
     name: 'an unlimited key deleted meanwhile does not stop the settlement',
     batch: [call({ ...unlimitedKey })],
     script: { useToken: [0] },
-    steps: ['markSettled', 'releaseHold', 'releaseUser', 'chargeUser', 'useToken', 'chargeChannel', 'logs'],
+    steps: [...FAST_START, 'chargeUser', 'useToken', 'chargeChannel', 'logs'],
     charges: [80],
   },
   {
     name: "a key's budget counts the charge into the period running",
     batch: [call({ ...budgetKey })],
-    steps: [...RELEASE_HOLD, 'chargeUser', 'useToken', 'chargeBudget', 'chargeChannel', 'logs'],
+    steps: [...FAST_START, 'chargeUser', 'useToken', 'chargeBudget', 'chargeChannel', 'logs'],
     charges: [80],
-    check: (steps) =>
-      expect(paramsOf(steps, 'chargeBudget')).toEqual([[TODAY, 80, 80, TODAY, 12, 'daily', TODAY, 80]]),
+    check: (steps) => {
+      expect(paramsOf(steps, 'useToken')).toEqual([[100, 80, NOW, 12]]);
+      expect(paramsOf(steps, 'chargeBudget')).toEqual([[TODAY, 80, 80, TODAY, 12, 'daily', TODAY, 80]]);
+    },
   },
   {
     name: 'a budget that does not cover the charge sends the batch the careful way',
     batch: [call({ ...budgetKey })],
     script: { chargeBudget: [0] },
-    steps: [...RELEASE_HOLD, 'chargeUser', 'useToken', 'chargeBudget'],
+    steps: [...FAST_START, 'chargeUser', 'useToken', 'chargeBudget'],
     throws: NeedsCarefulSettlement,
   },
   {
-    name: 'users, keys and channels are charged in id order; calls without a log write none',
+    name: 'users, then keys, then channels are charged in id order; calls without a log write none',
     batch: [
       call({ userId: 3, tokenId: 30, channelId: 9, log: undefined }),
       call({ userId: 2, tokenId: 20, channelId: 4, log: undefined }),
+      giveBack({ userId: 1, tokenId: 40 }),
     ],
     steps: [
-      ...RELEASE_HOLD,
+      ...FAST_START,
+      'releaseHold',
       'releaseHold',
       'releaseUser',
+      'chargeUser',
+      'chargeUser',
+      'chargeToken',
+      'chargeToken',
       'releaseToken',
-      'chargeUser',
-      'chargeUser',
-      'chargeToken',
-      'chargeToken',
       'chargeChannel',
       'chargeChannel',
     ],
-    charges: [80, 80],
+    charges: [80, 80, 0],
     check: (steps) => {
-      expect(paramsOf(steps, 'releaseHold').map((params) => params[3])).toEqual([2, 3]);
-      expect(paramsOf(steps, 'chargeUser').map((params) => params[3])).toEqual([2, 3]);
-      expect(paramsOf(steps, 'chargeToken').map((params) => params[3])).toEqual([20, 30]);
+      expect(paramsOf(steps, 'releaseHold').map((params) => params[3])).toEqual([1, 2, 3]);
+      expect(paramsOf(steps, 'chargeUser').map((params) => params[4])).toEqual([2, 3]);
+      expect(paramsOf(steps, 'chargeToken').map((params) => params[4])).toEqual([20, 30]);
+      expect(paramsOf(steps, 'releaseToken')).toEqual([[100, 40]]);
       expect(paramsOf(steps, 'chargeChannel').map((params) => params[2])).toEqual([4, 9]);
     },
   },

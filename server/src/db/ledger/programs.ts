@@ -113,8 +113,8 @@ export function* holdProgram(
   return results;
 }
 
-/** Gives back one hold unless a sweep already did (its hold row is gone); answers whether it did. */
-function* releaseOne(hold: Hold): Program<boolean> {
+/** Takes a hold's row down unless a sweep already did (the row is gone); answers whether it did. */
+function* releaseHoldRow(hold: Hold): Program<boolean> {
   if (hold.amount <= 0) return false;
   const tokenAmount = tokenShare(hold, hold.amount);
   const released = yield* run(
@@ -127,10 +127,15 @@ function* releaseOne(hold: Hold): Program<boolean> {
     hold.amount,
     tokenAmount,
   );
-  if (released !== 1) return false;
+  return released === 1;
+}
+
+/** Gives back one hold unless a sweep already did (its hold row is gone). */
+function* releaseOne(hold: Hold): Program<void> {
+  if (!(yield* releaseHoldRow(hold))) return;
   yield* change('releaseUser', hold.amount, hold.userId);
+  const tokenAmount = tokenShare(hold, hold.amount);
   if (tokenAmount > 0) yield* change('releaseToken', tokenAmount, hold.tokenId);
-  return true;
 }
 
 /** Holds of the same holder, payer and kind of key added up: one statement each. */
@@ -157,10 +162,18 @@ const lockOrder = (batch: PayerRef[]) =>
 
 const ascending = <T>(map: Map<number, T>) => [...map].sort(([a], [b]) => a - b);
 
+const addTo = (map: Map<number, number>, id: number, amount: number) =>
+  map.set(id, (map.get(id) ?? 0) + amount);
+
+/** The ids of both maps, ascending. */
+const idsOf = (a: Map<number, unknown>, b: Map<number, unknown>) =>
+  [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x - y);
+
 /**
  * Settles a batch with one charge per user, key and channel. A charge must be covered by what the
- * account can spend once the batch's own holds are released; when one is not (an administrator
- * lowered the balance, or calls cost more than they held), the whole batch goes the careful way.
+ * account can spend once the batch's own holds are released (released by the charge's own
+ * statement); when one is not (an administrator lowered the balance, or calls cost more than they
+ * held), the whole batch goes the careful way.
  */
 export function* settleFastProgram(
   holder: string,
@@ -169,7 +182,15 @@ export function* settleFastProgram(
   now: number,
 ): Program<number[]> {
   yield* change('markSettled', seq, holder);
-  for (const hold of mergeHolds(batch)) yield* releaseOne(hold);
+  // What each user and key gets back of the batch's holds (a hold a sweep gave back: nothing).
+  const userReleases = new Map<number, number>();
+  const tokenReleases = new Map<number, number>();
+  for (const hold of mergeHolds(batch)) {
+    if (!(yield* releaseHoldRow(hold))) continue;
+    addTo(userReleases, hold.userId, hold.amount);
+    const tokenAmount = tokenShare(hold, hold.amount);
+    if (tokenAmount > 0) addTo(tokenReleases, hold.tokenId, tokenAmount);
+  }
   const users = new Map<number, { cost: number; calls: number }>();
   const tokens = new Map<number, { cost: number; limited: boolean; budgetPeriod?: string }>();
   const channels = new Map<number, { cost: number; elapsedMs: number }>();
@@ -189,13 +210,35 @@ export function* settleFastProgram(
     channel.elapsedMs = call.elapsedMs;
     channels.set(call.channelId, channel);
   }
-  for (const [userId, { cost, calls }] of ascending(users)) {
-    if ((yield* run('chargeUser', cost, cost, calls, userId, cost, cost)) !== 1)
+  for (const userId of idsOf(users, userReleases)) {
+    const release = userReleases.get(userId) ?? 0;
+    const user = users.get(userId);
+    if (!user) yield* change('releaseUser', release, userId);
+    else if (
+      (yield* run(
+        'chargeUser',
+        release,
+        user.cost,
+        user.cost,
+        user.calls,
+        userId,
+        release,
+        user.cost,
+        user.cost,
+      )) !== 1
+    )
       throw new NeedsCarefulSettlement();
   }
-  for (const [tokenId, { cost, limited, budgetPeriod }] of ascending(tokens)) {
-    if (!limited) yield* change('useToken', cost, now, tokenId);
-    else if ((yield* run('chargeToken', cost, cost, now, tokenId, cost, cost)) !== 1)
+  for (const tokenId of idsOf(tokens, tokenReleases)) {
+    const release = tokenReleases.get(tokenId) ?? 0;
+    const token = tokens.get(tokenId);
+    if (!token) {
+      yield* change('releaseToken', release, tokenId);
+      continue;
+    }
+    const { cost, limited, budgetPeriod } = token;
+    if (!limited) yield* change('useToken', release, cost, now, tokenId);
+    else if ((yield* run('chargeToken', release, cost, cost, now, tokenId, release, cost, cost)) !== 1)
       throw new NeedsCarefulSettlement();
     const start = budgetPeriodStart(budgetPeriod, now);
     if (start !== undefined) {
@@ -251,7 +294,7 @@ export function* settleCarefulProgram(
     if (token && budget !== undefined) charge = affordable(charge, budget, num(token.held_quota));
     if (user) yield* change('chargeUserExactly', charge, charge, 1, call.userId);
     if (limited) yield* change('chargeTokenExactly', charge, charge, now, call.tokenId);
-    else yield* change('useToken', charge, now, call.tokenId);
+    else yield* change('useToken', 0, charge, now, call.tokenId);
     if (token && budget !== undefined) {
       const start = budgetPeriodStart(token.budget_period as string, now) as number;
       const spent = num(token.budget_quota) - budget;

@@ -49,13 +49,17 @@ function statements(dialect: Dialect) {
     heldByOthers:
       'SELECT COALESCE(SUM(amount), 0) AS held FROM quota_holds WHERE user_id = ? AND holder <> ?',
 
-    /** A charge the spendable balance covers (holds of this batch already released). */
+    /**
+     * A charge the spendable balance covers once the batch's holds of this user (the second `?`)
+     * are released, released in the same statement (one row version, not two).
+     */
     chargeUser:
-      'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, request_count = request_count + ? ' +
-      'WHERE id = ? AND quota - held_quota >= ? AND quota >= ?',
+      'UPDATE users SET held_quota = held_quota - ?, quota = quota - ?, used_quota = used_quota + ?, ' +
+      'request_count = request_count + ? WHERE id = ? AND quota - held_quota + ? >= ? AND quota >= ?',
     chargeToken:
-      'UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ?, accessed_time = ? ' +
-      'WHERE id = ? AND remain_quota - held_quota >= ? AND remain_quota >= ?',
+      'UPDATE tokens SET held_quota = held_quota - ?, remain_quota = remain_quota - ?, ' +
+      'used_quota = used_quota + ?, accessed_time = ? ' +
+      'WHERE id = ? AND remain_quota - held_quota + ? >= ? AND remain_quota >= ?',
     /** Unguarded: the careful path has read and locked the row and worked out what it can pay. */
     chargeUserExactly:
       'UPDATE users SET quota = quota - ?, used_quota = used_quota + ?, request_count = request_count + ? ' +
@@ -63,7 +67,9 @@ function statements(dialect: Dialect) {
     chargeTokenExactly:
       'UPDATE tokens SET remain_quota = remain_quota - ?, used_quota = used_quota + ?, accessed_time = ? ' +
       'WHERE id = ?',
-    useToken: 'UPDATE tokens SET used_quota = used_quota + ?, accessed_time = ? WHERE id = ?',
+    /** The use of a key without a limit of its own, and what it gets back of the batch's holds. */
+    useToken:
+      'UPDATE tokens SET held_quota = held_quota - ?, used_quota = used_quota + ?, accessed_time = ? WHERE id = ?',
     /**
      * Counts a charge into the key's budget period starting at the first `?`: added to what the
      * period spent, or the first of a new period. Guarded like chargeToken: the budget covers it.
