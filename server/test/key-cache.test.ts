@@ -1,7 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { HttpFake } from './fakes/http-fake';
+import { openAiHandler } from './fakes/openai';
 import { logCapture, startTestApp, type TestApp } from './harness';
 import { type Customer, createChannel, createCustomer } from './relay-setup';
 
@@ -9,21 +9,12 @@ import { type Customer, createChannel, createCustomer } from './relay-setup';
 const KEY_TTL_MS = 10_000;
 const CALLS_AT_ONCE = 16;
 
-const COMPLETION = JSON.stringify({
-  id: 'chatcmpl-1',
-  object: 'chat.completion',
-  created: 1,
-  model: 'gpt-4o-mini',
-  choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
-});
-
 // A busy key whose cached row expired used to be read by every call in flight at that moment: on a
 // networked database, 64 reads of one row queued ahead of the settlements' commits, a stall of every
 // call for a round trip of the whole pool (docs/benchmarks.md, "A busy key expiring").
 describe('a busy key is read from the database once, whatever number of calls use it', () => {
   let t: TestApp;
-  let upstream: http.Server;
+  let upstream: HttpFake;
   let customer: Customer;
   let now = Date.now();
   const log = logCapture();
@@ -47,22 +38,15 @@ describe('a busy key is read from the database once, whatever number of calls us
     });
     const text = await answer.body.text();
     expect(answer.statusCode, text).toBe(200);
-    expect(text).toContain('"hi"');
+    expect(text).toContain('"hi from upstream"');
   };
   const callsAtOnce = () => Promise.all(Array.from({ length: CALLS_AT_ONCE }, call));
 
   beforeAll(async () => {
-    upstream = http.createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(COMPLETION);
-      });
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    upstream = await new HttpFake(openAiHandler({ reply: 'hi from upstream' })).start();
     t = await startTestApp({ env: { DEBUG_SQL: 'true' }, logger: log.logger, clock: () => now });
     await createChannel(await t.root(), {
-      base_url: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      base_url: upstream.url,
       models: 'gpt-4o-mini',
     });
     customer = await createCustomer(t, 'busy-key', { quota: 100_000_000 });
@@ -72,7 +56,7 @@ describe('a busy key is read from the database once, whatever number of calls us
   afterAll(async () => {
     await pool?.close();
     await t?.close();
-    await new Promise((resolve) => upstream.close(resolve));
+    await upstream?.close();
   });
 
   it('expired: the calls in flight wait for one read of it', async () => {

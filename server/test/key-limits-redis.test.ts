@@ -5,6 +5,7 @@ import { openAiHandler } from './fakes/openai';
 import { type EnvelopeBody, startTestApp, type TestApp } from './harness';
 import { awayFromMinuteEnd, chat, count, keyWith } from './key-limits-helpers';
 import { createChannel } from './relay-setup';
+import { waitFor } from './wait';
 
 // A Redis database of this suite's own; the counters are named by a digest of each key, so runs on
 // other databases at the same time never share a count.
@@ -80,9 +81,14 @@ describe('key limits across two processes sharing Redis', () => {
     const { budget_used, budget_reset_at, ...fields } = key;
     const saved = await owner.put<EnvelopeBody>('/api/token/', { ...fields, rpm_limit: 1 });
     expect(saved.body.success, saved.body.message).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const refused = await chat(b, key.key);
-    expect(refused.status).toBe(429);
+    // Heard through Redis: well before the other process's cached key (10 s) would expire.
+    const refused = await waitFor(
+      async () => {
+        const answer = await chat(b, key.key);
+        return answer.status === 429 ? answer : undefined;
+      },
+      { what: 'the edit to be in force on the other process', timeoutMs: 3_000, intervalMs: 20 },
+    );
     expect(refused.headers.get('x-ratelimit-limit-requests')).toBe('1');
   });
 });
