@@ -74,17 +74,10 @@ function writer(raw: Database.Database, last: Group) {
   const has = (group: Group) => GROUPS.findIndex((g) => g.adds === group) <= upTo;
   const sql = ledgerStatements('sqlite');
   const prepared = Object.fromEntries(
-    (
-      [
-        'chargeUser',
-        'chargeToken',
-        'chargeChannel',
-        'markSettled',
-        'releaseHold',
-        'releaseUser',
-        'releaseToken',
-      ] as const
-    ).map((name) => [name, raw.prepare(sql[name])]),
+    (['chargeUser', 'chargeToken', 'chargeChannel', 'markSettled', 'releaseHold'] as const).map((name) => [
+      name,
+      raw.prepare(sql[name]),
+    ]),
   );
   const insertLog = raw.prepare(logInsert('sqlite', 1));
   const hourly = raw.prepare(summaryUpsert('sqlite', 'log_summaries', 1));
@@ -97,13 +90,11 @@ function writer(raw: Database.Database, last: Group) {
     const cost = COST * calls;
     seq += 1;
     if (has('batch number')) prepared.markSettled?.run(seq, HOLDER);
-    if (has('release')) {
-      prepared.releaseHold?.run(cost, cost, HOLDER, 1, 1, cost, cost);
-      prepared.releaseUser?.run(cost, 1);
-      prepared.releaseToken?.run(cost, 1);
-    }
-    prepared.chargeUser?.run(cost, cost, calls, 1, cost, cost);
-    prepared.chargeToken?.run(cost, cost, now, 1, cost, cost);
+    // As the ledger's fast settlement: the hold's row released, its amount given back in the charges.
+    const release = has('release') ? cost : 0;
+    if (release > 0) prepared.releaseHold?.run(cost, cost, HOLDER, 1, 1, cost, cost);
+    prepared.chargeUser?.run(release, cost, cost, calls, 1, release, cost, cost);
+    prepared.chargeToken?.run(release, cost, cost, now, 1, release, cost, cost);
     if (has('channel')) prepared.chargeChannel?.run(cost, 12, 1);
     const logs: NewLogRow[] = [];
     for (let call = 0; call < calls; call++) logs.push(logOf(n + call, now));

@@ -114,6 +114,16 @@ function priceFacts(price: Price, perUnit: boolean): Extract<LogFacts, { kind: '
 
 /** The reported parts of a call's tokens, as its log lists them; undefined when there are none. */
 function tokenParts(usage: TokenUsage): LogTokenParts | undefined {
+  // Most answers report none: said without building the parts.
+  if (
+    !(usage.cached_tokens ?? 0) &&
+    !(usage.cache_write_tokens ?? 0) &&
+    !(usage.reasoning_tokens ?? 0) &&
+    !(usage.prompt_audio_tokens ?? 0) &&
+    !(usage.prompt_image_tokens ?? 0) &&
+    !(usage.completion_audio_tokens ?? 0)
+  )
+    return undefined;
   const parts: LogTokenParts = {
     cached: usage.cached_tokens,
     cacheWrite: usage.cache_write_tokens,

@@ -46,20 +46,25 @@ export const HOURLY_KEY = [
 ] as const;
 export const DAILY_KEY = ['bucket', 'type', 'model_name', 'channel_id'] as const;
 
-/** Adds a one-log row to the row of the same key, or keeps it as that key's first. */
+/** Adds a log's quota to the row of `key`, or makes that key's first row. */
 function addTo<T extends { quota: number; log_count: number }>(
   rows: Map<string, T>,
-  keyColumns: ReadonlyArray<keyof T>,
-  row: T,
+  key: string,
+  quota: number,
+  first: () => T,
 ): void {
-  const key = keyColumns.map((column) => row[column]).join('\u0000');
   const existing = rows.get(key);
-  if (!existing) rows.set(key, row);
-  else {
-    existing.quota += row.quota;
-    existing.log_count += row.log_count;
-  }
+  if (existing) {
+    existing.quota += quota;
+    existing.log_count += 1;
+  } else rows.set(key, first());
 }
+
+/** Rows sorted by key: the same lock order in every transaction that writes them. */
+const sortedByKey = <T>(rows: Map<string, T>): T[] =>
+  rows.size === 1
+    ? [...rows.values()]
+    : [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 
 /** Folds logs into one summary row per distinct key, sorted by key (a stable lock order). */
 export function summarizeLogs(logs: Summarizable[]): LogSummaries {
@@ -76,7 +81,11 @@ export function summarizeLogs(logs: Summarizable[]): LogSummaries {
     const channelId = Number(log.channel_id ?? 0);
     const quota = Number(log.quota ?? 0);
     const hour = bucketOf(time, HOUR);
-    addTo(hourly, HOURLY_KEY, {
+    const day = bucketOf(time, DAY);
+    // The keys (HOURLY_KEY's and DAILY_KEY's values joined by NUL) written out, not mapped and joined.
+    const dayKey = `${day}\u0000${type}\u0000${modelName}\u0000${channelId}`;
+    const hourKey = `${hour}\u0000${type}\u0000${userId}\u0000${username}\u0000${tokenName}\u0000${modelName}\u0000${channelId}`;
+    addTo(hourly, hourKey, quota, () => ({
       bucket: hour,
       type,
       user_id: userId,
@@ -86,20 +95,17 @@ export function summarizeLogs(logs: Summarizable[]): LogSummaries {
       channel_id: channelId,
       quota,
       log_count: 1,
-    });
-    const day = bucketOf(time, DAY);
-    addTo(daily, DAILY_KEY, {
+    }));
+    addTo(daily, dayKey, quota, () => ({
       bucket: day,
       type,
       model_name: modelName,
       channel_id: channelId,
       quota,
       log_count: 1,
-    });
+    }));
   }
-  const sorted = <T>(map: Map<string, T>): T[] =>
-    [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-  return { hourly: sorted(hourly), daily: sorted(daily) };
+  return { hourly: sortedByKey(hourly), daily: sortedByKey(daily) };
 }
 
 /**
