@@ -114,16 +114,6 @@ function priceFacts(price: Price, perUnit: boolean): Extract<LogFacts, { kind: '
 
 /** The reported parts of a call's tokens, as its log lists them; undefined when there are none. */
 function tokenParts(usage: TokenUsage): LogTokenParts | undefined {
-  // Most answers report none: said without building the parts.
-  if (
-    !(usage.cached_tokens ?? 0) &&
-    !(usage.cache_write_tokens ?? 0) &&
-    !(usage.reasoning_tokens ?? 0) &&
-    !(usage.prompt_audio_tokens ?? 0) &&
-    !(usage.prompt_image_tokens ?? 0) &&
-    !(usage.completion_audio_tokens ?? 0)
-  )
-    return undefined;
   const parts: LogTokenParts = {
     cached: usage.cached_tokens,
     cacheWrite: usage.cache_write_tokens,
@@ -132,8 +122,16 @@ function tokenParts(usage: TokenUsage): LogTokenParts | undefined {
     imageInput: usage.prompt_image_tokens,
     audioOutput: usage.completion_audio_tokens,
   };
-  const known = Object.entries(parts).filter(([, count]) => count !== undefined && count > 0);
-  return known.length > 0 ? Object.fromEntries(known) : undefined;
+  // Those above zero, in this order; none (most answers) without building anything more.
+  let known: LogTokenParts | undefined;
+  for (const name in parts) {
+    const part = name as keyof LogTokenParts;
+    const count = parts[part];
+    if (count === undefined || count <= 0) continue;
+    known ??= {};
+    known[part] = count;
+  }
+  return known;
 }
 
 /**
