@@ -127,7 +127,8 @@ function tokenParts(usage: TokenUsage): LogTokenParts | undefined {
   for (const name in parts) {
     const part = name as keyof LogTokenParts;
     const count = parts[part];
-    if (count === undefined || count <= 0) continue;
+    // Not `count <= 0`: a count that is not a number (NaN, a provider's string) is left out too.
+    if (!(count !== undefined && count > 0)) continue;
     known ??= {};
     known[part] = count;
   }
