@@ -24,6 +24,9 @@ export type SendStatements = (
   options?: { commit?: boolean },
 ) => Promise<ScriptResult[]>;
 
+/** Statement texts whose derived texts are kept at most; the ledger's are a few dozen, by row count. */
+const SPLIT_TEXTS_KEPT = 1000;
+
 /** What a change expectingRows checked says when it touched another number of rows. */
 const WRONG_ROW_COUNT = 'switchyard: rows changed other than guessed:';
 
@@ -33,12 +36,26 @@ const WRONG_ROW_COUNT = 'switchyard: rows changed other than guessed:';
  * no statement that raises, so the check fails by reading its own message as a number.
  */
 export function expectingRows(statement: ScriptStatement, rows: number): ScriptStatement {
-  return {
-    sql:
-      `WITH changed AS (${statement.sql} RETURNING 1) SELECT CASE WHEN count(*) = ${rows} THEN 1 ` +
-      `ELSE ('${WRONG_ROW_COUNT} ' || count(*))::int END AS checked FROM changed`,
-    parameters: statement.parameters,
-  };
+  return { sql: checkedText(statement.sql, rows), parameters: statement.parameters };
+}
+
+/**
+ * expectingRows' text, kept per statement and count: the same text object every time, so that its
+ * prepared name is found without the text built, flattened and hashed again per transaction.
+ */
+const checkedTexts = new Map<number, (sql: string) => string>();
+function checkedText(sql: string, rows: number): string {
+  let memo = checkedTexts.get(rows);
+  if (!memo) {
+    memo = boundedMemo(
+      SPLIT_TEXTS_KEPT,
+      (text: string) =>
+        `WITH changed AS (${text} RETURNING 1) SELECT CASE WHEN count(*) = ${rows} THEN 1 ` +
+        `ELSE ('${WRONG_ROW_COUNT} ' || count(*))::int END AS checked FROM changed`,
+    );
+    checkedTexts.set(rows, memo);
+  }
+  return memo(sql);
 }
 
 /** The error of a change expectingRows checked that touched another number of rows. */
@@ -81,16 +98,14 @@ class NotWritable extends Error {}
  */
 function literal(value: unknown): string | undefined {
   if (value === null || value === undefined) return 'NULL';
+  // A number's or a boolean's text holds no quote, backslash or NUL.
+  if (typeof value === 'number' || typeof value === 'boolean') return `'${value}'`;
   let text: string;
   if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
-    text = String(value);
+  else if (typeof value === 'bigint') text = String(value);
   else return undefined;
   return text.includes('\u0000') ? undefined : quoteLiteral(text);
 }
-
-/** Statements whose parts are kept at most; the ledger's are a few dozen, by row count. */
-const SPLIT_TEXTS_KEPT = 1000;
 
 /** A statement's text split at its placeholders: text, index, text, …, text (indices from 0). */
 const placeholderParts = boundedMemo(
@@ -101,9 +116,10 @@ const placeholderParts = boundedMemo(
 
 /** The statement's values as literals, in order (`EXECUTE`'s arguments); undefined when one has no literal. */
 function literalParameters(statement: ScriptStatement): string | undefined {
+  const { parameters } = statement;
   let text = '';
-  for (const [at, value] of statement.parameters.entries()) {
-    const written = literal(value);
+  for (let at = 0; at < parameters.length; at++) {
+    const written = literal(parameters[at]);
     if (written === undefined) return undefined;
     text += at === 0 ? written : `, ${written}`;
   }

@@ -1,4 +1,4 @@
-import { CompiledQuery as Compiled, type CompiledQuery } from 'kysely';
+import { CompiledQuery as Compiled } from 'kysely';
 import type { Sql } from '../connect';
 import { outboxRows } from '../log-outbox';
 import {
@@ -77,18 +77,18 @@ export class KyselyLedger extends ProgramLedger {
   }
 
   /** The statements that write a batch's logs: its rows (or outbox rows) and, in the logs' table, their summaries. */
-  #logWrites(logs: NewLogRow[]): CompiledQuery[] {
+  #logWrites(logs: NewLogRow[]): ScriptStatement[] {
     const { kysely } = this.db;
     if (this.db.logOutbox)
       return outboxRows(logs, LOG_ROWS_PER_INSERT).map((rows) =>
         kysely.insertInto('log_outbox').values(rows).compile(),
       );
-    const writes: CompiledQuery[] = [];
+    const writes: ScriptStatement[] = [];
     for (let start = 0; start < logs.length; start += LOG_ROWS_PER_INSERT) {
       const rows = logs.slice(start, start + LOG_ROWS_PER_INSERT);
       const values: unknown[] = new Array(rows.length * LOG_VALUES_PER_ROW);
       for (const [index, log] of rows.entries()) logValues(log, values, index * LOG_VALUES_PER_ROW);
-      writes.push(Compiled.raw(logInsert(this.db.dialect, rows.length), values));
+      writes.push({ sql: logInsert(this.db.dialect, rows.length), parameters: values });
     }
     // Upserted in key order, like every other row the ledger locks (see programs.ts).
     const { hourly, daily } = summarizeLogs(logs);
@@ -101,16 +101,19 @@ export class KyselyLedger extends ProgramLedger {
     return [...writes, ...upserts];
   }
 
-  #statement(step: Extract<LedgerStep, { statement: unknown }>): CompiledQuery {
-    return Compiled.raw(ledgerStatements(this.db.dialect)[step.statement], step.params);
+  /** A step's statement, as the pipeline sends it (no query builder's objects on the hot path). */
+  #statement(step: Extract<LedgerStep, { statement: unknown }>): ScriptStatement {
+    return { sql: ledgerStatements(this.db.dialect)[step.statement], parameters: step.params };
   }
 
   async #step(tx: Sql, step: LedgerStep): Promise<unknown> {
+    const execute = ({ sql, parameters }: ScriptStatement) =>
+      tx.kysely.executeQuery(Compiled.raw(sql, [...parameters]));
     if (step.kind === 'logs') {
-      for (const write of this.#logWrites(step.logs)) await tx.kysely.executeQuery(write);
+      for (const write of this.#logWrites(step.logs)) await execute(write);
       return undefined;
     }
-    const result = await tx.kysely.executeQuery(this.#statement(step));
+    const result = await execute(this.#statement(step));
     if (step.kind === 'change') return undefined;
     if (step.kind === 'run') return Number(result.numAffectedRows ?? 0);
     if (step.kind === 'get') return result.rows[0];
@@ -137,11 +140,11 @@ export class KyselyLedger extends ProgramLedger {
     commitInTrip: boolean,
   ): Promise<Replayed<T> | typeof WRONG_GUESS | undefined> {
     const taken: Taken[] = [];
-    const waiting: CompiledQuery[] = [];
+    const waiting: ScriptStatement[] = [];
     /** Of the waiting statements, the changes: where they stand, and which step they are. */
     const guesses: Array<{ at: number; step: number }> = [];
     let guessedWrong = false;
-    const sendWaiting = async (read?: CompiledQuery) => {
+    const sendWaiting = async (read?: ScriptStatement) => {
       const results = await send(read ? [...waiting, read] : waiting);
       for (const guess of guesses) {
         const rows = results[guess.at]?.rowCount ?? 0;

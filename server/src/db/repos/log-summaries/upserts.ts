@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Dialect, Sql } from '../../connect';
+import type { ScriptStatement } from '../../pg-script';
 import { withPlaceholders } from '../../placeholders';
 import type { LogDailySummaryRow, LogSummaryRow } from '../../schema';
 import { DAILY_KEY, HOURLY_KEY, type LogSummaries } from './buckets';
@@ -64,22 +65,23 @@ function upsertsInto<T>(
   table: SummaryTable,
   rows: T[],
   valuesOf: (row: T) => unknown[],
-): CompiledQuery[] {
-  const upserts: CompiledQuery[] = [];
+): ScriptStatement[] {
+  const upserts: ScriptStatement[] = [];
   for (let start = 0; start < rows.length; start += ROWS_PER_UPSERT) {
     const part = rows.slice(start, start + ROWS_PER_UPSERT);
-    upserts.push(CompiledQuery.raw(summaryUpsert(dialect, table, part.length), part.flatMap(valuesOf)));
+    upserts.push({ sql: summaryUpsert(dialect, table, part.length), parameters: part.flatMap(valuesOf) });
   }
   return upserts;
 }
 
 /** The upserts that add the summaries to the tables (one per table and 200 keys). */
-export const logSummaryUpserts = (dialect: Dialect, { hourly, daily }: LogSummaries): CompiledQuery[] => [
+export const logSummaryUpserts = (dialect: Dialect, { hourly, daily }: LogSummaries): ScriptStatement[] => [
   ...upsertsInto(dialect, 'log_summaries', hourly, hourlyValues),
   ...upsertsInto(dialect, 'log_daily_summaries', daily, dailyValues),
 ];
 
 /** Adds the summaries to the tables. Run it in the log's transaction. */
 export async function addLogSummaries(db: Sql, summaries: LogSummaries): Promise<void> {
-  for (const upsert of logSummaryUpserts(db.dialect, summaries)) await db.kysely.executeQuery(upsert);
+  for (const { sql, parameters } of logSummaryUpserts(db.dialect, summaries))
+    await db.kysely.executeQuery(CompiledQuery.raw(sql, [...parameters]));
 }
