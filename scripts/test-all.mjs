@@ -13,6 +13,7 @@ const FIRST = ['lint', 'typecheck', 'test:contract'];
 const LANES = {
   server: [
     ['test:unit', ['-w', 'server']],
+    ['test:bench'],
     ['test:databases', ['-w', 'server'], { TEST_DBS: 'sqlite,postgres,postgres-stepwise' }],
   ],
   console: [

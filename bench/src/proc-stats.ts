@@ -73,12 +73,17 @@ export type CpuSnapshot = Map<number, CpuTime>;
 export const cpuSnapshot = (pids: number[]): CpuSnapshot =>
   new Map(pids.map((id) => [id, { all: cpuMsOf(id), mainThread: mainThreadCpuMsOf(id) }]));
 
-/** CPU ms the tree used between two snapshots (a process born in between counts from zero). */
+/**
+ * CPU ms the tree used between two snapshots (a process born in between counts from zero). The
+ * kernel reports a process and its main thread in whole ticks, each rounded on its own: a main
+ * thread may read a tick above its process, which it cannot have used.
+ */
 export function cpuMsBetween(before: CpuSnapshot, after: CpuSnapshot): CpuTime {
   const total = { all: 0, mainThread: 0 };
   for (const [id, time] of after) {
-    total.all += time.all - (before.get(id)?.all ?? 0);
-    total.mainThread += time.mainThread - (before.get(id)?.mainThread ?? 0);
+    const all = time.all - (before.get(id)?.all ?? 0);
+    total.all += all;
+    total.mainThread += Math.min(all, time.mainThread - (before.get(id)?.mainThread ?? 0));
   }
   return total;
 }
