@@ -1,5 +1,9 @@
+import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import type Pretty from 'pino-pretty';
+
+// Loaded only for a terminal: a server under a supervisor never prints readable lines.
+const load = createRequire(import.meta.url);
 
 /**
  * The server's log: JSON lines for log collectors, and on a terminal the same records as readable
@@ -7,6 +11,7 @@ import pretty from 'pino-pretty';
  */
 export function createLogger(level: string, terminal = process.stdout.isTTY === true): Logger {
   if (!terminal) return pino({ level });
+  const pretty = load('pino-pretty') as typeof Pretty;
   return pino(
     { level },
     pretty({ colorize: true, translateTime: 'SYS:yyyy-mm-dd HH:MM:ss', ignore: 'pid,hostname', sync: true }),

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer, freePort, untilListening } from './process/built-server';
 
@@ -75,5 +76,55 @@ describe('start-up', () => {
     expect(run.stderr.trim()).toBe(
       'Configuration error: GLOBAL_WEB_RATE_LIMIT: expected a whole number, got "-5"',
     );
+  });
+
+  it('loads the packages of payments, passkeys, QR codes and AWS only when a feature needs them', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'switchyard-modules-'));
+    const loaded = path.join(dir, 'loaded.txt');
+    // Writes down every module the server resolves, as it resolves it.
+    const hook = path.join(dir, 'hook.mjs');
+    writeFileSync(
+      hook,
+      `import { registerHooks } from 'node:module';
+import { appendFileSync } from 'node:fs';
+registerHooks({ resolve(specifier, context, next) {
+  const resolved = next(specifier, context);
+  appendFileSync(${JSON.stringify(loaded)}, resolved.url + '\\n');
+  return resolved;
+} });
+`,
+    );
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', pathToFileURL(hook).href, built.entry], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        SQL_DSN: '',
+        SQLITE_PATH: path.join(dir, 'one-api.db'),
+        REDIS_CONN_STRING: '',
+        SESSION_SECRET: 'config-test-secret',
+        LOG_LEVEL: 'info',
+        WEB_DIST: '/nonexistent',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    try {
+      await untilListening(child, () => output, 50_000);
+      const packages = readFileSync(loaded, 'utf8');
+      expect(packages).toContain('/node_modules/fastify/');
+      for (const name of ['stripe', '@simplewebauthn/server', 'qrcode', '@smithy/', 'pino-pretty']) {
+        expect(packages, name).not.toContain(`/node_modules/${name}`);
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -44,9 +44,10 @@ export class PaymentNotifications {
     // Checked whether or not Stripe is still offered: a payment started before it was switched off still credits.
     const secret = options.get('StripeWebhookSecret');
     if (!secret) return answer(404, '{"received":false}', 'disabled');
+    const readEvent = await stripe.webhookReader();
     let event: Stripe.Event;
     try {
-      event = stripe.event(secret, rawBody, signature);
+      event = readEvent(secret, rawBody, signature);
     } catch {
       return answer(400, '{"received":false}', 'forged');
     }

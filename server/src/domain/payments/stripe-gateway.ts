@@ -1,4 +1,7 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { onFirstUse } from '../../on-first-use';
+
+const stripeLibrary = onFirstUse(() => import('stripe').then((module) => module.default));
 
 /** Where the Stripe client sends its calls (STRIPE_API_URL: a fake Stripe in tests). */
 function clientOptions(apiUrl: string): { host: string; port: number; protocol: 'http' | 'https' } {
@@ -37,12 +40,14 @@ export const sessionFacts = (session: Stripe.Checkout.Session): SessionFacts => 
 export class StripeGateway {
   constructor(private readonly apiUrl: string) {}
 
-  #client(secretKey: string): Stripe {
-    return new Stripe(secretKey, { ...clientOptions(this.apiUrl), maxNetworkRetries: 1, timeout: 15_000 });
+  async #client(secretKey: string): Promise<Stripe> {
+    const Library = await stripeLibrary();
+    return new Library(secretKey, { ...clientOptions(this.apiUrl), maxNetworkRetries: 1, timeout: 15_000 });
   }
 
   async createCheckout(secretKey: string, request: CheckoutRequest): Promise<{ id: string; url: string }> {
-    const session = await this.#client(secretKey).checkout.sessions.create(
+    const client = await this.#client(secretKey);
+    const session = await client.checkout.sessions.create(
       {
         mode: 'payment',
         line_items: [
@@ -67,11 +72,15 @@ export class StripeGateway {
   }
 
   async retrieveSession(secretKey: string, id: string): Promise<SessionFacts> {
-    return sessionFacts(await this.#client(secretKey).checkout.sessions.retrieve(id));
+    const client = await this.#client(secretKey);
+    return sessionFacts(await client.checkout.sessions.retrieve(id));
   }
 
-  /** The event of a webhook call, or throws when its signature is not the signing secret's. */
-  event(webhookSecret: string, rawBody: Buffer, signature: string): Stripe.Event {
-    return Stripe.webhooks.constructEvent(rawBody, signature, webhookSecret);
+  /** Reads webhook calls: the event of one, or throws when its signature is not the signing secret's. */
+  async webhookReader(): Promise<
+    (webhookSecret: string, rawBody: Buffer, signature: string) => Stripe.Event
+  > {
+    const { webhooks } = await stripeLibrary();
+    return (webhookSecret, rawBody, signature) => webhooks.constructEvent(rawBody, signature, webhookSecret);
   }
 }

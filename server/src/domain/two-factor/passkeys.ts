@@ -1,12 +1,8 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { PASSKEY_MAX, type Passkey } from '@switchyard/contract/two-factor';
 import type { Sql } from '../../db/connect';
@@ -20,6 +16,7 @@ import {
   twoFactorEnabled,
 } from '../../db/repos/two-factor';
 import type { UserRow } from '../../db/schema';
+import { onFirstUse } from '../../on-first-use';
 import type { AuditLog } from '../audit/audit-log';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
@@ -34,6 +31,8 @@ export interface RelyingParty {
 }
 
 const TRANSPORTS_SEPARATOR = ',';
+
+const webauthn = onFirstUse(() => import('@simplewebauthn/server'));
 
 /** The library throws on a malformed or forged answer: every such failure is the same refusal. */
 async function verified<T>(check: () => Promise<T>): Promise<T> {
@@ -76,6 +75,7 @@ export class PasskeyService {
     if (!(await twoFactorEnabled(this.deps.db, actor.id))) throw new DomainError('two_factor_not_enabled');
     const existing = await listPasskeys(this.deps.db, actor.id);
     if (existing.length >= PASSKEY_MAX) throw new DomainError('passkey_limit', { max: PASSKEY_MAX });
+    const { generateRegistrationOptions } = await webauthn();
     return generateRegistrationOptions({
       rpName: this.deps.options.get('SystemName') || 'Switchyard',
       rpID: rp.id,
@@ -99,6 +99,7 @@ export class PasskeyService {
     if ((await listPasskeys(db, actor.id)).length >= PASSKEY_MAX) {
       throw new DomainError('passkey_limit', { max: PASSKEY_MAX });
     }
+    const { verifyRegistrationResponse } = await webauthn();
     const result = await verified(() =>
       verifyRegistrationResponse({
         response: input.credential,
@@ -146,6 +147,7 @@ export class PasskeyService {
     const user = await waitingUser(this.deps.db, pending);
     const passkeys = await listPasskeys(this.deps.db, user.id);
     if (passkeys.length === 0) throw new DomainError('passkey_not_found');
+    const { generateAuthenticationOptions } = await webauthn();
     return generateAuthenticationOptions({
       rpID: rp.id,
       allowCredentials: passkeys.map((row) => ({ id: row.id, transports: transportsOf(row.transports) })),
@@ -165,6 +167,7 @@ export class PasskeyService {
     await countAttempt(db, user.id, this.#now());
     const passkey = await findPasskey(db, credential.id);
     if (!passkey || passkey.user_id !== user.id) throw new DomainError('passkey_invalid');
+    const { verifyAuthenticationResponse } = await webauthn();
     const result = await verified(() =>
       verifyAuthenticationResponse({
         response: credential,

@@ -1,11 +1,13 @@
 import { TOTP_DIGITS } from '@switchyard/contract/two-factor';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
+import { onFirstUse } from '../../on-first-use';
 
 const PERIOD_SECONDS = 30;
 /** Codes of the step before and after now are taken too: a phone's clock may be a little off. */
 const WINDOW = 1;
 const SECRET_BYTES = 20;
+
+const qrCodes = onFirstUse(() => import('qrcode').then((module) => module.default));
 
 const totpOf = (secret: string, issuer = '', label = '') =>
   new TOTP({
@@ -27,7 +29,7 @@ export async function enrolmentOf(
   account: string,
 ): Promise<{ uri: string; qrCode: string }> {
   const uri = totpOf(secret, issuer, account).toString();
-  const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
+  const svg = await (await qrCodes()).toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
 }
 

@@ -1,8 +1,17 @@
-import { EventStreamCodec } from '@smithy/eventstream-codec';
-import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import type { EventStreamCodec } from '@smithy/eventstream-codec';
+import { onFirstUse } from '../../../on-first-use';
 import { badUpstreamAnswer, RelayError } from '../../errors';
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+const eventCodec = onFirstUse(async () => {
+  const [{ EventStreamCodec }, { fromUtf8, toUtf8 }] = await Promise.all([
+    import('@smithy/eventstream-codec'),
+    import('@smithy/util-utf8'),
+  ]);
+  return new EventStreamCodec(toUtf8, fromUtf8);
+});
+
+const utf8 = (bytes: Uint8Array) =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 
 /** The prelude's first field: the whole message's length (big-endian), CRCs included. */
 const LENGTH_BYTES = 4;
@@ -31,7 +40,7 @@ function sseEvent(json: string): string {
 function exceptionEvent(type: string, body: Uint8Array): string {
   let message = type;
   try {
-    const parsed = JSON.parse(toUtf8(body)) as { message?: unknown; Message?: unknown };
+    const parsed = JSON.parse(utf8(body)) as { message?: unknown; Message?: unknown };
     const text = parsed.message ?? parsed.Message;
     if (typeof text === 'string' && text) message = text;
   } catch {
@@ -41,7 +50,7 @@ function exceptionEvent(type: string, body: Uint8Array): string {
 }
 
 /** One decoded message → its SSE event; a chunk's payload is `{"bytes": base64 of one model event}`. */
-function toSse(frame: Uint8Array): string {
+function toSse(codec: EventStreamCodec, frame: Uint8Array): string {
   const { headers, body } = codec.decode(frame);
   const kind = headerText(headers, ':message-type');
   if (kind === 'exception' || kind === 'error') {
@@ -51,7 +60,7 @@ function toSse(frame: Uint8Array): string {
     );
   }
   if (headerText(headers, ':event-type') !== 'chunk') return '';
-  const payload = JSON.parse(toUtf8(body)) as { bytes?: unknown };
+  const payload = JSON.parse(utf8(body)) as { bytes?: unknown };
   if (typeof payload.bytes !== 'string') throw badUpstreamAnswer('an event-stream chunk without bytes');
   return sseEvent(Buffer.from(payload.bytes, 'base64').toString('utf8'));
 }
@@ -61,6 +70,7 @@ function toSse(frame: Uint8Array): string {
  * A frame that fails its checksum or does not parse ends the stream as a bad answer.
  */
 export async function* eventStreamAsSse(body: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
+  const codec = await eventCodec();
   // Chunks are joined only once the frame they belong to is whole: a large frame stays linear.
   let pending: Buffer[] = [];
   let pendingBytes = 0;
@@ -77,7 +87,7 @@ export async function* eventStreamAsSse(body: AsyncIterable<Uint8Array>): AsyncI
         throw badUpstreamAnswer('a malformed event-stream frame');
       if (buffered.length < length) break;
       try {
-        out += toSse(buffered.subarray(0, length));
+        out += toSse(codec, buffered.subarray(0, length));
       } catch (error) {
         throw error instanceof RelayError ? error : badUpstreamAnswer('a malformed event-stream frame');
       }

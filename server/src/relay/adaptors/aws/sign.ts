@@ -1,10 +1,17 @@
-import { Hash } from '@smithy/hash-node';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { onFirstUse } from '../../../on-first-use';
 import type { UpstreamRequest } from '../types';
 import type { AwsCredentials } from './credentials';
 
 /** Bedrock Runtime signs as service `bedrock`. */
 const SERVICE = 'bedrock';
+
+const signing = onFirstUse(async () => {
+  const [{ Hash }, { SignatureV4 }] = await Promise.all([
+    import('@smithy/hash-node'),
+    import('@smithy/signature-v4'),
+  ]);
+  return { Hash, SignatureV4 };
+});
 
 /**
  * A POST to `url` with a JSON body, signed with AWS Signature V4. The path is already percent-encoded
@@ -17,6 +24,7 @@ export async function signedPost(
   credentials: AwsCredentials,
 ): Promise<UpstreamRequest> {
   const target = new URL(url);
+  const { Hash, SignatureV4 } = await signing();
   const signer = new SignatureV4({
     service: SERVICE,
     region: credentials.region,
