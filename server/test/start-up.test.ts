@@ -78,7 +78,7 @@ describe('start-up', () => {
     );
   });
 
-  it('loads the packages of payments, passkeys, QR codes and AWS only when a feature needs them', async () => {
+  it('loads the packages of payments, passkeys, QR codes, OpenID Connect and AWS only when a feature needs them', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'switchyard-modules-'));
     const loaded = path.join(dir, 'loaded.txt');
     // Writes down every module the server resolves, as it resolves it.
@@ -118,7 +118,7 @@ registerHooks({ resolve(specifier, context, next) {
       await untilListening(child, () => output, 50_000);
       const packages = readFileSync(loaded, 'utf8');
       expect(packages).toContain('/node_modules/fastify/');
-      for (const name of ['stripe', '@simplewebauthn/server', 'qrcode', '@smithy/', 'pino-pretty']) {
+      for (const name of ['stripe', '@simplewebauthn/server', 'qrcode', 'jose', '@smithy/', 'pino-pretty']) {
         expect(packages, name).not.toContain(`/node_modules/${name}`);
       }
     } finally {

@@ -1,5 +1,6 @@
-import { createRemoteJWKSet, customFetch, type JWTVerifyGetKey } from 'jose';
+import type { JWTVerifyGetKey } from 'jose';
 import { z } from 'zod';
+import { onFirstUse } from '../../on-first-use';
 import { DomainError } from '../errors';
 import { OUTBOUND_ANSWER_LIMIT_BYTES, OUTBOUND_TIMEOUT_MS, requestJson, textAtMost } from '../outbound-json';
 
@@ -53,6 +54,8 @@ const limitedFetch = async (url: string, init: RequestInit): Promise<Response> =
   return new Response(text, { status: response.status, headers: { 'content-type': 'application/json' } });
 };
 
+const jose = onFirstUse(() => import('jose'));
+
 async function discover(issuer: string): Promise<OidcProvider> {
   const url = `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
   const answer = await requestJson('oidc', url);
@@ -79,6 +82,7 @@ async function discover(issuer: string): Promise<OidcProvider> {
     !methods.includes('client_secret_basic') && methods.includes('client_secret_post')
       ? 'client_secret_post'
       : 'client_secret_basic';
+  const { createRemoteJWKSet, customFetch } = await jose();
   return {
     issuer,
     authorizationEndpoint: document.authorization_endpoint,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { errors, type JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
 import { z } from 'zod';
+import { onFirstUse } from '../../on-first-use';
 import { DomainError } from '../errors';
 import type { OptionsStore } from '../options';
 import { OUTBOUND_TIMEOUT_MS, requestJson } from '../outbound-json';
@@ -42,8 +43,11 @@ const tokenAnswer = z.object({
 
 const base64url = (bytes: Buffer): string => bytes.toString('base64url');
 
+const jose = onFirstUse(() => import('jose'));
+type JoseErrors = Awaited<ReturnType<typeof jose>>['errors'];
+
 /** Each jose refusal named by the check it failed (a word of the protocol, shown as it is). */
-function failedCheck(error: unknown): string | undefined {
+function failedCheck(errors: JoseErrors, error: unknown): string | undefined {
   if (error instanceof errors.JWTExpired) return 'exp';
   if (error instanceof errors.JWTClaimValidationFailed) return error.claim;
   if (error instanceof errors.JOSEAlgNotAllowed) return 'alg';
@@ -171,6 +175,7 @@ export class OidcSignIn {
 
   async #verify(provider: OidcProvider, idToken: string, nonce: string): Promise<JWTPayload> {
     const clientId = this.deps.options.get('OidcClientId');
+    const { errors, jwtVerify } = await jose();
     let claims: JWTPayload;
     try {
       ({ payload: claims } = await jwtVerify(idToken, provider.keys, {
@@ -181,7 +186,7 @@ export class OidcSignIn {
         requiredClaims: ['sub', 'exp', 'iat'],
       }));
     } catch (error) {
-      const check = failedCheck(error);
+      const check = failedCheck(errors, error);
       if (check) throw new DomainError('oidc_id_token_invalid', { check }, 403);
       if (error instanceof errors.JWKSTimeout) {
         throw new DomainError('oidc_timeout', { seconds: OUTBOUND_TIMEOUT_MS / 1000 });

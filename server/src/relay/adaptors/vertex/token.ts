@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { importPKCS8, SignJWT } from 'jose';
 import { request } from 'undici';
+import { onFirstUse } from '../../../on-first-use';
 import { RelayError } from '../../errors';
 import type { ServiceAccount } from './credentials';
 
@@ -17,8 +17,11 @@ const exchangeFailed = (status: number, message: string) =>
     code: 'token_exchange_failed',
   });
 
+const jose = onFirstUse(() => import('jose'));
+
 /** OAuth 2.0 JWT bearer grant: an RS256 assertion signed with the service account's key. */
 async function exchange(account: ServiceAccount): Promise<{ token: string; expiresIn: number }> {
+  const { importPKCS8, SignJWT } = await jose();
   let assertion: string;
   try {
     const key = await importPKCS8(account.privateKey, 'RS256');
