@@ -26,39 +26,53 @@ function runToExit(env: Record<string, string>): Promise<{ status: number | null
   return new Promise((resolve) => child.once('exit', (status) => resolve({ status, stderr })));
 }
 
+/**
+ * Starts the built server on SQLite (`env` on top of a quiet start's), waits until it listens, runs
+ * `check`, then stops it.
+ */
+async function whileListening(
+  options: { env: Record<string, string>; cwd?: string; nodeFlags?: string[] },
+  check: () => void,
+): Promise<void> {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), built.entry], {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+    env: {
+      ...process.env,
+      PORT: String(await freePort()),
+      SQL_DSN: '',
+      REDIS_CONN_STRING: '',
+      SESSION_SECRET: 'config-test-secret',
+      LOG_LEVEL: 'info',
+      WEB_DIST: '/nonexistent',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  try {
+    await untilListening(child, () => output, 50_000);
+    check();
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
+  }
+}
+
 describe('start-up', () => {
   it('a server started from server/ by npm creates its database under INIT_CWD, not server/data', async () => {
     const started = mkdtempSync(path.join(tmpdir(), 'switchyard-start-'));
     const scriptDir = mkdtempSync(path.join(tmpdir(), 'switchyard-script-'));
-    const port = await freePort();
-    const child = spawn(process.execPath, [built.entry], {
-      cwd: scriptDir,
-      env: {
-        ...process.env,
-        INIT_CWD: started,
-        PORT: String(port),
-        SQL_DSN: '',
-        SQLITE_PATH: '',
-        REDIS_CONN_STRING: '',
-        SESSION_SECRET: 'config-test-secret',
-        LOG_LEVEL: 'info',
-        WEB_DIST: '/nonexistent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
     try {
-      await untilListening(child, () => output, 50_000);
-      expect(existsSync(path.join(started, 'data', 'one-api.db'))).toBe(true);
-      expect(existsSync(path.join(scriptDir, 'data'))).toBe(false);
+      await whileListening({ cwd: scriptDir, env: { INIT_CWD: started, SQLITE_PATH: '' } }, () => {
+        expect(existsSync(path.join(started, 'data', 'one-api.db'))).toBe(true);
+        expect(existsSync(path.join(scriptDir, 'data'))).toBe(false);
+      });
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
       rmSync(started, { recursive: true, force: true });
       rmSync(scriptDir, { recursive: true, force: true });
     }
@@ -94,36 +108,23 @@ registerHooks({ resolve(specifier, context, next) {
 } });
 `,
     );
-    const port = await freePort();
-    const child = spawn(process.execPath, ['--import', pathToFileURL(hook).href, built.entry], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        SQL_DSN: '',
-        SQLITE_PATH: path.join(dir, 'one-api.db'),
-        REDIS_CONN_STRING: '',
-        SESSION_SECRET: 'config-test-secret',
-        LOG_LEVEL: 'info',
-        WEB_DIST: '/nonexistent',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      output += chunk.toString();
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
+    const env = { SQLITE_PATH: path.join(dir, 'one-api.db') };
     try {
-      await untilListening(child, () => output, 50_000);
-      const packages = readFileSync(loaded, 'utf8');
-      expect(packages).toContain('/node_modules/fastify/');
-      for (const name of ['stripe', '@simplewebauthn/server', 'qrcode', 'jose', '@smithy/', 'pino-pretty']) {
-        expect(packages, name).not.toContain(`/node_modules/${name}`);
-      }
+      await whileListening({ env, nodeFlags: ['--import', pathToFileURL(hook).href] }, () => {
+        const packages = readFileSync(loaded, 'utf8');
+        expect(packages).toContain('/node_modules/fastify/');
+        for (const name of [
+          'stripe',
+          '@simplewebauthn/server',
+          'qrcode',
+          'jose',
+          '@smithy/',
+          'pino-pretty',
+        ]) {
+          expect(packages, name).not.toContain(`/node_modules/${name}`);
+        }
+      });
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
       rmSync(dir, { recursive: true, force: true });
     }
   });
