@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import type { RequestListener } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
@@ -47,6 +47,7 @@ import { API_BODY_LIMIT } from './http/body-limits';
 import { acceptEmptyJsonBodies } from './http/json-body';
 import { shareMetricsWithPrimary } from './metrics/cluster';
 import { GatewayMetrics } from './metrics/gateway-metrics';
+import { http } from './node-http';
 import { configureGemini } from './relay/adaptors/gemini/settings';
 import { DirectRelay } from './relay/front/direct';
 import { relayRoutes } from './relay/front/routes';
@@ -103,11 +104,13 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
   const server = Fastify({
     serverFactory: (handler) => {
       fastifyListener = handler;
-      const http = createServer((req, res) => (direct ? direct.listener(req, res) : handler(req, res)));
+      const listener = http.createServer((req, res) =>
+        direct ? direct.listener(req, res) : handler(req, res),
+      );
       // What Fastify sets on a server it makes itself.
-      http.keepAliveTimeout = FASTIFY_KEEP_ALIVE_TIMEOUT_MS;
-      http.requestTimeout = config.requestTimeoutMs;
-      return http;
+      listener.keepAliveTimeout = FASTIFY_KEEP_ALIVE_TIMEOUT_MS;
+      listener.requestTimeout = config.requestTimeoutMs;
+      return listener;
     },
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),

@@ -92,20 +92,23 @@ describe('start-up', () => {
     );
   });
 
-  it('loads the packages of payments, passkeys, QR codes, OpenID Connect and AWS only when a feature needs them', async () => {
+  it("loads neither the packages of payments, passkeys, QR codes, OpenID Connect and AWS nor Node's own undici at start", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'switchyard-modules-'));
     const loaded = path.join(dir, 'loaded.txt');
-    // Writes down every module the server resolves, as it resolves it.
+    const builtins = path.join(dir, 'builtins.txt');
+    // Writes down every module the server resolves, as it resolves it, and Node's own modules it
+    // loaded, as it exits.
     const hook = path.join(dir, 'hook.mjs');
     writeFileSync(
       hook,
       `import { registerHooks } from 'node:module';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 registerHooks({ resolve(specifier, context, next) {
   const resolved = next(specifier, context);
   appendFileSync(${JSON.stringify(loaded)}, resolved.url + '\\n');
   return resolved;
 } });
+process.on('exit', () => writeFileSync(${JSON.stringify(builtins)}, process.moduleLoadList.join('\\n')));
 `,
     );
     const env = { SQLITE_PATH: path.join(dir, 'one-api.db') };
@@ -124,6 +127,9 @@ registerHooks({ resolve(specifier, context, next) {
           expect(packages, name).not.toContain(`/node_modules/${name}`);
         }
       });
+      const nodeModules = readFileSync(builtins, 'utf8');
+      expect(nodeModules).toContain('NativeModule http\n');
+      expect(nodeModules).not.toContain('deps/undici');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,7 @@
-import { type IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { http } from '../../../node-http';
 
 /** The bytes that followed an upgrade request's head, kept for the WebSocket handshake. */
 const heads = new WeakMap<IncomingMessage, Buffer>();
@@ -26,7 +27,7 @@ export function routeUpgrades(app: FastifyInstance): void {
     }
     heads.set(request, head);
     socket.on('error', () => socket.destroy());
-    const response = new ServerResponse(request);
+    const response = new http.ServerResponse(request);
     response.shouldKeepAlive = false;
     response.assignSocket(socket);
     response.on('finish', () => socket.end());
