@@ -80,7 +80,13 @@ export function ensureServerBuilt(): void {
  */
 export async function buildBenchServers(): Promise<
   Record<
-    'fakeUpstream' | 'bareProxy' | 'frameworkProxy' | 'ledgerFloor' | 'loopDelayProbe' | 'delayProxy',
+    | 'fakeUpstream'
+    | 'bareProxy'
+    | 'frameworkProxy'
+    | 'ledgerFloor'
+    | 'loopDelayProbe'
+    | 'callCountProbe'
+    | 'delayProxy',
     string
   >
 > {
@@ -91,6 +97,7 @@ export async function buildBenchServers(): Promise<
     frameworkProxy: 'framework-proxy',
     ledgerFloor: 'ledger-floor',
     loopDelayProbe: 'loop-delay-probe',
+    callCountProbe: 'call-count-probe',
   };
   const outdir = path.join(root, 'bench/dist');
   await build({
@@ -109,5 +116,6 @@ export async function buildBenchServers(): Promise<
     frameworkProxy: file(names.frameworkProxy),
     ledgerFloor: file(names.ledgerFloor),
     loopDelayProbe: pathToFileURL(file(names.loopDelayProbe)).href,
+    callCountProbe: pathToFileURL(file(names.callCountProbe)).href,
   };
 }
