@@ -42,10 +42,10 @@ if (dir) {
         }
       }
       taken += 1;
-      fs.writeFileSync(
-        path.join(dir, `${process.pid}-${String(taken).padStart(4, '0')}.json`),
-        JSON.stringify(counts),
-      );
+      // Written whole before it appears under its name.
+      const file = path.join(dir, `${process.pid}-${String(taken).padStart(4, '0')}.json`);
+      fs.writeFileSync(`${file}.tmp`, JSON.stringify(counts));
+      fs.renameSync(`${file}.tmp`, file);
     });
   });
 }

@@ -32,7 +32,11 @@ let dir: string;
 let child: ChildProcess;
 let port: number;
 
-const taken = () => fs.readdirSync(path.join(dir, 'counts')).sort();
+const taken = () =>
+  fs
+    .readdirSync(path.join(dir, 'counts'))
+    .filter((name) => name.endsWith('.json'))
+    .sort();
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-call-counts-test-'));
