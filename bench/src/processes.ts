@@ -53,9 +53,12 @@ export const freePort = () =>
     });
   });
 
-/** Waits until the child answers 200 at url; fails as soon as the child exits. */
-export async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 150; i++) {
+/**
+ * Waits until the child answers 200 at url, for at most `tries` tenths of a second; fails as soon as the
+ * child exits.
+ */
+export async function waitFor(url: string, child: ChildProcess, tries = 150): Promise<void> {
+  for (let i = 0; i < tries; i++) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${url}: the server exited`);
     try {
       if ((await fetch(url)).ok) return;
