@@ -196,7 +196,10 @@ describe.each<[Language, Words]>([
     await settings.screenshot({ path: `${ARTIFACTS}/topup/${language}-phone-settings.png` });
     await rootPage.goto('/topup');
     if (language === 'en') {
-      // Root refunds the order: asked once more, then told how much came back.
+      // Root refunds the order: asked once more, then told how much came back. The list loaded and
+      // nothing more on its way first: a list rendered again closes the question it had opened.
+      await rootPage.getByTestId('topup-orders').getByText(user.username, { exact: false }).first().waitFor();
+      await rootPage.waitForLoadState('networkidle');
       await rootPage.getByRole('button', { name: words.refund }).first().click();
       await rootPage.getByRole('button', { name: /Take back \$5\.00 from payer-en/ }).click();
       await expectToast(rootPage, 'Refunded: $5.00 taken back.');
