@@ -189,21 +189,21 @@ async function count(
       .readdirSync(dumps)
       .filter((file) => file.startsWith(`cg.${child.pid}.${n}-`) && file.endsWith('-01') === main)
       .flatMap((file) => listing(annotate(path.join(dumps, file))));
-  const part = (n: number, main: boolean) => categorize(listed(n, main));
+  const mainFunctions = listed(1, true);
   console.log(`${name}: ${(busyMs / 1000).toFixed(0)} s counting`);
   return {
     name,
-    main: part(1, true),
-    mainFunctions: listed(1, true),
-    others: part(1, false),
-    idle: { main: total(part(2, true)), others: total(part(2, false)) },
+    main: categorize(mainFunctions),
+    mainFunctions,
+    others: categorize(listed(1, false)),
+    idle: { main: total(categorize(listed(2, true))), others: total(categorize(listed(2, false))) },
   };
 }
 
 const total = (map: Map<Category, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+const perCall = (value: number) => (value / settings.calls / 1000).toFixed(1);
 
 function print(counted: Counted[]) {
-  const perCall = (value: number) => (value / settings.calls / 1000).toFixed(1);
   const [floor] = counted;
   const rows = CATEGORIES.map((category) => [
     category,
@@ -234,7 +234,6 @@ function print(counted: Counted[]) {
 
 /** The main thread's functions that run the most instructions more a call in `gateway` than in `floor`. */
 function printDifferences(floor: Counted, gateway: Counted, count = 30) {
-  const perCall = (value: number) => (value / settings.calls / 1000).toFixed(1);
   const inFloor = new Map(floor.mainFunctions.map((listed) => [listed.name, listed.instructions]));
   const rows = gateway.mainFunctions
     .map((listed) => ({ ...listed, more: listed.instructions - (inFloor.get(listed.name) ?? 0) }))
