@@ -245,19 +245,42 @@ describe('usage logs', () => {
   });
 
   it('totals from the summaries equal a plain SUM for random filters and ranges', async () => {
+    const settlementOf = (log: NewLogRow): Settlement => ({
+      holder: 'logs-test',
+      userId: -1,
+      tokenId: -1,
+      unlimitedToken: true,
+      amount: 0,
+      channelId: -1,
+      cost: 0,
+      elapsedMs: 0,
+      log,
+    });
+    // Rows the ledger's types rule out, summarized as the JavaScript and a rebuild read them: NULL
+    // key columns as empty or zero, no time as never summarized.
+    const sparseLog = (): NewLogRow => {
+      const log = {
+        ...randomLog(),
+        username: null,
+        token_name: null,
+        model_name: null,
+        channel_id: null,
+        type: null,
+      };
+      return (random() < 0.8 ? log : { ...log, created_at: null }) as unknown as NewLogRow;
+    };
+    let seq = 0;
     for (let batch = 0; batch < 10; batch++) {
-      const settlements: Settlement[] = Array.from({ length: 30 }, () => ({
-        holder: 'logs-test',
-        userId: -1,
-        tokenId: -1,
-        unlimitedToken: true,
-        amount: 0,
-        channelId: -1,
-        cost: 0,
-        elapsedMs: 0,
-        log: randomLog(),
-      }));
-      await t.db.ledger.settle('logs-test', batch + 1, settlements, W);
+      await t.db.ledger.settle(
+        'logs-test',
+        ++seq,
+        Array.from({ length: 30 }, () => settlementOf(randomLog())),
+        W,
+      );
+      // Batches of one log: the embedded ledger summarizes those in SQL, the others in JavaScript.
+      for (let i = 0; i < 5; i++)
+        await t.db.ledger.settle('logs-test', ++seq, [settlementOf(randomLog())], W);
+      await t.db.ledger.settle('logs-test', ++seq, [settlementOf(sparseLog())], W);
       for (let i = 0; i < 20; i++) await insertLog(t.db, randomLog() as never);
     }
     await expectSummedExactly(300);

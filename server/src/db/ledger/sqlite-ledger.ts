@@ -1,7 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
-import { dailyValues, hourlyValues, summaryUpsert } from '../repos/log-summaries/upserts';
+import { dailyValues, hourlyValues, summaryUpsert, summaryUpsertOfLog } from '../repos/log-summaries/upserts';
 import type { Database, NewLogRow } from '../schema';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
@@ -30,6 +30,8 @@ export class SqliteLedger extends ProgramLedger {
   readonly #wait: Statement;
   readonly #begin: Statement;
   readonly #commit: Statement;
+  /** The log rows' insert and their summaries' upserts, prepared on first use. */
+  #logStatements?: Record<'insert' | 'hourly' | 'daily' | 'hourlyOfLog' | 'dailyOfLog', Statement>;
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -83,19 +85,30 @@ export class SqliteLedger extends ProgramLedger {
   }
 
   #insertLogs(logs: NewLogRow[]): void {
-    const insert = this.#statement(logInsert('sqlite', 1));
+    this.#logStatements ??= {
+      insert: this.#statement(logInsert('sqlite', 1)),
+      hourly: this.#statement(summaryUpsert('sqlite', 'log_summaries', 1)),
+      daily: this.#statement(summaryUpsert('sqlite', 'log_daily_summaries', 1)),
+      hourlyOfLog: this.#statement(summaryUpsertOfLog('sqlite', 'log_summaries')),
+      dailyOfLog: this.#statement(summaryUpsertOfLog('sqlite', 'log_daily_summaries')),
+    };
+    const { insert, hourly, daily, hourlyOfLog, dailyOfLog } = this.#logStatements;
     const values: unknown[] = new Array(LOG_VALUES_PER_ROW);
+    let id: number | bigint = 0;
     for (const log of logs) {
       logValues(log, values);
       for (let index = 0; index < values.length; index++) values[index] = sqliteValue(values[index]);
-      insert.run(values);
+      id = insert.run(values).lastInsertRowid;
     }
-    // The summaries: one upsert per distinct key of the batch.
-    const { hourly, daily } = summarizeLogs(logs);
-    const upsertHourly = this.#statement(summaryUpsert('sqlite', 'log_summaries', 1));
-    for (const row of hourly) upsertHourly.run(hourlyValues(row));
-    const upsertDaily = this.#statement(summaryUpsert('sqlite', 'log_daily_summaries', 1));
-    for (const row of daily) upsertDaily.run(dailyValues(row));
+    // The summaries: a lone log's read back by SQLite, a batch's one upsert per distinct key.
+    if (logs.length === 1) {
+      hourlyOfLog.run(id);
+      dailyOfLog.run(id);
+      return;
+    }
+    const summaries = summarizeLogs(logs);
+    for (const row of summaries.hourly) hourly.run(hourlyValues(row));
+    for (const row of summaries.daily) daily.run(dailyValues(row));
   }
 
   /**

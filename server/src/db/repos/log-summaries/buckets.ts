@@ -66,7 +66,10 @@ const sortedByKey = <T>(rows: Map<string, T>): T[] =>
     ? [...rows.values()]
     : [...rows.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 
-/** Folds logs into one summary row per distinct key, sorted by key (a stable lock order). */
+/**
+ * Folds logs into one summary row per distinct key, sorted by key (a stable lock order). The same
+ * rule in SQL, for one log the database reads back: SUMMARY_OF_LOG (upserts.ts).
+ */
 export function summarizeLogs(logs: Summarizable[]): LogSummaries {
   const hourly = new Map<string, LogSummaryRow>();
   const daily = new Map<string, LogDailySummaryRow>();

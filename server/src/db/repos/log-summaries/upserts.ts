@@ -3,7 +3,7 @@ import type { Dialect, Sql } from '../../connect';
 import type { ScriptStatement } from '../../pg-script';
 import { withPlaceholders } from '../../placeholders';
 import type { LogDailySummaryRow, LogSummaryRow } from '../../schema';
-import { DAILY_KEY, HOURLY_KEY, type LogSummaries } from './buckets';
+import { DAILY_KEY, DAY, HOUR, HOURLY_KEY, type LogSummaries } from './buckets';
 
 const ROWS_PER_UPSERT = 200;
 
@@ -15,6 +15,13 @@ const KEY_OF: Record<SummaryTable, readonly string[]> = {
 };
 
 const upsertTexts = new Map<string, string>();
+
+/** An upsert's ending: the row's totals added to those of the row already there with its key. */
+const onConflictAdd = (dialect: Dialect, table: SummaryTable): string =>
+  dialect === 'mysql'
+    ? ' ON DUPLICATE KEY UPDATE quota = quota + VALUES(quota), log_count = log_count + VALUES(log_count)'
+    : ` ON CONFLICT (${KEY_OF[table].join(', ')}) DO UPDATE SET quota = ${table}.quota + excluded.quota, ` +
+      `log_count = ${table}.log_count + excluded.log_count`;
 
 /**
  * The upsert of `rows` summary rows into `table` (their values from hourlyValues or dailyValues, one
@@ -29,15 +36,50 @@ export function summaryUpsert(dialect: Dialect, table: SummaryTable, rows: numbe
     const columns = [...key, 'quota', 'log_count'];
     const row = `(${columns.map(() => '?').join(', ')})`;
     const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${new Array(rows).fill(row).join(', ')}`;
-    const add =
-      dialect === 'mysql'
-        ? ' ON DUPLICATE KEY UPDATE quota = quota + VALUES(quota), log_count = log_count + VALUES(log_count)'
-        : ` ON CONFLICT (${key.join(', ')}) DO UPDATE SET quota = ${table}.quota + excluded.quota, ` +
-          `log_count = ${table}.log_count + excluded.log_count`;
-    text = withPlaceholders(dialect, insert + add);
+    text = withPlaceholders(dialect, insert + onConflictAdd(dialect, table));
     upsertTexts.set(cacheKey, text);
   }
   return text;
+}
+
+/**
+ * What summarizeLogs makes of one log row, as SQL over `logs`: each key column in KEY_OF's order
+ * (the bucket, then NULL read as summarizeLogs reads it), then the quota and a count of one.
+ */
+const SUMMARY_OF_LOG: Record<SummaryTable, readonly string[]> = {
+  log_summaries: [
+    `created_at - created_at % ${HOUR}`,
+    'COALESCE(type, 0)',
+    'COALESCE(user_id, 0)',
+    "COALESCE(username, '')",
+    "COALESCE(token_name, '')",
+    "COALESCE(model_name, '')",
+    'COALESCE(channel_id, 0)',
+    'COALESCE(quota, 0)',
+    '1',
+  ],
+  log_daily_summaries: [
+    `created_at - created_at % ${DAY}`,
+    'COALESCE(type, 0)',
+    "COALESCE(model_name, '')",
+    'COALESCE(channel_id, 0)',
+    'COALESCE(quota, 0)',
+    '1',
+  ],
+};
+
+/**
+ * The upsert that adds the log of id `?` to `table`, read back from `logs` by the database in the
+ * statement: for a batch of one log, which needs no grouping, without summarizeLogs or a value bound
+ * per column.
+ */
+export function summaryUpsertOfLog(dialect: Dialect, table: SummaryTable): string {
+  const columns = [...KEY_OF[table], 'quota', 'log_count'];
+  // The WHERE clause also keeps SQLite from reading ON CONFLICT as a join's ON.
+  const insert =
+    `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${SUMMARY_OF_LOG[table].join(', ')} ` +
+    'FROM logs WHERE id = ? AND created_at IS NOT NULL';
+  return withPlaceholders(dialect, insert + onConflictAdd(dialect, table));
 }
 
 export const hourlyValues = (row: LogSummaryRow): unknown[] => [
