@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import type { Settlement } from '../src/db/ledger/ledger';
+import type { NewLogRow } from '../src/db/schema';
 import type { Client, EnvelopeBody, TestApp } from './harness';
 import { balances, consumeLogs } from './relay-setup';
 import { waitFor } from './wait';
@@ -70,3 +72,16 @@ export async function setUserQuota(root: Client, userId: number, quota: number):
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A settlement of `holder` that charges no one and only writes `log`: the ledger's way to its logs alone. */
+export const logOnly = (holder: string, log: NewLogRow): Settlement => ({
+  holder,
+  userId: -1,
+  tokenId: -1,
+  unlimitedToken: true,
+  amount: 0,
+  channelId: -1,
+  cost: 0,
+  elapsedMs: 0,
+  log,
+});

@@ -1,7 +1,6 @@
 import type { LogFilter } from '@switchyard/contract/logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../src/db/database';
-import type { Settlement } from '../src/db/ledger/ledger';
 import { SUMMARIZED_COLUMNS, summarizeLogs } from '../src/db/repos/log-summaries/buckets';
 import { catchUpLogSummaries } from '../src/db/repos/log-summaries/catch-up';
 import {
@@ -14,6 +13,7 @@ import {
 import type { NewLogRow } from '../src/db/schema';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { logOnly } from './ledger-books';
 import { seededRandom } from './seeded-random';
 
 const DAY = 86400;
@@ -255,17 +255,7 @@ describe('logs another program writes to the same database', () => {
   );
 
   it('does not take in again the logs the ledger writes with their summary', async () => {
-    const settlements: Settlement[] = Array.from({ length: 30 }, () => ({
-      holder: 'catch-up-test',
-      userId: -1,
-      tokenId: -1,
-      unlimitedToken: true,
-      amount: 0,
-      channelId: -1,
-      cost: 0,
-      elapsedMs: 0,
-      log: randomLog(),
-    }));
+    const settlements = Array.from({ length: 30 }, () => logOnly('catch-up-test', randomLog()));
     await t.db.ledger.settle('catch-up-test', 1, settlements, W);
     expect(await catchUp()).toBe(0);
     await expectTotalsExact();

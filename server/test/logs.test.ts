@@ -1,10 +1,10 @@
 import type { DashboardRow, LogEntry, LogFilter } from '@switchyard/contract/logs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Settlement } from '../src/db/ledger/ledger';
 import { rebuildLogSummaries } from '../src/db/repos/log-summaries/rebuild';
 import { insertLog, type LogScope, listLogs, sumLogQuota, sumLogQuotaRaw } from '../src/db/repos/logs';
 import type { NewLogRow } from '../src/db/schema';
 import { type Client, type EnvelopeBody, startTestApp, type TestApp } from './harness';
+import { logOnly } from './ledger-books';
 import { seededRandom } from './seeded-random';
 
 type Logs = EnvelopeBody<LogEntry[]>;
@@ -245,17 +245,7 @@ describe('usage logs', () => {
   });
 
   it('totals from the summaries equal a plain SUM for random filters and ranges', async () => {
-    const settlementOf = (log: NewLogRow): Settlement => ({
-      holder: 'logs-test',
-      userId: -1,
-      tokenId: -1,
-      unlimitedToken: true,
-      amount: 0,
-      channelId: -1,
-      cost: 0,
-      elapsedMs: 0,
-      log,
-    });
+    const settlementOf = (log: NewLogRow) => logOnly('logs-test', log);
     // Rows the ledger's types rule out, summarized as the JavaScript and a rebuild read them: NULL
     // key columns as empty or zero, no time as never summarized.
     const sparseLog = (): NewLogRow => {
