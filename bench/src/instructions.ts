@@ -74,17 +74,57 @@ export interface ListedFunction {
   instructions: number;
 }
 
-/** The functions of `callgrind_annotate --inclusive=no --threshold=100` output. */
-export function listing(annotated: string): ListedFunction[] {
+/** The JavaScript function compiled at an address, or undefined. */
+export type JsNames = (address: number) => string | undefined;
+
+/**
+ * The functions of V8's perf map (`--perf-basic-prof`: `<start> <size> JS:<tier><name> <file>:<line>:<column>`
+ * a line, hexadecimal), by address; a later line at the same start replaces the earlier. Named by
+ * function and file (relative to `root`), every tier as one.
+ */
+export function jsNames(perfMap: string, root = ''): JsNames {
+  const byStart = new Map<number, { end: number; name: string }>();
+  for (const line of perfMap.split('\n')) {
+    const match = /^([0-9a-f]+) ([0-9a-f]+) JS:[~^+*]?'?(.*)$/.exec(line);
+    if (!match) continue;
+    const start = Number.parseInt(match[1]!, 16);
+    const [fn, url = ''] = match[3]!.split(' ');
+    const file = url.replace(/^file:\/\//, '');
+    const where = file.startsWith(root) ? file.slice(root.length).replace(/^\//, '') : file;
+    byStart.set(start, {
+      end: start + Number.parseInt(match[2]!, 16),
+      name: `${fn || '(anonymous)'} ${where}`,
+    });
+  }
+  const starts = [...byStart.keys()].sort((a, b) => a - b);
+  return (address) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (starts[middle]! <= address) low = middle + 1;
+      else high = middle - 1;
+    }
+    const found = high >= 0 ? byStart.get(starts[high]!) : undefined;
+    return found && address < found.end ? found.name : undefined;
+  };
+}
+
+/**
+ * The functions of `callgrind_annotate --inclusive=no --threshold=100` output; compiled JavaScript as
+ * one, or by function with `names`.
+ */
+export function listing(annotated: string, names?: JsNames): ListedFunction[] {
   const functions = new Map<string, ListedFunction>();
   for (const line of annotated.split('\n')) {
     const match = /^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)$/.exec(line);
     if (!match || match[2]!.startsWith('PROGRAM TOTALS')) continue;
     const entry = match[2]!;
     const category = categoryOf(entry);
+    const address = /^\?\?\?:0x([0-9a-f]+)/.exec(entry)?.[1];
     const name =
       category === 'JavaScript (compiled)'
-        ? category
+        ? ((address && names?.(Number.parseInt(address, 16))) ?? category)
         : entry
             .slice(entry.indexOf(':') + 1)
             .replace(/\s*\[[^\]]*\]\s*$/, '')
@@ -115,6 +155,8 @@ const settings = {
   calls: Number(process.env.INSTR_CALLS ?? 2_000),
   concurrency: Number(process.env.INSTR_CONCURRENCY ?? 1),
   stream: process.env.INSTR_STREAM === '1',
+  /** Compiled JavaScript by function (V8's perf map; its code is then never moved): off by default. */
+  jsNames: process.env.INSTR_JS_NAMES === '1',
   /** The gateway's builds, comma-separated (default: this repository's). */
   servers: (process.env.BENCH_SERVER ?? path.join(root, 'server/dist/main.js')).split(','),
   postgresAdminUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -184,11 +226,14 @@ async function count(
   control('--instr=off');
   await stop(child);
   // One file a thread and part (`--separate-threads`): cg.<pid>.<part>-<thread>, thread 01 the main one.
+  const perfMap = `/tmp/perf-${child.pid}.map`;
+  const names = settings.jsNames ? jsNames(fs.readFileSync(perfMap, 'utf8'), root) : undefined;
+  if (settings.jsNames) fs.rmSync(perfMap);
   const listed = (n: number, main: boolean) =>
     fs
       .readdirSync(dumps)
       .filter((file) => file.startsWith(`cg.${child.pid}.${n}-`) && file.endsWith('-01') === main)
-      .flatMap((file) => listing(annotate(path.join(dumps, file))));
+      .flatMap((file) => listing(annotate(path.join(dumps, file)), names));
   const mainFunctions = listed(1, true);
   console.log(`${name}: ${(busyMs / 1000).toFixed(0)} s counting`);
   return {
@@ -230,6 +275,22 @@ function print(counted: Counted[]) {
     rows,
   );
   for (const gateway of counted.slice(1)) printDifferences(floor!, gateway);
+  if (settings.jsNames) for (const server of counted) printCompiledJs(server);
+}
+
+/** The main thread's compiled JavaScript functions that run the most, by name (INSTR_JS_NAMES). */
+function printCompiledJs(server: Counted, count = 25) {
+  const rows = server.mainFunctions
+    .filter((listed) => listed.category === 'JavaScript (compiled)')
+    .sort((a, b) => b.instructions - a.instructions)
+    .slice(0, count)
+    .map(({ name, instructions }) => [name.slice(0, 110), perCall(instructions)]);
+  printTable(
+    `The main thread's compiled JavaScript that runs the most: ${server.name}, thousand instructions a call`,
+    ['function', server.name],
+    rows,
+    1,
+  );
 }
 
 /** The main thread's functions that run the most instructions more a call in `gateway` than in `floor`. */
@@ -270,6 +331,7 @@ async function main() {
     `--callgrind-out-file=${dir}/cg.%p`,
     process.execPath,
     ...servedNodeFlags(),
+    ...(settings.jsNames ? ['--perf-basic-prof'] : []),
   ];
   const databases: BenchDatabaseHandle[] = [];
   const database = async (name: string) => {

