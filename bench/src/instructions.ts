@@ -225,10 +225,10 @@ async function count(
   control('--dump');
   control('--instr=off');
   await stop(child);
-  // One file a thread and part (`--separate-threads`): cg.<pid>.<part>-<thread>, thread 01 the main one.
   const perfMap = `/tmp/perf-${child.pid}.map`;
   const names = settings.jsNames ? jsNames(fs.readFileSync(perfMap, 'utf8'), root) : undefined;
   if (settings.jsNames) fs.rmSync(perfMap);
+  // One file a thread and part (`--separate-threads`): cg.<pid>.<part>-<thread>, thread 01 the main one.
   const listed = (n: number, main: boolean) =>
     fs
       .readdirSync(dumps)
