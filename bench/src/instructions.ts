@@ -78,36 +78,54 @@ export interface ListedFunction {
 export type JsNames = (address: number) => string | undefined;
 
 /**
- * The functions of V8's perf map (`--perf-basic-prof`: `<start> <size> JS:<tier><name> <file>:<line>:<column>`
- * a line, hexadecimal), by address; a later line at the same start replaces the earlier. Named by
- * function and file (relative to `root`), every tier as one.
+ * The functions of V8's perf map (`--perf-basic-prof`: `<start> <size> <kind>:<name>` a line,
+ * hexadecimal), by address. Code V8 frees leaves its line in the map, and the space is used again:
+ * of lines whose addresses overlap, the latest is what ran there. JavaScript is named by function
+ * and file (relative to `root`), every tier as one; other code (regular expressions, say) by its line.
  */
 export function jsNames(perfMap: string, root = ''): JsNames {
+  const starts: number[] = [];
   const byStart = new Map<number, { end: number; name: string }>();
-  for (const line of perfMap.split('\n')) {
-    const match = /^([0-9a-f]+) ([0-9a-f]+) JS:[~^+*]?'?(.*)$/.exec(line);
+  const lines = perfMap.split('\n');
+  for (let index = lines.length - 1; index >= 0; index--) {
+    const match = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/.exec(lines[index]!);
     if (!match) continue;
     const start = Number.parseInt(match[1]!, 16);
-    const [fn, url = ''] = match[3]!.split(' ');
-    const file = url.replace(/^file:\/\//, '');
-    const where = file.startsWith(root) ? file.slice(root.length).replace(/^\//, '') : file;
-    byStart.set(start, {
-      end: start + Number.parseInt(match[2]!, 16),
-      name: `${fn || '(anonymous)'} ${where}`,
-    });
+    const end = start + Number.parseInt(match[2]!, 16);
+    const at = firstAtOrAfter(starts, start);
+    const before = at > 0 ? byStart.get(starts[at - 1]!) : undefined;
+    // A later line took these addresses: this code was gone by then.
+    if ((before && before.end > start) || (at < starts.length && starts[at]! < end)) continue;
+    starts.splice(at, 0, start);
+    byStart.set(start, { end, name: codeName(match[3]!, root) });
   }
-  const starts = [...byStart.keys()].sort((a, b) => a - b);
   return (address) => {
-    let low = 0;
-    let high = starts.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      if (starts[middle]! <= address) low = middle + 1;
-      else high = middle - 1;
-    }
-    const found = high >= 0 ? byStart.get(starts[high]!) : undefined;
+    const at = firstAtOrAfter(starts, address + 1);
+    const found = at > 0 ? byStart.get(starts[at - 1]!) : undefined;
     return found && address < found.end ? found.name : undefined;
   };
+}
+
+/** The index of the first of the ascending `values` not below `value`. */
+function firstAtOrAfter(values: number[], value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (values[middle]! < value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** A perf map line's code: JavaScript as `function file` (its tier left out), anything else as written. */
+function codeName(description: string, root: string): string {
+  const js = /^JS:[~^+*]?'?(.*)$/.exec(description);
+  if (!js) return description;
+  const [fn, url = ''] = js[1]!.split(' ');
+  const file = url.replace(/^file:\/\//, '');
+  const where = file.startsWith(root) ? file.slice(root.length).replace(/^\//, '') : file;
+  return `${fn || '(anonymous)'} ${where}`;
 }
 
 /**
@@ -157,6 +175,8 @@ const settings = {
   stream: process.env.INSTR_STREAM === '1',
   /** Compiled JavaScript by function (V8's perf map; its code is then never moved): off by default. */
   jsNames: process.env.INSTR_JS_NAMES === '1',
+  /** Keeps callgrind's files (and the perf maps) for other views, e.g. `callgrind_annotate --inclusive=yes`. */
+  keep: process.env.INSTR_KEEP === '1',
   /** The gateway's builds, comma-separated (default: this repository's). */
   servers: (process.env.BENCH_SERVER ?? path.join(root, 'server/dist/main.js')).split(','),
   postgresAdminUrl: process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
@@ -227,7 +247,7 @@ async function count(
   await stop(child);
   const perfMap = `/tmp/perf-${child.pid}.map`;
   const names = settings.jsNames ? jsNames(fs.readFileSync(perfMap, 'utf8'), root) : undefined;
-  if (settings.jsNames) fs.rmSync(perfMap);
+  if (settings.jsNames && !settings.keep) fs.rmSync(perfMap);
   // One file a thread and part (`--separate-threads`): cg.<pid>.<part>-<thread>, thread 01 the main one.
   const listed = (n: number, main: boolean) =>
     fs
@@ -235,7 +255,9 @@ async function count(
       .filter((file) => file.startsWith(`cg.${child.pid}.${n}-`) && file.endsWith('-01') === main)
       .flatMap((file) => listing(annotate(path.join(dumps, file)), names));
   const mainFunctions = listed(1, true);
-  console.log(`${name}: ${(busyMs / 1000).toFixed(0)} s counting`);
+  console.log(
+    `${name}: ${(busyMs / 1000).toFixed(0)} s counting${settings.keep ? ` (files cg.${child.pid}.*)` : ''}`,
+  );
   return {
     name,
     main: categorize(mainFunctions),
@@ -387,7 +409,8 @@ async function main() {
   if (settings.servers.length > 1)
     for (const [index, entry] of settings.servers.entries()) console.log(`gateway ${index + 1}: ${entry}`);
   print(counted);
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (settings.keep) console.log(`callgrind's files: ${dir}`);
+  else fs.rmSync(dir, { recursive: true, force: true });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

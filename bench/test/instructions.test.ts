@@ -70,7 +70,7 @@ it('adds up a listing by function and by category, leaving out its total', () =>
   );
 });
 
-it("names compiled JavaScript by V8's perf map, every tier of a function as one", () => {
+it("names compiled JavaScript by V8's perf map, every tier of a function as one, freed code by what took its place", () => {
   const perfMap = [
     'e3693501aa0 23 JS:~hot /work/main/server/dist/main.js:1:13',
     "280029c0 318 JS:+'hot /work/main/server/dist/main.js:1:13",
@@ -80,13 +80,24 @@ it("names compiled JavaScript by V8's perf map, every tier of a function as one"
     // The same start again later: code freed and other code compiled there.
     '28002d40 100 JS:* /work/main/server/dist/main.js:9:1',
     '28050000 20 Builtin:Abort',
+    // Freed code whose space a later, smaller function and a regular expression took in part.
+    '28060000 1000 JS:+big /work/main/server/dist/main.js:5:1',
+    '28060000 100 JS:*small /work/main/server/dist/main.js:6:1',
+    '28060900 80 RegExp.> ^sk-',
+    '28070000 1000 JS:+gone /work/main/server/dist/main.js:7:1',
+    '28070400 100 JS:*later /work/main/server/dist/main.js:8:1',
   ].join('\n');
   const names = jsNames(perfMap, '/work/main');
   expect(names(0x280029c0 + 0x317)).toBe('hot server/dist/main.js:1:13');
   expect(names(0x280029c0 + 0x318)).toBeUndefined();
   expect(names(0x28002d40 + 0x10)).toBe('(anonymous) server/dist/main.js:9:1');
   expect(names(0x28041100)).toBe('outer node_modules/undici/lib/core/request.js:2:15');
-  expect(names(0x28050000)).toBeUndefined();
+  expect(names(0x28050000)).toBe('Builtin:Abort');
+  expect(names(0x28060010)).toBe('small server/dist/main.js:6:1');
+  expect(names(0x28060800)).toBeUndefined();
+  expect(names(0x28060910)).toBe('RegExp.> ^sk-');
+  expect(names(0x28070200)).toBeUndefined();
+  expect(names(0x28070410)).toBe('later server/dist/main.js:8:1');
   expect(names(0x1000)).toBeUndefined();
 
   const annotated = [
