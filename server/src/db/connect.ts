@@ -10,6 +10,7 @@ import { createPgScripts, type PgScripts } from './pg-script';
 import type { Database } from './schema';
 import { type SqlLogger, sqlLog } from './sql-log';
 import { SqliteBooleanPlugin } from './sqlite-boolean-plugin';
+import { SqliteBusyTimeout } from './sqlite-busy-timeout';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './sqlite-checkpointer';
 
 export type Dialect = DatabaseTarget['dialect'];
@@ -25,6 +26,8 @@ export interface Sql {
 /** An open connection pool; on SQLite also the driver's handle, which the embedded ledger runs on. */
 export interface Connection extends Sql {
   sqlite?: SqliteDatabase.Database;
+  /** On SQLite: whether the connection waits for a lock held elsewhere, switched by Kysely and the ledger. */
+  sqliteBusyTimeout?: SqliteBusyTimeout;
   /** The connection pool's state now, where the driver tells it (metrics); SQLite has none. */
   poolUse?: () => PoolUse;
   /**
@@ -83,10 +86,18 @@ const STATEMENT_CACHE_SIZE = 500;
 // than wait on it (pg waits for ever by default, even for a pool being closed at shutdown).
 const CONNECT_TIMEOUT_MS = 5_000;
 
-/** better-sqlite3 with prepared statements kept by SQL text: the hot path prepares nothing twice. */
-function withStatementCache(database: SqliteDatabase.Database) {
+/**
+ * better-sqlite3 as Kysely's driver sees it: prepared statements kept by SQL text (the hot path
+ * prepares nothing twice), each run waiting for a lock held elsewhere (Kysely runs a statement as
+ * soon as it prepared it).
+ */
+function forKysely(database: SqliteDatabase.Database, busyTimeout: SqliteBusyTimeout) {
+  const prepared = boundedMemo(STATEMENT_CACHE_SIZE, (sql: string) => database.prepare(sql));
   return {
-    prepare: boundedMemo(STATEMENT_CACHE_SIZE, (sql: string) => database.prepare(sql)),
+    prepare(sql: string) {
+      busyTimeout.wait();
+      return prepared(sql);
+    },
     close() {
       database.close();
     },
@@ -97,19 +108,24 @@ function openSqlite(
   file: string,
   log: ((event: LogEvent) => void) | undefined,
   busyTimeoutMs: number,
-): { kysely: Kysely<Database>; database: SqliteDatabase.Database; close: () => Promise<void> } {
+): {
+  kysely: Kysely<Database>;
+  database: SqliteDatabase.Database;
+  busyTimeout: SqliteBusyTimeout;
+  close: () => Promise<void>;
+} {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const Sqlite = load('better-sqlite3') as typeof SqliteDatabase;
   const database = new Sqlite(file);
   database.pragma('journal_mode = WAL');
-  database.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  const busyTimeout = new SqliteBusyTimeout(database, busyTimeoutMs);
   database.pragma('synchronous = NORMAL');
   // Checkpoints run on a thread of their own, not inside a commit on the event loop.
   const checkpointer =
     file === ':memory:' ? undefined : startCheckpointer(file, load.resolve('better-sqlite3'));
   if (checkpointer) database.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const kysely = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new SqliteDialect({ database: forKysely(database, busyTimeout) }),
     plugins: [new SqliteBooleanPlugin()],
     ...(log ? { log } : {}),
   });
@@ -120,7 +136,7 @@ function openSqlite(
     await checkpointer?.stopped;
     if (database.open) database.close();
   };
-  return { kysely, database, close };
+  return { kysely, database, busyTimeout, close };
 }
 
 /** How to open: the pool's settings (else the defaults), and DEBUG_SQL's statement log. */
@@ -135,6 +151,7 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
   const log = options.logSql ? sqlLog(options.logSql) : undefined;
   let kysely: Kysely<Database>;
   let sqlite: SqliteDatabase.Database | undefined;
+  let sqliteBusyTimeout: SqliteBusyTimeout | undefined;
   let poolUse: (() => PoolUse) | undefined;
   let pgScripts: PgScripts | undefined;
   let closeSqlite: (() => Promise<void>) | undefined;
@@ -143,6 +160,7 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
       ({
         kysely,
         database: sqlite,
+        busyTimeout: sqliteBusyTimeout,
         close: closeSqlite,
       } = openSqlite(target.file, log, pool.sqliteBusyTimeoutMs));
       break;
@@ -215,5 +233,5 @@ export function openConnection(target: DatabaseTarget, options: OpenOptions = {}
     (closeSqlite ?? (() => kysely.destroy()))().catch((error: unknown) => {
       if (!isDatabaseUnreachable(error)) throw error;
     });
-  return { kysely, dialect: target.dialect, sqlite, poolUse, pgScripts, close };
+  return { kysely, dialect: target.dialect, sqlite, sqliteBusyTimeout, poolUse, pgScripts, close };
 }

@@ -8,7 +8,8 @@ import { SqliteLedger } from './sqlite-ledger';
  * PostgreSQL's pipelined transactions when the connection has them (not with PG_PIPELINE=false).
  */
 export function createLedger(connection: Connection): QuotaLedger {
-  return connection.sqlite
-    ? new SqliteLedger(connection.kysely, connection.sqlite, connection.logOutbox === true)
+  const { sqlite, sqliteBusyTimeout } = connection;
+  return sqlite && sqliteBusyTimeout
+    ? new SqliteLedger(connection.kysely, sqlite, sqliteBusyTimeout, connection.logOutbox === true)
     : new KyselyLedger(connection, connection.pgScripts);
 }

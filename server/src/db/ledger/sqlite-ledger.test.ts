@@ -1,11 +1,41 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POOL } from '../../config/database-pool';
 import { type Db, openDatabase } from '../database';
 import { migrateToLatest } from '../migrate';
+
+/**
+ * Another connection, on a thread of its own, that takes the write lock and lets it go `holdMs`
+ * later: resolves once it holds it, with a promise of its release.
+ */
+async function lockElsewhere(file: string, holdMs: number): Promise<{ released: Promise<void> }> {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+    const database = new (require(workerData.driver))(workerData.file);
+    database.exec('BEGIN IMMEDIATE');
+    parentPort.postMessage('locked');
+    setTimeout(() => { database.exec('COMMIT'); database.close(); parentPort.postMessage('released'); }, workerData.holdMs);`,
+    {
+      eval: true,
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, holdMs },
+    },
+  );
+  const messages: string[] = [];
+  const told = (message: string) =>
+    new Promise<void>((resolve, reject) => {
+      if (messages.includes(message)) return resolve();
+      worker.on('message', (got: string) => got === message && resolve());
+      worker.once('error', reject);
+    });
+  worker.on('message', (got: string) => messages.push(got));
+  await told('locked');
+  return { released: told('released').then(() => worker.terminate().then(() => undefined)) };
+}
 
 describe('the embedded ledger', () => {
   let db: Db | undefined;
@@ -15,15 +45,24 @@ describe('the embedded ledger', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('waits for a database another connection holds without stopping the event loop', async () => {
+  /**
+   * A migrated database in a file of its own, waiting up to 10 s for a lock: a driver that slept on
+   * the lock would sleep this long, far beyond what waiting on timers takes.
+   */
+  const open = async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-ledger-'));
     const file = path.join(dir, 'db.sqlite');
-    // A driver that slept on the lock would sleep this long: far beyond what waiting on timers takes.
-    db = openDatabase(
+    const opened = openDatabase(
       { dialect: 'sqlite', file },
       { pool: { ...DEFAULT_POOL, sqliteBusyTimeoutMs: 10_000 } },
     );
-    await migrateToLatest(db);
+    db = opened;
+    await migrateToLatest(opened);
+    return { opened, file };
+  };
+
+  it('waits for a database another connection holds without stopping the event loop', async () => {
+    const { opened, file } = await open();
     // Another connection (a checkpoint starting the WAL over, another process) holds the write lock,
     // and lets it go on a timer of this same event loop.
     const other = new Database(file);
@@ -39,12 +78,35 @@ describe('the embedded ledger', () => {
     const started = performance.now();
     // A driver that slept on the lock would hold the loop: the timer could not release it before the
     // busy timeout (10 s) ran out.
-    await db.ledger.register('holder-1', Date.now() + 60_000);
+    await opened.ledger.register('holder-1', Date.now() + 60_000);
     const waited = performance.now() - started;
     await released;
     expect(waited).toBeGreaterThanOrEqual(heldFor - 5);
     expect(waited).toBeLessThan(5_000);
-    const row = db.sqlite!.prepare('SELECT holder FROM quota_holders WHERE holder = ?').get('holder-1');
+    const row = opened.sqlite!.prepare('SELECT holder FROM quota_holders WHERE holder = ?').get('holder-1');
     expect(row).toEqual({ holder: 'holder-1' });
+  });
+
+  it("leaves Kysely's statements waiting for a lock held elsewhere, as the driver does", async () => {
+    const { opened, file } = await open();
+    // The ledger's transaction leaves the connection not waiting (its BEGIN must not).
+    await opened.ledger.register('holder-1', Date.now() + 60_000);
+    const heldFor = 150;
+    const { released } = await lockElsewhere(file, heldFor);
+    const started = performance.now();
+    // Blocks the event loop until the other thread commits: a statement that did not wait would fail
+    // at once with SQLITE_BUSY.
+    await opened.kysely.insertInto('options').values({ key: 'LockedWrite', value: 'waited' }).execute();
+    const waited = performance.now() - started;
+    await released;
+    expect(waited).toBeGreaterThanOrEqual(heldFor - 50);
+    const row = await opened.kysely
+      .selectFrom('options')
+      .select('value')
+      .where('key', '=', 'LockedWrite')
+      .executeTakeFirst();
+    expect(row).toEqual({ value: 'waited' });
+    // And the ledger's next transaction, after Kysely's statement (the test above: after migrations).
+    expect(await opened.ledger.renew('holder-1', Date.now() + 60_000)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
 import { dailyValues, hourlyValues, summaryUpsert, summaryUpsertOfLog } from '../repos/log-summaries/upserts';
 import type { Database, NewLogRow } from '../schema';
+import type { SqliteBusyTimeout } from '../sqlite-busy-timeout';
 import { ProgramLedger } from './program-ledger';
 import type { LedgerStep, Program } from './programs';
 import { LOG_VALUES_PER_ROW, ledgerStatements, logInsert, logValues, type StatementName } from './statements';
@@ -23,11 +24,9 @@ const sqliteValue = (value: unknown): unknown =>
  */
 export class SqliteLedger extends ProgramLedger {
   readonly #prepared = new Map<string, Statement>();
-  /** The connection's SQLITE_BUSY_TIMEOUT, put back after each non-blocking BEGIN. */
-  readonly #busyTimeoutMs: number;
+  /** The ledger's statements by name: one lookup a step. */
+  readonly #named = new Map<StatementName, Statement>();
   /** Every settlement runs these: prepared once, not looked up by their text each time. */
-  readonly #noWait: Statement;
-  readonly #wait: Statement;
   readonly #begin: Statement;
   readonly #commit: Statement;
   /** The log rows' insert and their summaries' upserts, prepared on first use. */
@@ -36,13 +35,11 @@ export class SqliteLedger extends ProgramLedger {
   constructor(
     private readonly kysely: Kysely<Database>,
     private readonly database: SqliteDatabase.Database,
+    private readonly busyTimeout: SqliteBusyTimeout,
     /** LOG_SQL_DSN is set: the logs go to the outbox (see db/log-outbox.ts). */
     private readonly logOutbox = false,
   ) {
     super();
-    this.#busyTimeoutMs = Number(database.pragma('busy_timeout', { simple: true }));
-    this.#noWait = database.prepare('PRAGMA busy_timeout = 0');
-    this.#wait = database.prepare(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
     this.#begin = database.prepare('BEGIN IMMEDIATE');
     this.#commit = database.prepare('COMMIT');
   }
@@ -58,7 +55,12 @@ export class SqliteLedger extends ProgramLedger {
   }
 
   #sql(name: StatementName): Statement {
-    return this.#statement(ledgerStatements('sqlite')[name]);
+    let statement = this.#named.get(name);
+    if (!statement) {
+      statement = this.#statement(ledgerStatements('sqlite')[name]);
+      this.#named.set(name, statement);
+    }
+    return statement;
   }
 
   #step(step: LedgerStep): unknown {
@@ -98,7 +100,8 @@ export class SqliteLedger extends ProgramLedger {
     for (const log of logs) {
       logValues(log, values);
       for (let index = 0; index < values.length; index++) values[index] = sqliteValue(values[index]);
-      id = insert.run(values).lastInsertRowid;
+      // Spread: better-sqlite3 reads an array's values one N-API call each, its arguments at once.
+      id = insert.run(...values).lastInsertRowid;
     }
     // The summaries: a lone log's read back by SQLite, a batch's one upsert per distinct key.
     if (logs.length === 1) {
@@ -107,8 +110,8 @@ export class SqliteLedger extends ProgramLedger {
       return;
     }
     const summaries = summarizeLogs(logs);
-    for (const row of summaries.hourly) hourly.run(hourlyValues(row));
-    for (const row of summaries.daily) daily.run(dailyValues(row));
+    for (const row of summaries.hourly) hourly.run(...hourlyValues(row));
+    for (const row of summaries.daily) daily.run(...dailyValues(row));
   }
 
   /**
@@ -116,15 +119,13 @@ export class SqliteLedger extends ProgramLedger {
    * database (the checkpointer starting the WAL over, another process), true once begun.
    */
   #beginAtOnce(): boolean {
-    this.#noWait.run();
+    this.busyTimeout.noWait();
     try {
       this.#begin.run();
       return true;
     } catch (error) {
       if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
       throw error;
-    } finally {
-      this.#wait.run();
     }
   }
 
@@ -146,7 +147,7 @@ export class SqliteLedger extends ProgramLedger {
    * driver would have waited (SQLITE_BUSY_TIMEOUT); then fails as the driver does.
    */
   async #runWhenFree<T>(program: () => Program<T>): Promise<T> {
-    const giveUpAt = performance.now() + this.#busyTimeoutMs;
+    const giveUpAt = performance.now() + this.busyTimeout.waitMs;
     do {
       await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
       if (this.database.inTransaction)
@@ -157,6 +158,7 @@ export class SqliteLedger extends ProgramLedger {
   }
 
   #blocking<T>(program: () => Program<T>): T {
+    this.busyTimeout.wait();
     this.#begin.run();
     return this.#run(program);
   }
