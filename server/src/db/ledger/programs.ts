@@ -32,23 +32,19 @@ export type Program<T> = Generator<LedgerStep, T, unknown>;
 
 type Row = Record<string, unknown>;
 
-/** Runs a change; answers how many rows it changed. */
-function* run(statement: StatementName, ...params: unknown[]): Program<number> {
-  return (yield { kind: 'run', statement, params }) as number;
-}
-
-/** Runs a change whose row count the program does not look at. */
-function* change(statement: StatementName, ...params: unknown[]): Program<void> {
-  yield { kind: 'change', statement, params };
-}
-
-function* get(statement: StatementName, ...params: unknown[]): Program<Row | undefined> {
-  return (yield { kind: 'get', statement, params }) as Row | undefined;
-}
-
-function* all(statement: StatementName, ...params: unknown[]): Program<Row[]> {
-  return (yield { kind: 'all', statement, params }) as Row[];
-}
+/**
+ * The steps a program yields. What the executor answers comes back from the `yield`: how many rows a
+ * `run` changed (`(yield run(…)) as number`), the row of a `get`, the rows of an `all`. (Plain objects
+ * rather than small generators delegated to with `yield*`, which cost a generator a statement.)
+ */
+const step =
+  (kind: 'run' | 'change' | 'get' | 'all') =>
+  (statement: StatementName, ...params: unknown[]): LedgerStep => ({ kind, statement, params });
+const run = step('run');
+/** A change whose row count the program does not look at. */
+const change = step('change');
+const get = step('get');
+const all = step('all');
 
 const num = (value: unknown) => Number(value ?? 0);
 
@@ -60,11 +56,11 @@ const tokenHolds = (payer: PayerRef) => !payer.unlimitedToken || Boolean(payer.b
 const tokenShare = (payer: PayerRef, amount: number) => (tokenHolds(payer) ? amount : 0);
 
 export function* registerProgram(holder: string, expiresAtMs: number): Program<void> {
-  yield* change('registerHolder', holder, expiresAtMs);
+  yield change('registerHolder', holder, expiresAtMs);
 }
 
 export function* renewProgram(holder: string, expiresAtMs: number): Program<boolean> {
-  return (yield* run('renewHolder', expiresAtMs, holder)) === 1;
+  return ((yield run('renewHolder', expiresAtMs, holder)) as number) === 1;
 }
 
 /** Guarded holds: each is taken whole from what the user (and a limited key) can spend, or refused. */
@@ -75,11 +71,11 @@ export function* holdProgram(
   now: number,
 ): Program<HoldResult[]> {
   // Renewing the lease inside the transaction orders it against a sweep of this holder.
-  if ((yield* run('renewHolder', leaseUntilMs, holder)) !== 1) throw new LeaseLostError(holder);
+  if (((yield run('renewHolder', leaseUntilMs, holder)) as number) !== 1) throw new LeaseLostError(holder);
   const results: HoldResult[] = new Array(batch.length);
   for (const index of lockOrder(batch)) {
     const request = batch[index] as HoldRequest;
-    const user = yield* get('readUser', request.userId);
+    const user = (yield get('readUser', request.userId)) as Row | undefined;
     const userSpare = user ? num(user.quota) - num(user.held_quota) - request.amount : -1;
     if (userSpare < 0) {
       results[index] = { ok: false, refusal: 'user-quota' };
@@ -87,7 +83,7 @@ export function* holdProgram(
     }
     let spare = userSpare;
     if (tokenHolds(request)) {
-      const token = yield* get('readToken', request.tokenId);
+      const token = (yield get('readToken', request.tokenId)) as Row | undefined;
       const held = num(token?.held_quota) + request.amount;
       const tokenSpare = request.unlimitedToken ? spare : num(token?.remain_quota) - held;
       if (!token || tokenSpare < 0) {
@@ -105,19 +101,22 @@ export function* holdProgram(
     const room = Math.floor((spare - request.richFloor) / 2);
     const ahead = Math.min(request.ahead, room) >= request.amount ? Math.min(request.ahead, room) : 0;
     const taken = request.amount + ahead;
-    yield* change('holdUser', taken, request.userId);
-    if (tokenHolds(request)) yield* change('holdToken', taken, now, request.tokenId);
-    yield* change('addHold', holder, request.userId, request.tokenId, taken, tokenShare(request, taken));
+    yield change('holdUser', taken, request.userId);
+    if (tokenHolds(request)) yield change('holdToken', taken, now, request.tokenId);
+    yield change('addHold', holder, request.userId, request.tokenId, taken, tokenShare(request, taken));
     results[index] = { ok: true, taken, spendable: spare - ahead };
   }
   return results;
 }
 
-/** Takes a hold's row down unless a sweep already did (the row is gone); answers whether it did. */
-function* releaseHoldRow(hold: Hold): Program<boolean> {
-  if (hold.amount <= 0) return false;
+/**
+ * The statement that takes a hold's row down unless a sweep already did (the row is gone: it answers
+ * 0); none for an empty hold.
+ */
+function releaseHoldRow(hold: Hold): LedgerStep | undefined {
+  if (hold.amount <= 0) return undefined;
   const tokenAmount = tokenShare(hold, hold.amount);
-  const released = yield* run(
+  return run(
     'releaseHold',
     hold.amount,
     tokenAmount,
@@ -127,19 +126,21 @@ function* releaseHoldRow(hold: Hold): Program<boolean> {
     hold.amount,
     tokenAmount,
   );
-  return released === 1;
 }
 
 /** Gives back one hold unless a sweep already did (its hold row is gone). */
 function* releaseOne(hold: Hold): Program<void> {
-  if (!(yield* releaseHoldRow(hold))) return;
-  yield* change('releaseUser', hold.amount, hold.userId);
+  const release = releaseHoldRow(hold);
+  if (!release || (yield release) !== 1) return;
+  yield change('releaseUser', hold.amount, hold.userId);
   const tokenAmount = tokenShare(hold, hold.amount);
-  if (tokenAmount > 0) yield* change('releaseToken', tokenAmount, hold.tokenId);
+  if (tokenAmount > 0) yield change('releaseToken', tokenAmount, hold.tokenId);
 }
 
 /** Holds of the same holder, payer and kind of key added up: one statement each. */
 function mergeHolds(batch: Hold[]): Hold[] {
+  // A batch of one call (every batch at concurrency 1): nothing to add up.
+  if (batch.length === 1) return batch;
   const merged = new Map<string, Hold>();
   for (const hold of batch) {
     const key = `${hold.holder}\u0000${hold.userId}\u0000${hold.tokenId}\u0000${hold.unlimitedToken}\u0000${hold.budgetPeriod ?? ''}`;
@@ -165,9 +166,12 @@ const ascending = <T>(map: Map<number, T>) => [...map].sort(([a], [b]) => a - b)
 const addTo = (map: Map<number, number>, id: number, amount: number) =>
   map.set(id, (map.get(id) ?? 0) + amount);
 
-/** The ids of both maps, ascending. */
-const idsOf = (a: Map<number, unknown>, b: Map<number, unknown>) =>
-  [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => x - y);
+/** The ids of both maps, ascending (mostly the same ids: no Set built for them). */
+function idsOf(a: Map<number, unknown>, b: Map<number, unknown>): number[] {
+  const ids = Array.from(a.keys());
+  for (const id of b.keys()) if (!a.has(id)) ids.push(id);
+  return ids.length > 1 ? ids.sort((x, y) => x - y) : ids;
+}
 
 /**
  * Settles a batch with one charge per user, key and channel. A charge must be covered by what the
@@ -181,12 +185,13 @@ export function* settleFastProgram(
   batch: Settlement[],
   now: number,
 ): Program<number[]> {
-  yield* change('markSettled', seq, holder);
+  yield change('markSettled', seq, holder);
   // What each user and key gets back of the batch's holds (a hold a sweep gave back: nothing).
   const userReleases = new Map<number, number>();
   const tokenReleases = new Map<number, number>();
   for (const hold of mergeHolds(batch)) {
-    if (!(yield* releaseHoldRow(hold))) continue;
+    const release = releaseHoldRow(hold);
+    if (!release || (yield release) !== 1) continue;
     addTo(userReleases, hold.userId, hold.amount);
     const tokenAmount = tokenShare(hold, hold.amount);
     if (tokenAmount > 0) addTo(tokenReleases, hold.tokenId, tokenAmount);
@@ -213,9 +218,9 @@ export function* settleFastProgram(
   for (const userId of idsOf(users, userReleases)) {
     const release = userReleases.get(userId) ?? 0;
     const user = users.get(userId);
-    if (!user) yield* change('releaseUser', release, userId);
+    if (!user) yield change('releaseUser', release, userId);
     else if (
-      (yield* run(
+      ((yield run(
         'chargeUser',
         release,
         user.cost,
@@ -225,7 +230,7 @@ export function* settleFastProgram(
         release,
         user.cost,
         user.cost,
-      )) !== 1
+      )) as number) !== 1
     )
       throw new NeedsCarefulSettlement();
   }
@@ -233,17 +238,19 @@ export function* settleFastProgram(
     const release = tokenReleases.get(tokenId) ?? 0;
     const token = tokens.get(tokenId);
     if (!token) {
-      yield* change('releaseToken', release, tokenId);
+      yield change('releaseToken', release, tokenId);
       continue;
     }
     const { cost, limited, budgetPeriod } = token;
-    if (!limited) yield* change('useToken', release, cost, now, tokenId);
-    else if ((yield* run('chargeToken', release, cost, cost, now, tokenId, release, cost, cost)) !== 1)
+    if (!limited) yield change('useToken', release, cost, now, tokenId);
+    else if (
+      ((yield run('chargeToken', release, cost, cost, now, tokenId, release, cost, cost)) as number) !== 1
+    )
       throw new NeedsCarefulSettlement();
     const start = budgetPeriodStart(budgetPeriod, now);
     if (start !== undefined) {
       // Counted into the period now running (a new one starts from nothing), within the budget.
-      const counted = yield* run(
+      const counted = (yield run(
         'chargeBudget',
         start,
         cost,
@@ -253,13 +260,14 @@ export function* settleFastProgram(
         budgetPeriod,
         start,
         cost,
-      );
+      )) as number;
       if (counted !== 1) throw new NeedsCarefulSettlement();
     }
   }
   for (const [channelId, { cost, elapsedMs }] of ascending(channels))
-    yield* change('chargeChannel', cost, elapsedMs, channelId);
-  const logs = batch.flatMap((call) => (call.log ? [call.log] : []));
+    yield change('chargeChannel', cost, elapsedMs, channelId);
+  const logs: NewLogRow[] = [];
+  for (const call of batch) if (call.log) logs.push(call.log);
   if (logs.length > 0) yield { kind: 'logs', logs };
   return batch.map((call) => (call.giveBack ? 0 : call.cost));
 }
@@ -274,7 +282,7 @@ export function* settleCarefulProgram(
   batch: Settlement[],
   now: number,
 ): Program<number[]> {
-  yield* change('markSettled', seq, holder);
+  yield change('markSettled', seq, holder);
   const charges: number[] = new Array(batch.length);
   const logs: NewLogRow[] = [];
   for (const index of lockOrder(batch)) {
@@ -285,22 +293,22 @@ export function* settleCarefulProgram(
       continue;
     }
     let charge = call.cost;
-    const user = yield* get('readUser', call.userId);
+    const user = (yield get('readUser', call.userId)) as Row | undefined;
     if (user) charge = affordable(charge, num(user.quota), num(user.held_quota));
-    const token = yield* get('readToken', call.tokenId);
+    const token = (yield get('readToken', call.tokenId)) as Row | undefined;
     const limited = token !== undefined && !call.unlimitedToken;
     if (limited) charge = affordable(charge, num(token.remain_quota), num(token.held_quota));
     const budget = token ? budgetLeft(token, now) : undefined;
     if (token && budget !== undefined) charge = affordable(charge, budget, num(token.held_quota));
-    if (user) yield* change('chargeUserExactly', charge, charge, 1, call.userId);
-    if (limited) yield* change('chargeTokenExactly', charge, charge, now, call.tokenId);
-    else yield* change('useToken', 0, charge, now, call.tokenId);
+    if (user) yield change('chargeUserExactly', charge, charge, 1, call.userId);
+    if (limited) yield change('chargeTokenExactly', charge, charge, now, call.tokenId);
+    else yield change('useToken', 0, charge, now, call.tokenId);
     if (token && budget !== undefined) {
       const start = budgetPeriodStart(token.budget_period as string, now) as number;
       const spent = num(token.budget_quota) - budget;
-      yield* change('setBudgetUsed', spent + charge, start, call.tokenId);
+      yield change('setBudgetUsed', spent + charge, start, call.tokenId);
     }
-    yield* change('chargeChannel', charge, call.elapsedMs, call.channelId);
+    yield change('chargeChannel', charge, call.elapsedMs, call.channelId);
     if (call.log) {
       logs.push(
         charge === call.cost
@@ -327,7 +335,7 @@ function affordable(cost: number, balance: number, held: number): number {
 
 /** Whether a batch numbered `seq` was already committed (a retry after an unknown outcome). */
 export function* settledAlreadyProgram(holder: string, seq: number): Program<boolean> {
-  const row = yield* get('readSettled', holder);
+  const row = (yield get('readSettled', holder)) as Row | undefined;
   return row !== undefined && num(row.settled_seq) >= seq;
 }
 
@@ -337,21 +345,21 @@ export function* settledAlreadyProgram(holder: string, seq: number): Program<boo
  */
 export function* sweepProgram(nowMs: number, pruneBeforeMs: number, self: string): Program<number> {
   let swept = 0;
-  for (const { holder } of yield* all('expiredHolders', nowMs, self)) {
+  for (const { holder } of (yield all('expiredHolders', nowMs, self)) as Row[]) {
     // Claimed with a guarded update, so two sweeping processes cannot both give the holds back.
-    if ((yield* run('claimHolder', nowMs, holder, nowMs)) !== 1) continue;
-    for (const row of yield* all('holdsOf', holder)) {
-      yield* change('releaseUser', num(row.amount), num(row.user_id));
-      if (num(row.token_amount) > 0) yield* change('releaseToken', num(row.token_amount), num(row.token_id));
+    if (((yield run('claimHolder', nowMs, holder, nowMs)) as number) !== 1) continue;
+    for (const row of (yield all('holdsOf', holder)) as Row[]) {
+      yield change('releaseUser', num(row.amount), num(row.user_id));
+      if (num(row.token_amount) > 0) yield change('releaseToken', num(row.token_amount), num(row.token_id));
     }
-    yield* change('dropHolds', holder);
+    yield change('dropHolds', holder);
     swept += 1;
   }
-  yield* change('pruneHolders', pruneBeforeMs);
+  yield change('pruneHolders', pruneBeforeMs);
   return swept;
 }
 
 export function* heldByOthersProgram(userId: number, holder: string): Program<number> {
-  const row = yield* get('heldByOthers', userId, holder);
+  const row = (yield get('heldByOthers', userId, holder)) as Row | undefined;
   return num(row?.held);
 }
