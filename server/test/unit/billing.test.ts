@@ -20,6 +20,7 @@ describe('Billing on a real SQLite ledger: a call from hold to settlement', () =
   let database: TestDatabase;
   let db: Db;
   let billing: Billing;
+  let options: OptionsStore;
   beforeAll(async () => {
     database = await createTestDatabase('sqlite');
     db = openDatabase(database.target);
@@ -30,7 +31,7 @@ describe('Billing on a real SQLite ledger: a call from hold to settlement', () =
       remain_quota, unlimited_quota, used_quota) VALUES (1, ${'k'.repeat(48)}, 1, 'key', 0, 0, -1, 0, 1, 0)`.execute(
       db.kysely,
     );
-    const options = new OptionsStore(db);
+    options = new OptionsStore(db);
     await options.reload();
     billing = new Billing({
       ledger: db.ledger,
@@ -85,6 +86,20 @@ describe('Billing on a real SQLite ledger: a call from hold to settlement', () =
         elapsedMs: 1,
       }),
     ).toThrow(/once/);
+  });
+
+  it('prices each model, group and channel type apart, kept until the ratios change', async () => {
+    await options.update('GroupRatio', JSON.stringify({ default: 1, vip: 2 }));
+    const base = billing.price('gpt-4o', 'default', 1);
+    expect(billing.price('gpt-4o', 'default', 1)).toBe(base);
+    expect(billing.price('gpt-4o', 'vip', 1).ratio).toBe(base.ratio * 2);
+    expect(billing.price('gpt-4o-mini', 'default', 1).modelRatio).not.toBe(base.modelRatio);
+    // Kept apart by channel type too (some ratios depend on it): not one entry for both.
+    expect(billing.price('claude-3-5-sonnet-20241022', 'default', 14)).not.toBe(
+      billing.price('claude-3-5-sonnet-20241022', 'default', 1),
+    );
+    await options.update('GroupRatio', JSON.stringify({ default: 3, vip: 2 }));
+    expect(billing.price('gpt-4o', 'default', 1).ratio).toBe(base.ratio * 3);
   });
 
   it('estimates (PreConsumedQuota + max_tokens) × ratio, and a ceiling of 4,096 completion tokens without max_tokens', () => {

@@ -58,6 +58,25 @@ describe('summarizeLogs', () => {
     ]);
   });
 
+  it("adds a key's logs to one row when their run is broken and resumed", () => {
+    const { hourly, daily } = summarizeLogs([
+      log(1, 1),
+      log(1, 2),
+      log(2, 4),
+      log(1, 8, at, 'o3'),
+      log(1, 16),
+    ]);
+    expect(hourly.map((row) => [row.user_id, row.model_name, row.quota, row.log_count])).toEqual([
+      [1, 'gpt-4o', 19, 3],
+      [1, 'o3', 8, 1],
+      [2, 'gpt-4o', 4, 1],
+    ]);
+    expect(daily.map((row) => [row.model_name, row.quota, row.log_count])).toEqual([
+      ['gpt-4o', 23, 4],
+      ['o3', 8, 1],
+    ]);
+  });
+
   it('leaves out a log without a time (a row another program wrote)', () => {
     const untimed = { ...log(1, 5), created_at: null as unknown as number };
     expect(summarizeLogs([untimed])).toEqual({ hourly: [], daily: [] });

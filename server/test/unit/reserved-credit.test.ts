@@ -31,9 +31,9 @@ describe('ReservedCredit: credit held ahead, spent from memory', () => {
     const credit = new ReservedCredit();
     expect(credit.take(alice, 1)).toBeUndefined();
     credit.add(alice, 'h1', 300);
-    expect(credit.take(alice, 200)).toBe('h1');
+    expect(credit.take(alice, 200)).toMatchObject({ holder: 'h1', amount: 100 });
     expect(credit.take(alice, 200)).toBeUndefined();
-    expect(credit.take(alice, 100)).toBe('h1');
+    expect(credit.take(alice, 100)?.holder).toBe('h1');
     expect(credit.held()).toEqual({ payers: 1, quota: 0 });
   });
 
@@ -42,7 +42,7 @@ describe('ReservedCredit: credit held ahead, spent from memory', () => {
     credit.add(alice, 'h1', 100);
     expect(credit.take({ ...alice, unlimitedToken: false }, 1)).toBeUndefined();
     expect(credit.take({ ...alice, budgetPeriod: 'daily' }, 1)).toBeUndefined();
-    expect(credit.take(alice, 1)).toBe('h1');
+    expect(credit.take(alice, 1)?.holder).toBe('h1');
   });
 
   it('gives back credit idle for the given time by its clock, each spend starting the time over', () => {
@@ -78,7 +78,7 @@ describe('ReservedCredit: credit held ahead, spent from memory', () => {
     credit.add(alice, 'new', 40);
     expect(credit.held()).toEqual({ payers: 1, quota: 140 });
     expect(credit.take(alice, 50)).toBeUndefined();
-    expect(credit.take(alice, 40)).toBe('new');
+    expect(credit.take(alice, 40)?.holder).toBe('new');
     expect(credit.takeToken(999)).toEqual([expect.objectContaining({ holder: 'old', amount: 100 })]);
     expect(credit.size).toBe(1);
     credit.clear();
@@ -317,7 +317,7 @@ describe('Reservations: holding ahead, spending from memory, giving back (a real
     expect(await db.ledger.sweep(Date.now(), 'another-process')).toBe(1);
     expect(await held(hank.userId)).toBe(0);
     // Its calls spend the credit still in memory; the next one goes to the database.
-    expect(credit.take(hank, 6_300)).toBe(oldName);
+    expect(credit.take(hank, 6_300)?.holder).toBe(oldName);
     const after = reserved(await reservations.reserve(hank, 100, 200));
     expect(lease.id).not.toBe(oldName);
     expect(after.holder).toBe(lease.id);

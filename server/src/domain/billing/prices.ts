@@ -173,7 +173,13 @@ function describePrice(price: Price, perUnit: boolean): string {
 
 /** Prices from the ratio options in force, cached until those options change. */
 export class PriceList {
-  readonly #prices = new Map<string, QuotedPrice>();
+  /**
+   * By model, group and channel type: Maps in one another rather than one keyed by a string joined
+   * per call, which V8 would build, flatten and hash on every lookup (the model and the group keep
+   * their hashes across the call's lookups).
+   */
+  readonly #prices = new Map<string, Map<string, Map<number, QuotedPrice>>>();
+  #cached = 0;
   #pricedWith: object | undefined;
 
   constructor(private readonly options: OptionsStore) {}
@@ -181,12 +187,22 @@ export class PriceList {
   price(model: string, group: string, channelType: number): QuotedPrice {
     const { options } = this;
     const tables = options.ratioTables();
-    if (tables !== this.#pricedWith || this.#prices.size >= PRICE_CACHE_SIZE) {
+    if (tables !== this.#pricedWith || this.#cached >= PRICE_CACHE_SIZE) {
       this.#prices.clear();
+      this.#cached = 0;
       this.#pricedWith = tables;
     }
-    const key = `${channelType}\u0000${group}\u0000${model}`;
-    let price = this.#prices.get(key);
+    let byGroup = this.#prices.get(model);
+    if (!byGroup) {
+      byGroup = new Map();
+      this.#prices.set(model, byGroup);
+    }
+    let byChannelType = byGroup.get(group);
+    if (!byChannelType) {
+      byChannelType = new Map();
+      byGroup.set(group, byChannelType);
+    }
+    let price = byChannelType.get(channelType);
     if (!price) {
       const modelRatios = options.ratios('ModelRatio');
       const groupRatios = options.ratios('GroupRatio');
@@ -220,7 +236,8 @@ export class PriceList {
           perUnit: logFactsText(priceFacts(base, true)),
         },
       };
-      this.#prices.set(key, price);
+      byChannelType.set(channelType, price);
+      this.#cached += 1;
     }
     return price;
   }

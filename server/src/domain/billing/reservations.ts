@@ -135,11 +135,11 @@ export class Reservations {
     // at zero (one-api refuses those too); settlement charges the exact price either way.
     const amount = Math.max(1, estimate);
     const useCredit = this.deps.mayUseCredit();
-    const holder = useCredit ? credit.take(payer, amount) : undefined;
-    if (holder) {
-      if (!this.#closing && (credit.left(payer) ?? 0) < amount * REFILL_BELOW_CALLS)
+    const spent = useCredit ? credit.take(payer, amount) : undefined;
+    if (spent) {
+      if (!this.#closing && spent.amount < amount * REFILL_BELOW_CALLS)
         this.#refill(payer, holdRequest(payer, amount, ceiling, true));
-      return { payer, amount, holder };
+      return { payer, amount, holder: spent.holder };
     }
     const request = holdRequest(payer, amount, ceiling, useCredit);
     let answer = await this.#holdWithin(request, left());

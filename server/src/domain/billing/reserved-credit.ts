@@ -16,13 +16,16 @@ export class ReservedCredit {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  /** Spends `amount` of the payer's credit; answers the holder it is held under, or undefined. */
-  take(payer: PayerRef, amount: number): string | undefined {
+  /**
+   * Spends `amount` of the payer's credit; answers the hold it is spent from (its holder, and what is
+   * left in its amount), or undefined.
+   */
+  take(payer: PayerRef, amount: number): Readonly<Hold> | undefined {
     const credit = this.#credits.get(keyOf(payer));
     if (!credit || credit.hold.amount < amount) return undefined;
     credit.hold.amount -= amount;
     credit.lastUsedMs = this.clock();
-    return credit.hold.holder;
+    return credit.hold;
   }
 
   /**

@@ -46,18 +46,27 @@ export const HOURLY_KEY = [
 ] as const;
 export const DAILY_KEY = ['bucket', 'type', 'model_name', 'channel_id'] as const;
 
-/** Adds a log's quota to the row of `key`, or makes that key's first row. */
-function addTo<T extends { quota: number; log_count: number }>(
-  rows: Map<string, T>,
-  key: string,
-  quota: number,
-  first: () => T,
-): void {
+interface Totals {
+  quota: number;
+  log_count: number;
+}
+
+/** Counts one more log of `quota` into a row. */
+function addLog(row: Totals, quota: number): void {
+  row.quota += quota;
+  row.log_count += 1;
+}
+
+/** Adds a log's quota to the row of `key`, or makes that key's first row; answers the row. */
+function addTo<T extends Totals>(rows: Map<string, T>, key: string, quota: number, first: () => T): T {
   const existing = rows.get(key);
   if (existing) {
-    existing.quota += quota;
-    existing.log_count += 1;
-  } else rows.set(key, first());
+    addLog(existing, quota);
+    return existing;
+  }
+  const row = first();
+  rows.set(key, row);
+  return row;
 }
 
 /** Rows sorted by key: the same lock order in every transaction that writes them. */
@@ -73,6 +82,10 @@ const sortedByKey = <T>(rows: Map<string, T>): T[] =>
 export function summarizeLogs(logs: Summarizable[]): LogSummaries {
   const hourly = new Map<string, LogSummaryRow>();
   const daily = new Map<string, LogDailySummaryRow>();
+  // The rows the previous log went to: a batch's logs mostly come in runs of one key, which add to
+  // them without a key built and looked up.
+  let lastHourly: LogSummaryRow | undefined;
+  let lastDaily: LogDailySummaryRow | undefined;
   for (const log of logs) {
     if (log.created_at == null) continue;
     const time = Number(log.created_at);
@@ -85,28 +98,51 @@ export function summarizeLogs(logs: Summarizable[]): LogSummaries {
     const quota = Number(log.quota ?? 0);
     const hour = bucketOf(time, HOUR);
     const day = bucketOf(time, DAY);
-    // The keys (HOURLY_KEY's and DAILY_KEY's values joined by NUL) written out, not mapped and joined.
-    const dayKey = `${day}\u0000${type}\u0000${modelName}\u0000${channelId}`;
-    const hourKey = `${hour}\u0000${type}\u0000${userId}\u0000${username}\u0000${tokenName}\u0000${modelName}\u0000${channelId}`;
-    addTo(hourly, hourKey, quota, () => ({
-      bucket: hour,
-      type,
-      user_id: userId,
-      username,
-      token_name: tokenName,
-      model_name: modelName,
-      channel_id: channelId,
-      quota,
-      log_count: 1,
-    }));
-    addTo(daily, dayKey, quota, () => ({
-      bucket: day,
-      type,
-      model_name: modelName,
-      channel_id: channelId,
-      quota,
-      log_count: 1,
-    }));
+    if (
+      lastHourly !== undefined &&
+      lastHourly.bucket === hour &&
+      lastHourly.type === type &&
+      lastHourly.user_id === userId &&
+      lastHourly.username === username &&
+      lastHourly.token_name === tokenName &&
+      lastHourly.model_name === modelName &&
+      lastHourly.channel_id === channelId
+    )
+      addLog(lastHourly, quota);
+    else {
+      // The key (HOURLY_KEY's values joined by NUL) written out, not mapped and joined.
+      const hourKey = `${hour}\u0000${type}\u0000${userId}\u0000${username}\u0000${tokenName}\u0000${modelName}\u0000${channelId}`;
+      lastHourly = addTo(hourly, hourKey, quota, () => ({
+        bucket: hour,
+        type,
+        user_id: userId,
+        username,
+        token_name: tokenName,
+        model_name: modelName,
+        channel_id: channelId,
+        quota,
+        log_count: 1,
+      }));
+    }
+    if (
+      lastDaily !== undefined &&
+      lastDaily.bucket === day &&
+      lastDaily.type === type &&
+      lastDaily.model_name === modelName &&
+      lastDaily.channel_id === channelId
+    )
+      addLog(lastDaily, quota);
+    else {
+      const dayKey = `${day}\u0000${type}\u0000${modelName}\u0000${channelId}`;
+      lastDaily = addTo(daily, dayKey, quota, () => ({
+        bucket: day,
+        type,
+        model_name: modelName,
+        channel_id: channelId,
+        quota,
+        log_count: 1,
+      }));
+    }
   }
   return { hourly: sortedByKey(hourly), daily: sortedByKey(daily) };
 }
