@@ -377,7 +377,8 @@ describe('relay: less travelled endpoints and behaviours', () => {
 
     it('reaches /v1/messages clients too, as SSE comments between Anthropic events', async () => {
       await onlyChannel(1, 'gpt-3.5-turbo');
-      fake.use(openAiHandler({ reply: REPLY, usage: USAGE, silenceMs: 2 * KEEP_ALIVE_MS + 100 }));
+      // Silent for five intervals: the first comment is due after one, and a busy CI may run it late.
+      fake.use(openAiHandler({ reply: REPLY, usage: USAGE, silenceMs: 5 * KEEP_ALIVE_MS + 100 }));
       const { text } = await rawStream(
         '/v1/messages',
         {
