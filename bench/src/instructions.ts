@@ -356,6 +356,13 @@ async function main() {
     ...(settings.jsNames ? ['--perf-basic-prof'] : []),
   ];
   const databases: BenchDatabaseHandle[] = [];
+  /** The servers under valgrind: one whose count failed must not outlive the run (nor keep the others). */
+  const children: ChildProcess[] = [];
+  const underValgrind = (...args: Parameters<typeof start>) => {
+    const child = start(...args);
+    children.push(child);
+    return child;
+  };
   const database = async (name: string) => {
     const created = await createBenchDatabase(settings.database, {
       dir,
@@ -374,7 +381,7 @@ async function main() {
       env: {},
     });
     await stop(setup.process);
-    const floor = start(undefined, 'valgrind', [...underCallgrind, files.ledgerFloor], {
+    const floor = underValgrind(undefined, 'valgrind', [...underCallgrind, files.ledgerFloor], {
       ...floorDatabase.env,
       UPSTREAM_URL: upstreamUrl,
     });
@@ -383,7 +390,7 @@ async function main() {
   const countGateway = async (entry: string, index: number) => {
     const port = await freePort();
     const gatewayDatabase = await database(`${settings.database}_${index}`);
-    const child = start(
+    const child = underValgrind(
       undefined,
       'valgrind',
       [...underCallgrind, entry],
@@ -403,6 +410,8 @@ async function main() {
   try {
     counted = await Promise.all([countFloor(), ...settings.servers.map(countGateway)]);
   } finally {
+    for (const child of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     fake.kill('SIGTERM');
     for (const created of databases) await created.drop();
   }
