@@ -9,12 +9,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { createBenchDatabase } from './bench-database';
 import { measure, type Run, warmUp } from './measure';
-import { buildBenchServers, ensureServerBuilt, pin, portPrintedBy, start } from './processes';
+import {
+  buildBenchServers,
+  ensureServerBuilt,
+  LOAD_CORE,
+  pin,
+  portPrintedBy,
+  SERVERS_CORE,
+  start,
+} from './processes';
 import { nodeArgsForServers, startGateway, stop } from './servers';
 import { selectedCases, settings } from './settings';
-
-const SERVERS_CORE = '0';
-const LOAD_CORE = '1';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 

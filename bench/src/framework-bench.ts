@@ -4,13 +4,10 @@
 // load on core 1), the targets interleaved in every repeat; medians of CPU µs per call and rps for
 // BENCH_CASES. See docs/benchmarks.md.
 import { measure, type Run } from './measure';
-import { buildBenchServers, pin, portPrintedBy, start } from './processes';
+import { buildBenchServers, LOAD_CORE, pin, portPrintedBy, SERVERS_CORE, start } from './processes';
 import { nodeArgsForServers, stop, type Target, upstreamHeaders } from './servers';
 import { selectedCases, settings } from './settings';
 import { fixed, printTable } from './table';
-
-const SERVERS_CORE = '0';
-const LOAD_CORE = '1';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 

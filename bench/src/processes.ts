@@ -13,6 +13,10 @@ export const hasTaskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0
 /** Where a process may run: one core, or anywhere (`undefined`). */
 export type Cores = string | undefined;
 
+/** Where the benches pin the servers under test, and the load generator with the fake upstream. */
+export const SERVERS_CORE = '0';
+export const LOAD_CORE = '1';
+
 export function start(
   cores: Cores,
   command: string,
@@ -77,7 +81,7 @@ export function ensureServerBuilt(): void {
 }
 
 /**
- * The bench's own servers (fake upstream, bare proxy, ledger floor, loop-delay probe, delay proxy) as plain JavaScript in
+ * The bench's own servers (fake upstream, bare proxy, ledger floor, loop-delay, call-count and heap probes, delay proxy) as plain JavaScript in
  * bench/dist, so they run without a TypeScript loader: tsx's hooks thread would add to the bare
  * proxy's memory and start-up what the gateway (built JavaScript) does not pay.
  */
@@ -89,6 +93,7 @@ export async function buildBenchServers(): Promise<
     | 'ledgerFloor'
     | 'loopDelayProbe'
     | 'callCountProbe'
+    | 'heapProbe'
     | 'delayProxy',
     string
   >
@@ -101,6 +106,7 @@ export async function buildBenchServers(): Promise<
     ledgerFloor: 'ledger-floor',
     loopDelayProbe: 'loop-delay-probe',
     callCountProbe: 'call-count-probe',
+    heapProbe: 'heap-probe',
   };
   const outdir = path.join(root, 'bench/dist');
   await build({
@@ -120,5 +126,6 @@ export async function buildBenchServers(): Promise<
     ledgerFloor: file(names.ledgerFloor),
     loopDelayProbe: pathToFileURL(file(names.loopDelayProbe)).href,
     callCountProbe: pathToFileURL(file(names.callCountProbe)).href,
+    heapProbe: pathToFileURL(file(names.heapProbe)).href,
   };
 }

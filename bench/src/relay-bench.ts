@@ -10,7 +10,15 @@ import { type BenchDatabaseHandle, createBenchDatabase } from './bench-database'
 import { floorBooks, gatewayBooks } from './books';
 import { LoopDelayProbes } from './loop-delay';
 import { measure, type Run, warmUp } from './measure';
-import { buildBenchServers, ensureServerBuilt, pin, portPrintedBy, start } from './processes';
+import {
+  buildBenchServers,
+  ensureServerBuilt,
+  LOAD_CORE,
+  pin,
+  portPrintedBy,
+  SERVERS_CORE,
+  start,
+} from './processes';
 import { type CaseResult, printCost, printFloor, printLatency } from './report';
 import {
   type Gateway,
@@ -29,9 +37,6 @@ import { summarise } from './summary';
 import { DIRECT, gatewayName } from './target-names';
 import { printTargets } from './targets';
 import { compareWorkers } from './workers-compare';
-
-const SERVERS_CORE = '0';
-const LOAD_CORE = '1';
 
 const progress = (line: string) => console.log(`  ${line}`);
 
@@ -78,7 +83,7 @@ async function checkBooks(gateways: Gateway[], floors: LedgerFloor[]): Promise<v
 async function main(): Promise<void> {
   const estimate = estimatedSeconds();
   console.log(
-    `Relay bench: ${selectedCases().length} cases × ${settings.repeats} repeats × (direct, bare proxy, ledger floor and gateway on ${settings.databases.join(', ')}) × ${settings.warmupSeconds} + ${settings.seconds} s after ${settings.jitWarmupSeconds} s of warm-up a server, soak ${settings.soakSeconds} s${settings.workers.length ? `, WORKERS ${settings.workers.join(', ')}` : ''}: about ${Math.ceil(estimate / 60)} min`,
+    `Relay bench: ${selectedCases().length} cases × ${settings.repeats} repeats × (direct, bare proxy, ledger floor and gateway on ${settings.databases.join(', ')}) × ${settings.warmupSeconds} + ${settings.seconds} s after ${settings.jitWarmupSeconds} s of warm-up a server, soak 2 × ${settings.soakSeconds} s${settings.workers.length ? `, WORKERS ${settings.workers.join(', ')}` : ''}: about ${Math.ceil(estimate / 60)} min`,
   );
   ensureServerBuilt();
   const files = await buildBenchServers();

@@ -79,11 +79,11 @@ export const workerCases = (): BenchCase[] => [
   { stream: true, concurrency: 64, label: 'stream c=64' },
 ];
 
-/** Seconds a run takes, roughly: every measured window with its warm-up, the soak, and start-up. */
+/** Seconds a run takes, roughly: every measured window with its warm-up, the two soaks, and start-up. */
 export function estimatedSeconds(): number {
   const window = settings.seconds + settings.warmupSeconds;
   const main = selectedCases().length * settings.repeats * (2 + 2 * settings.databases.length) * window;
   const workers = workerCases().length * settings.repeats * settings.workers.length * window;
   const servers = 1 + 2 * settings.databases.length + settings.workers.length;
-  return main + workers + servers * settings.jitWarmupSeconds + settings.soakSeconds + 15;
+  return main + workers + servers * settings.jitWarmupSeconds + 2 * settings.soakSeconds + 15;
 }

@@ -1,9 +1,12 @@
-// A long streaming run at c=64 through the gateway, sampling its memory every second: a leak shows as
-// a last tenth above the first.
+// A long streaming run at c=64 through the gateway and through the ledger floor on its database,
+// sampling each one's memory every second: a leak shows as the gateway's last tenth above its first by
+// more than the floor's. A Node server's RSS creeps up for minutes under such load while V8 touches
+// the heap pages it has committed (docs/benchmarks.md): the floor's growth is that creep.
 import { runLoad } from './load';
 import { requestBody } from './measure';
 import { rssOf } from './proc-stats';
 import type { Gateway, Target } from './servers';
+import { floorFor } from './target-names';
 import type { Memory } from './targets';
 
 interface SoakResult {
@@ -19,14 +22,14 @@ interface SoakResult {
 const average = (values: number[]) =>
   values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 
-async function soak(gateway: Gateway, seconds: number): Promise<SoakResult> {
-  const pid = gateway.process.pid!;
+async function soak(target: Target, seconds: number): Promise<SoakResult> {
+  const pid = target.process!.pid!;
   const samples: number[] = [];
   const sampler = setInterval(() => samples.push(rssOf(pid).rss), 1000);
   const load = await runLoad({
-    origin: gateway.url,
+    origin: target.url,
     path: '/v1/chat/completions',
-    headers: gateway.headers,
+    headers: target.headers,
     body: requestBody(true),
     concurrency: 64,
     seconds,
@@ -46,8 +49,8 @@ async function soak(gateway: Gateway, seconds: number): Promise<SoakResult> {
 
 /**
  * Prints the peak RSS after the cases of the bare proxy, every ledger floor and every gateway (all did
- * the same work), then soaks the first gateway and prints its memory over the soak; the figures for the
- * memory targets (the soak's none when it does not run).
+ * the same work), then soaks the first gateway's floor and the gateway, one after the other, and prints
+ * their memory over the soak; the figures for the memory targets (no soak when it does not run).
  */
 export async function measureMemory(
   bare: Target,
@@ -63,12 +66,14 @@ export async function measureMemory(
   for (const [name, peak] of rest) console.log(`  ${name} ${peak.toFixed(1)} MiB`);
   const gateway = gateways[0];
   if (!gateway || seconds === 0) return { peaks };
-  const soaked = await soak(gateway, seconds);
-  console.log(
-    `Soak, ${gateway.name}: ${seconds} s streaming at c=64, ${soaked.requests} requests (${soaked.rps.toFixed(0)}/s), ${soaked.errors} errors; RSS first tenth ${soaked.firstTenth.toFixed(1)} MiB, last tenth ${soaked.lastTenth.toFixed(1)} MiB, peak ${soaked.peak.toFixed(1)} MiB`,
-  );
-  return {
-    peaks,
-    soak: { gateway: gateway.name, firstTenth: soaked.firstTenth, lastTenth: soaked.lastTenth },
-  };
+  const floor = floors.find((target) => target.name === floorFor(gateway.name));
+  const soaks = new Map<string, { firstTenth: number; lastTenth: number }>();
+  for (const target of floor ? [floor, gateway] : [gateway]) {
+    const soaked = await soak(target, seconds);
+    console.log(
+      `Soak, ${target.name}: ${seconds} s streaming at c=64, ${soaked.requests} requests (${soaked.rps.toFixed(0)}/s), ${soaked.errors} errors; RSS first tenth ${soaked.firstTenth.toFixed(1)} MiB, last tenth ${soaked.lastTenth.toFixed(1)} MiB, peak ${soaked.peak.toFixed(1)} MiB`,
+    );
+    soaks.set(target.name, soaked);
+  }
+  return { peaks, soaks };
 }

@@ -19,8 +19,11 @@ export interface Check {
 export interface Memory {
   /** Peak RSS (MiB) after the cases, before the soak, by target: the bare proxy, the floors, the gateways. */
   peaks: Map<string, number>;
-  /** The soaked gateway's RSS (MiB) averaged over the soak's first and last tenth, when the soak ran. */
-  soak?: { gateway: string; firstTenth: number; lastTenth: number };
+  /**
+   * RSS (MiB) averaged over the soak's first and last tenth, by target (the first gateway and the floor
+   * on its database), when the soak ran.
+   */
+  soaks?: Map<string, { firstTenth: number; lastTenth: number }>;
 }
 
 /** A limit: `by` × the reference (op ×), or the reference + `by` (op +); the value at most or at least that. */
@@ -36,7 +39,7 @@ const CPU: Rule = { bound: '≤', op: '×', by: 1.3, unit: 'µs', digits: 0 };
 const THROUGHPUT: Rule = { bound: '≥', op: '×', by: 0.8, unit: 'rps', digits: 0 };
 const P99_ADDED: Rule = { bound: '≤', op: '×', by: 2, unit: 'ms', digits: 2 };
 const PEAK_RSS: Rule = { bound: '≤', op: '+', by: 30, unit: 'MiB', digits: 1 };
-/** How much the soak's last tenth may sit above its first and still count as flat. */
+/** How much more the gateway's RSS may grow over the soak than the floor's and still count as flat. */
 const SOAK_GROWTH: Rule = { bound: '≤', op: '+', by: 5, unit: 'MiB', digits: 1 };
 
 /** The measured figure, the one the limit is computed from, and the bare proxy's (information). */
@@ -52,7 +55,7 @@ const known = (value: number | undefined): value is number => value !== undefine
 function line(target: string, { value, reference, bare }: Figures, rule: Rule): Check {
   const { bound, op, by, unit, digits } = rule;
   const apply = (base: number) => (op === '×' ? by * base : base + by);
-  const limit = known(reference) && reference > 0 ? apply(reference) : undefined;
+  const limit = known(reference) && (op === '+' || reference > 0) ? apply(reference) : undefined;
   const relation = (base: number | undefined) =>
     op === '×' ? `${by} × ${fixed(base, digits)}` : `${fixed(base, digits)} + ${by}`;
   const against = (base: number) =>
@@ -113,12 +116,13 @@ function peakRssChecks(memory: Memory, gateway: string): Check[] {
   return found ? [line(`peak RSS after the cases, ${gateway}`, found, PEAK_RSS)] : [];
 }
 
-/** RSS flat over the soak: the last tenth ≤ the first tenth + 5 MiB. */
+/** RSS flat over the soak: its growth (last tenth − first) ≤ the floor's over the same soak + 5 MiB. */
 function soakChecks(memory: Memory, gateway: string): Check[] {
-  const soak = memory.soak;
-  if (soak?.gateway !== gateway) return [];
-  const tenths = { value: soak.lastTenth, reference: soak.firstTenth };
-  return [line(`RSS flat over the soak (last tenth vs first), ${gateway}`, tenths, SOAK_GROWTH)];
+  const growths = new Map(
+    [...(memory.soaks ?? [])].map(([name, soak]) => [name, soak.lastTenth - soak.firstTenth]),
+  );
+  const found = figures(growths, gateway, (growth) => growth);
+  return found ? [line(`RSS growth over the soak (last tenth − first), ${gateway}`, found, SOAK_GROWTH)] : [];
 }
 
 /** Every target for every gateway measured; the memory ones when memory was read. */
