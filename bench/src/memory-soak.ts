@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createBenchDatabase } from './bench-database';
 import { runLoad } from './load';
 import { requestBody } from './measure';
+import { rssOf } from './proc-stats';
 import { buildBenchServers, LOAD_CORE, pin, portPrintedBy, SERVERS_CORE, start } from './processes';
 import {
   nodeArgsForServers,
@@ -38,14 +39,6 @@ interface HeapLine {
   heapResident: number;
   afterFullCollection?: number;
   fullCollections: number;
-}
-
-const MiB = 1024;
-/** RssAnon and RssFile (MiB) of a process from /proc. */
-function residentParts(pid: number): { anonymous: number; file: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / MiB;
-  return { anonymous: field('RssAnon'), file: field('RssFile') };
 }
 
 function lastHeapLine(file: string): HeapLine | undefined {
@@ -110,12 +103,12 @@ console.log(
   `MiB; s since the server's start; the heap's figures from the heap probe's last reading\n${line(columns)}`,
 );
 const sample = () => {
-  const { anonymous, file } = residentParts(pid);
+  const { rss, anonymous, file } = rssOf(pid);
   const heap = lastHeapLine(heapFile);
   const mib = (value: number | undefined) => (value === undefined ? '–' : value.toFixed(1));
   const row = [
     heap ? String(heap.seconds) : '–',
-    mib(anonymous + file),
+    mib(rss),
     mib(anonymous),
     mib(file),
     mib(heap?.heapCommitted),

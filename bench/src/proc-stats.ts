@@ -31,8 +31,8 @@ export const cpuMsOf = (pid: number): number => cpuMsAt(`/proc/${pid}/stat`);
  */
 const mainThreadCpuMsOf = (pid: number): number => cpuMsAt(`/proc/${pid}/task/${pid}/stat`);
 
-/** Resident memory now and its peak (VmHWM), in MiB. */
-export function rssOf(pid: number): { rss: number; peak: number } {
+/** Resident memory now, its peak (VmHWM) and its anonymous and file-backed parts now, in MiB. */
+export function rssOf(pid: number): { rss: number; peak: number; anonymous: number; file: number } {
   let status = '';
   try {
     status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -40,7 +40,7 @@ export function rssOf(pid: number): { rss: number; peak: number } {
     // gone
   }
   const read = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-  return { rss: read('VmRSS'), peak: read('VmHWM') };
+  return { rss: read('VmRSS'), peak: read('VmHWM'), anonymous: read('RssAnon'), file: read('RssFile') };
 }
 
 /** The process and all its descendants (e.g. a cluster primary and its workers). */
