@@ -1,9 +1,10 @@
 // `npm run bench:memory -w bench`: where a server's memory goes over a long load, to tell a leak from
 // a heap filling up. One server, the gateway or (MEMORY_TARGET=floor) the ledger floor, on a fresh
-// database (MEMORY_DATABASE: sqlite or postgres), streams at c=64 for each phase's seconds
-// (MEMORY_PHASES), pinned as in `npm run bench`. Every 5 s a line: RSS, anonymous and file-backed,
-// and V8's heap as the preloaded heap probe reads it: committed, resident, in use after its last full
-// collection. MEMORY_SNAPSHOTS=1 writes a heap snapshot after each phase (its own memory stays in RSS).
+// database (MEMORY_DATABASE: sqlite or postgres), streams at c=64 (or BENCH_CASES's cases in turn)
+// for each phase's seconds (MEMORY_PHASES), pinned as in `npm run bench`. Every 5 s a line: RSS,
+// anonymous and file-backed, and V8's heap as the preloaded heap probe reads it: committed, resident,
+// in use after its last full collection. MEMORY_SNAPSHOTS=1 writes a heap snapshot after each phase
+// (its own memory stays in RSS).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,7 +21,7 @@ import {
   stop,
   type Target,
 } from './servers';
-import { settings } from './settings';
+import { type BenchCase, selectedCases, settings } from './settings';
 
 const SAMPLE_MS = 5000;
 
@@ -31,6 +32,11 @@ if (kind !== 'sqlite' && kind !== 'postgres') throw new Error('MEMORY_DATABASE: 
 const phases = (process.env.MEMORY_PHASES ?? '60,120,120').split(',').map(Number);
 if (phases.some((seconds) => !(seconds > 0))) throw new Error('MEMORY_PHASES: seconds, comma-separated');
 const snapshots = process.env.MEMORY_SNAPSHOTS === '1';
+/** BENCH_CASES's cases one after another in each phase, its seconds shared; streams at c=64 by default. */
+const cases: BenchCase[] = process.env.BENCH_CASES
+  ? selectedCases()
+  : [{ stream: true, concurrency: 64, label: 'stream c=64' }];
+if (cases.length === 0) throw new Error('BENCH_CASES: none of plain:1, plain:64, stream:1, stream:64');
 
 /** What the heap probe appends every interval (MiB). */
 interface HeapLine {
@@ -93,7 +99,7 @@ const server: Target & { process: NonNullable<Target['process']> } =
 const pid = server.process.pid!;
 const heapFile = path.join(dir, `${pid}.jsonl`);
 console.log(
-  `Memory soak: the ${target} on ${kind}, streams at c=64 for ${phases.join(' + ')} s${snapshots ? ', a heap snapshot after each phase' : ''}; files in ${dir}`,
+  `Memory soak: the ${target} on ${kind}, ${cases.map((benchCase) => benchCase.label).join(' then ')} in each of ${phases.join(' + ')} s${snapshots ? ', a heap snapshot after each phase' : ''}; files in ${dir}`,
 );
 
 const columns = ['s', 'RSS', 'anon', 'file', 'heap committed', 'heap resident', 'after full GC', 'full GCs'];
@@ -121,18 +127,20 @@ const sample = () => {
 const sampler = setInterval(sample, SAMPLE_MS);
 try {
   for (const [at, seconds] of phases.entries()) {
-    const load = await runLoad({
-      origin: server.url,
-      path: '/v1/chat/completions',
-      headers: server.headers,
-      body: requestBody(true),
-      concurrency: 64,
-      seconds,
-      warmupSeconds: 0,
-    });
-    console.log(
-      `phase ${at + 1}: ${seconds} s, ${load.requests} calls (${load.rps.toFixed(0)}/s), ${load.errors} errors`,
-    );
+    for (const benchCase of cases) {
+      const load = await runLoad({
+        origin: server.url,
+        path: '/v1/chat/completions',
+        headers: server.headers,
+        body: requestBody(benchCase.stream),
+        concurrency: benchCase.concurrency,
+        seconds: seconds / cases.length,
+        warmupSeconds: 0,
+      });
+      console.log(
+        `phase ${at + 1}, ${benchCase.label}: ${seconds / cases.length} s, ${load.requests} calls (${load.rps.toFixed(0)}/s), ${load.errors} errors`,
+      );
+    }
     // The process's mappings as they stand, to tell which ones grew between phases.
     fs.writeFileSync(path.join(dir, `smaps.${at + 1}`), fs.readFileSync(`/proc/${pid}/smaps`));
     if (snapshots) console.log(`  heap snapshot: ${await heapSnapshot(pid, dir)}`);
