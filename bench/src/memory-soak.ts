@@ -53,12 +53,18 @@ function lastHeapLine(file: string): HeapLine | undefined {
   return last ? (JSON.parse(last) as HeapLine) : undefined;
 }
 
+/** How long a heap snapshot may take to appear before the run gives up. */
+const SNAPSHOT_DEADLINE_MS = 300_000;
+
 /** Asks the server for a heap snapshot (SIGUSR2, `--heapsnapshot-signal`) and waits until it is written. */
 async function heapSnapshot(pid: number, dir: string): Promise<string> {
   const before = new Set(fs.readdirSync(dir));
   process.kill(pid, 'SIGUSR2');
   const pause = () => new Promise((resolve) => setTimeout(resolve, 500));
+  const deadline = Date.now() + SNAPSHOT_DEADLINE_MS;
   for (;;) {
+    if (Date.now() > deadline)
+      throw new Error(`no heap snapshot in ${dir} after ${SNAPSHOT_DEADLINE_MS / 1000} s`);
     await pause();
     const written = fs.readdirSync(dir).find((name) => !before.has(name) && name.endsWith('.heapsnapshot'));
     if (!written) continue;
