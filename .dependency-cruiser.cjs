@@ -11,7 +11,10 @@ const LAYERS = [
   ['cluster', '^server/src/cluster/'],
   ['domain', '^server/src/domain/'],
   ['db', '^server/src/db/'],
-  ['config', '^server/src/(config/|metrics/|(logging|clock|bounded-memo|on-first-use|node-http)[.]ts$)'],
+  [
+    'config',
+    '^server/src/(config/|metrics/|(logging|clock|bounded-memo|on-first-use|serial-reload|node-http)[.]ts$)',
+  ],
 ];
 // Inside the relay: a client's format is translated in front, the pipeline routes and bills, adaptors
 // speak each provider's format, upstream sends; the relay's own errors and helpers are below them all.

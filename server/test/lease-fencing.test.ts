@@ -38,6 +38,26 @@ async function waitingStatements(db: Db): Promise<string[]> {
   return rows.map(({ query }) => (query ?? '').toLowerCase());
 }
 
+/** What the database is doing and what it holds for the user, for a wait that did not end. */
+async function whatWaits(db: Db, userId: number, holder: string): Promise<string> {
+  const activity =
+    TEST_DIALECT === 'postgres'
+      ? sql`select pid, state, wait_event_type, wait_event, left(query, 300) as query from pg_stat_activity
+          where datname = current_database()`
+      : sql`select id, command, state, left(info, 300) as query from information_schema.processlist
+          where db = database()`;
+  const [sessions, holders, holds] = await Promise.all([
+    activity.execute(db.kysely),
+    sql`select * from quota_holders`.execute(db.kysely),
+    sql`select * from quota_holds where user_id = ${userId}`.execute(db.kysely),
+  ]);
+  return JSON.stringify(
+    { now: Date.now(), holder, sessions: sessions.rows, holders: holders.rows, holds: holds.rows },
+    null,
+    1,
+  );
+}
+
 /**
  * What shows of a ledger statement containing `fragment` in a waiting query's text: the fragment, or
  * on PostgreSQL the `EXECUTE` of the statement prepared (as sent, or checked by expectingRows).
@@ -171,7 +191,9 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('a lease that ran out fences its hold
             return count(statements, 'set released_at') >= 1 || count(statements, 'held_quota - ') >= 2;
           },
           5_000,
-        );
+        ).catch(async (error: Error) => {
+          throw new Error(`${error.message}\n${await whatWaits(db, customer.userId, holder)}`);
+        });
         return true;
       } finally {
         operator.unlock();

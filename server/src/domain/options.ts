@@ -13,6 +13,7 @@ import {
 import type { ErrorDetail } from '@switchyard/contract/render-error';
 import type { Sql } from '../db/connect';
 import { loadOptionRows, saveOption } from '../db/repos/options';
+import { SerialReload } from '../serial-reload';
 import { DomainError, InputError } from './errors';
 
 type RatioKey =
@@ -72,6 +73,8 @@ export class OptionsStore {
   #ratios = new Map<RatioKey, Record<string, number>>();
   /** Counts this process's saved changes, so that a reload never puts back an older value. */
   #saved = 0;
+  /** One read at a time: another process's change heard twice must not apply the older read last. */
+  readonly #reads = new SerialReload(() => this.#read());
 
   constructor(
     private readonly db: Sql,
@@ -81,11 +84,17 @@ export class OptionsStore {
     this.#parseRatios();
   }
 
-  async reload(): Promise<void> {
+  /** Resolves once the options read after this call are in force. */
+  reload(): Promise<void> {
+    this.#reads.invalidate();
+    return this.#reads.fresh();
+  }
+
+  async #read(): Promise<void> {
     const saved = this.#saved;
     const stored = await loadOptionRows(this.db);
     // A change this process saved while the rows were read may be missing from them: read again.
-    if (saved !== this.#saved) return this.reload();
+    if (saved !== this.#saved) return this.#read();
     const values = defaults();
     for (const [key, value] of stored) {
       if (isOptionKey(key) && optionValueRefusal(key, value) === null) values[key] = value;

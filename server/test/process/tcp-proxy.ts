@@ -10,6 +10,7 @@ interface Link {
  * connection and refuses new ones, as a database that restarts or a network that fails; `blackHole`
  * keeps every connection open and takes new ones, but nothing passes either way, as a partition
  * (bytes sent meanwhile arrive once it ends, as TCP retransmits them); `restore` ends either.
+ * `holdReplies` keeps what the target answers on the connections open now until released.
  */
 export class TcpProxy {
   #server: net.Server | undefined;
@@ -67,6 +68,36 @@ export class TcpProxy {
       client.pause();
       upstream.pause();
     }
+  }
+
+  /**
+   * Holds what the target sends on the connections open now (not on later ones), as a network slow
+   * one way: `answered` resolves once some of it arrived; `release` passes it on, and what follows.
+   */
+  holdReplies(): { answered: Promise<void>; release: () => void } {
+    let answered!: () => void;
+    const arrived = new Promise<void>((resolve) => {
+      answered = resolve;
+    });
+    const held = [...this.#links].map((link) => {
+      const chunks: Buffer[] = [];
+      const keep = (chunk: Buffer) => {
+        chunks.push(chunk);
+        answered();
+      };
+      link.upstream.unpipe(link.client);
+      link.upstream.on('data', keep);
+      link.upstream.resume();
+      return { link, chunks, keep };
+    });
+    const release = () => {
+      for (const { link, chunks, keep } of held) {
+        link.upstream.off('data', keep);
+        for (const chunk of chunks) link.client.write(chunk);
+        link.upstream.pipe(link.client);
+      }
+    };
+    return { answered: arrived, release };
   }
 
   /** Ends a cut (listens again) or a black hole (what waited passes, and whatever follows). */

@@ -5,6 +5,7 @@ import { withinDeadline } from '../../db/deadline';
 import { allAbilities } from '../../db/repos/abilities';
 import { allChannels } from '../../db/repos/channels';
 import type { ChannelRow } from '../../db/schema';
+import { SerialReload } from '../../serial-reload';
 
 interface Tier {
   priority: number;
@@ -51,8 +52,7 @@ export class ChannelRouter {
   /** (group, model) pairs that only automatically disabled channels serve: down for now, not unknown. */
   #down = new Set<string>();
   #channels = new Map<number, ChannelRow>();
-  #loading: Promise<void> | undefined;
-  #stale = true;
+  readonly #loads = new SerialReload(() => this.#load());
 
   constructor(
     private readonly db: Sql,
@@ -62,24 +62,12 @@ export class ChannelRouter {
 
   /** Marks the table stale; the next lookup waits for a fresh one. */
   invalidate(): void {
-    this.#stale = true;
+    this.#loads.invalidate();
   }
 
   /** Waits (at most `waitMs`) for a fresh table; the load itself goes on for the next lookups. */
   #ready(): Promise<void> {
-    return withinDeadline(this.#reload(), this.waitMs);
-  }
-
-  async #reload(): Promise<void> {
-    while (this.#stale || this.#loading) {
-      if (!this.#loading) {
-        this.#stale = false;
-        this.#loading = this.#load().finally(() => {
-          this.#loading = undefined;
-        });
-      }
-      await this.#loading;
-    }
+    return withinDeadline(this.#loads.fresh(), this.waitMs);
   }
 
   async #load(): Promise<void> {
@@ -122,7 +110,7 @@ export class ChannelRouter {
     model: string,
     exclude: ReadonlySet<number> = NONE_TRIED,
   ): Promise<ChannelRow | undefined> {
-    if (this.#stale || this.#loading) await this.#ready();
+    if (!this.#loads.current) await this.#ready();
     const tiers = this.#table.get(group)?.get(model) ?? [];
     for (const tier of tiers) {
       const candidates =
@@ -138,18 +126,18 @@ export class ChannelRouter {
    * enabled or automatically disabled channel of the group lists it.
    */
   async whyNoChannel(group: string, model: string): Promise<'down' | 'unknown'> {
-    if (this.#stale || this.#loading) await this.#ready();
+    if (!this.#loads.current) await this.#ready();
     return this.#down.has(routeKey(group, model)) ? 'down' : 'unknown';
   }
 
   async channel(id: number): Promise<ChannelRow | undefined> {
-    if (this.#stale || this.#loading) await this.#ready();
+    if (!this.#loads.current) await this.#ready();
     return this.#channels.get(id);
   }
 
   /** Models that enabled channels serve to a group. */
   async modelsFor(group: string): Promise<string[]> {
-    if (this.#stale || this.#loading) await this.#ready();
+    if (!this.#loads.current) await this.#ready();
     return this.#models.get(group) ?? [];
   }
 }
