@@ -184,15 +184,12 @@ describe.skipIf(TEST_DIALECT === 'sqlite')('a lease that ran out fences its hold
         // keeps the lease: B was not cut off in time.
         if (count(await waitingStatements(db), 'set expires_at') > 0) return false;
         // It waits on B's holder row, or (without fencing) gives back what it read and waits on the user row.
-        await until(
-          "A's sweep to wait its turn",
-          async () => {
-            const statements = await waitingStatements(db);
-            return count(statements, 'set released_at') >= 1 || count(statements, 'held_quota - ') >= 2;
-          },
-          5_000,
-        ).catch(async (error: Error) => {
-          throw new Error(`${error.message}\n${await whatWaits(db, customer.userId, holder)}`);
+        await until("A's sweep to wait its turn", async () => {
+          const statements = await waitingStatements(db);
+          return count(statements, 'set released_at') >= 1 || count(statements, 'held_quota - ') >= 2;
+        }).catch(async (error: Error) => {
+          const logs = `A's log ends:\n${a.output.slice(-2_000)}\nB's log ends:\n${b.output.slice(-2_000)}`;
+          throw new Error(`${error.message}\n${await whatWaits(db, customer.userId, holder)}\n${logs}`);
         });
         return true;
       } finally {
