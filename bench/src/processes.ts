@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -17,6 +18,25 @@ export type Cores = string | undefined;
 export const SERVERS_CORE = '0';
 export const LOAD_CORE = '1';
 
+/** The children started and still running: ended with the bench, however it ends. */
+const running = new Set<ChildProcess>();
+let endsChildren = false;
+
+/**
+ * Ends the running children when the bench exits, and makes a bench stopped by a signal (Ctrl-C, a
+ * terminal closed, `kill`) exit, so that no fake upstream or server is left listening behind it.
+ */
+function endChildrenWithTheBench(): void {
+  if (endsChildren) return;
+  endsChildren = true;
+  process.on('exit', () => {
+    for (const child of running) child.kill('SIGTERM');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
+  }
+}
+
 export function start(
   cores: Cores,
   command: string,
@@ -24,11 +44,15 @@ export function start(
   env: Record<string, string>,
   stdout: 'pipe' | 'inherit' = 'pipe',
 ): ChildProcess {
+  endChildrenWithTheBench();
   const pinned = hasTaskset && cores !== undefined;
-  return spawn(pinned ? 'taskset' : command, pinned ? ['-c', cores, command, ...args] : args, {
+  const child = spawn(pinned ? 'taskset' : command, pinned ? ['-c', cores, command, ...args] : args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', stdout, 'inherit'],
   });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
 }
 
 /** Moves a running process (all its threads) to other cores. */

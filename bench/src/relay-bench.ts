@@ -96,11 +96,6 @@ async function main(): Promise<void> {
   const gateways: Gateway[] = [];
   const floors: LedgerFloor[] = [];
   const databases: BenchDatabaseHandle[] = [];
-  const killAll = () => {
-    for (const child of children) child.kill('SIGTERM');
-    for (const server of [...gateways, ...floors]) server.process.kill('SIGTERM');
-  };
-  process.on('exit', killAll);
   const createDatabase = async (kind: 'sqlite' | 'postgres', name: string) => {
     const database = await createBenchDatabase(kind, {
       dir,
