@@ -632,6 +632,22 @@ describe('ProgramLedger.settle: which programs run, each its own transaction', (
     expect(ledger.statements().map((statements) => statements[0])).toEqual(['readSettled', 'markSettled']);
   });
 
+  it('where a commit is never in doubt, the batch number stays in the process, not the database', async () => {
+    const ledger = new ScriptedLedger(
+      { chargeUser: [1, 0], readUser: [user(50)], readToken: [token(1000)] },
+      true,
+    );
+    expect(await ledger.settle(HOLDER, 3, [call()], NOW)).toEqual([80]);
+    expect(await ledger.settle(HOLDER, 3, [call()], NOW, true)).toEqual([80]);
+    expect(await ledger.settle(HOLDER, 4, [call()], NOW)).toEqual([50]);
+    expect(await ledger.settle(HOLDER, 4, [call()], NOW, true)).toEqual([50]);
+    const statements = ledger.statements();
+    expect(statements).toHaveLength(3);
+    expect(statements.flat()).not.toContain('markSettled');
+    expect(statements.flat()).not.toContain('readSettled');
+    expect(statements[2]).toContain('chargeUserExactly');
+  });
+
   it("the database's error is the caller's: no careful settlement follows it", async () => {
     const lost = Object.assign(new Error('Connection terminated'), { code: 'ECONNRESET' });
     const ledger = new ScriptedLedger({ chargeToken: [lost] });

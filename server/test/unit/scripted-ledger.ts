@@ -79,14 +79,19 @@ export function runScripted<T>(
 export class ScriptedLedger extends ProgramLedger {
   readonly transactions: Array<{ steps: SeenStep[]; committed: boolean }> = [];
 
-  constructor(private readonly script: Script) {
-    super();
+  /** `commitOutcomeKnown`: as the embedded database's (see ProgramLedger). */
+  constructor(
+    private readonly script: Script,
+    commitOutcomeKnown = false,
+  ) {
+    super(commitOutcomeKnown);
   }
 
-  protected async execute<T>(program: () => Program<T>): Promise<T> {
+  protected async execute<T>(program: () => Program<T>, committed?: (value: T) => void): Promise<T> {
     const { steps, value, thrown } = runScripted(program(), this.script);
     this.transactions.push({ steps, committed: thrown === undefined });
     if (thrown !== undefined) throw thrown;
+    committed?.(value as T);
     return value as T;
   }
 

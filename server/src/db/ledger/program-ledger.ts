@@ -17,8 +17,25 @@ const KEEP_RELEASED_HOLDERS_MS = 24 * 60 * 60 * 1000;
 
 /** The ledger's operations, each one program run as one transaction by the database's driver. */
 export abstract class ProgramLedger implements QuotaLedger {
-  /** Runs the program as one transaction: all of its statements land, or none (it threw). */
-  protected abstract execute<T>(program: () => Program<T>): Promise<T>;
+  /**
+   * The last batch this process committed, kept where a COMMIT's outcome is always known to the
+   * process that ran it (`commitOutcomeKnown`): a retried batch is looked up here, not in the database.
+   */
+  #lastSettled: { holder: string; seq: number; charges: number[] } = { holder: '', seq: 0, charges: [] };
+
+  /**
+   * @param commitOutcomeKnown A failed transaction never committed (the embedded database: its COMMIT
+   * either returns or throws with the transaction undone). Over a network a COMMIT's answer can be
+   * lost after it landed, so each batch marks its number in the database in the same transaction.
+   */
+  constructor(private readonly commitOutcomeKnown = false) {}
+
+  /**
+   * Runs the program as one transaction: all of its statements land, or none (it threw). Where
+   * `commitOutcomeKnown`, `committed` is called with the program's value as soon as the COMMIT
+   * returns, in the same turn, so that nothing can fail between the two.
+   */
+  protected abstract execute<T>(program: () => Program<T>, committed?: (value: T) => void): Promise<T>;
 
   register(holder: string, expiresAtMs: number): Promise<void> {
     return this.execute(() => registerProgram(holder, expiresAtMs));
@@ -39,15 +56,34 @@ export abstract class ProgramLedger implements QuotaLedger {
     now: number,
     retry = false,
   ): Promise<number[]> {
-    if (retry && (await this.execute(() => settledAlreadyProgram(holder, seq)))) {
-      return batch.map((call) => (call.giveBack ? 0 : call.cost));
+    if (retry) {
+      const charged = await this.#settledAlready(holder, seq, batch);
+      if (charged) return charged;
     }
+    const mark = this.commitOutcomeKnown ? undefined : seq;
+    const committed = (charges: number[]) => {
+      this.#lastSettled = { holder, seq, charges };
+    };
     try {
-      return await this.execute(() => settleFastProgram(holder, seq, batch, now));
+      return await this.execute(() => settleFastProgram(holder, mark, batch, now), committed);
     } catch (error) {
       if (!(error instanceof NeedsCarefulSettlement)) throw error;
-      return this.execute(() => settleCarefulProgram(holder, seq, batch, now));
+      return this.execute(() => settleCarefulProgram(holder, mark, batch, now), committed);
     }
+  }
+
+  /**
+   * What a batch numbered `seq` was charged when it was committed already (a retry after an unknown
+   * outcome): as committed where this process kept it (a holder's batches land in order, each retried
+   * until it does, so only the last can be); else its costs (the database keeps only its number).
+   */
+  async #settledAlready(holder: string, seq: number, batch: Settlement[]): Promise<number[] | undefined> {
+    if (this.commitOutcomeKnown) {
+      const last = this.#lastSettled;
+      return last.holder === holder && last.seq === seq ? last.charges : undefined;
+    }
+    if (!(await this.execute(() => settledAlreadyProgram(holder, seq)))) return undefined;
+    return batch.map((call) => (call.giveBack ? 0 : call.cost));
   }
 
   sweep(nowMs: number, self: string): Promise<number> {

@@ -177,15 +177,16 @@ function idsOf(a: Map<number, unknown>, b: Map<number, unknown>): number[] {
  * Settles a batch with one charge per user, key and channel. A charge must be covered by what the
  * account can spend once the batch's own holds are released (released by the charge's own
  * statement); when one is not (an administrator lowered the balance, or calls cost more than they
- * held), the whole batch goes the careful way.
+ * held), the whole batch goes the careful way. `seq`, the holder's batch number, is marked settled in
+ * the same transaction (left out where the ledger keeps it itself: see ProgramLedger).
  */
 export function* settleFastProgram(
   holder: string,
-  seq: number,
+  seq: number | undefined,
   batch: Settlement[],
   now: number,
 ): Program<number[]> {
-  yield change('markSettled', seq, holder);
+  if (seq !== undefined) yield change('markSettled', seq, holder);
   // What each user and key gets back of the batch's holds (a hold a sweep gave back: nothing).
   const userReleases = new Map<number, number>();
   const tokenReleases = new Map<number, number>();
@@ -278,11 +279,11 @@ export function* settleFastProgram(
  */
 export function* settleCarefulProgram(
   holder: string,
-  seq: number,
+  seq: number | undefined,
   batch: Settlement[],
   now: number,
 ): Program<number[]> {
-  yield change('markSettled', seq, holder);
+  if (seq !== undefined) yield change('markSettled', seq, holder);
   const charges: number[] = new Array(batch.length);
   const logs: NewLogRow[] = [];
   for (const index of lockOrder(batch)) {

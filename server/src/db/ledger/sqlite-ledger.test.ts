@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POOL } from '../../config/database-pool';
 import { type Db, openDatabase } from '../database';
 import { migrateToLatest } from '../migrate';
+import type { Settlement } from './ledger';
 
 /**
  * Another connection, on a thread of its own, that takes the write lock and lets it go `holdMs`
@@ -108,5 +109,80 @@ describe('the embedded ledger', () => {
     expect(row).toEqual({ value: 'waited' });
     // And the ledger's next transaction, after Kysely's statement (the test above: after migrations).
     expect(await opened.ledger.renew('holder-1', Date.now() + 60_000)).toBe(true);
+  });
+
+  it('settles a batch once: a retry after its commit charges nothing, a retry after its failure charges it', async () => {
+    const { opened } = await open();
+    const database = opened.sqlite as Database.Database;
+    const userId = Number(
+      database
+        .prepare(
+          `INSERT INTO users (username, password, display_name, role, status, quota, "group")
+           VALUES ('payer', 'x', 'payer', 1, 1, 1000, 'default')`,
+        )
+        .run().lastInsertRowid,
+    );
+    const tokenId = Number(
+      database
+        .prepare(
+          `INSERT INTO tokens (user_id, key, status, name, created_time, accessed_time, expired_time,
+             remain_quota, unlimited_quota, used_quota)
+           VALUES (?, ?, 1, 'key', 0, 0, -1, 1000, 0, 0)`,
+        )
+        .run(userId, 'k'.repeat(48)).lastInsertRowid,
+    );
+    await opened.ledger.register('holder-1', Date.now() + 60_000);
+    const now = Math.floor(Date.now() / 1000);
+    const call = (requestId: string): Settlement => ({
+      holder: 'holder-1',
+      userId,
+      tokenId,
+      unlimitedToken: false,
+      amount: 0,
+      channelId: 1,
+      cost: 30,
+      elapsedMs: 5,
+      log: {
+        user_id: userId,
+        created_at: now,
+        type: 2,
+        content: '',
+        username: 'payer',
+        token_name: 'key',
+        model_name: 'gpt-4o',
+        quota: 30,
+        prompt_tokens: 1,
+        completion_tokens: 1,
+        channel_id: 1,
+        request_id: requestId,
+        elapsed_time: 5,
+        is_stream: false,
+        system_prompt_reset: false,
+      },
+    });
+    const books = () => ({
+      quota: (database.prepare('SELECT quota FROM users WHERE id = ?').get(userId) as { quota: number })
+        .quota,
+      logs: (database.prepare('SELECT COUNT(*) AS n FROM logs WHERE type = 2').get() as { n: number }).n,
+    });
+
+    // Committed, then retried as after a failure that followed the commit: charged once.
+    expect(await opened.ledger.settle('holder-1', 1, [call('a')], now)).toEqual([30]);
+    expect(await opened.ledger.settle('holder-1', 1, [call('a')], now, true)).toEqual([30]);
+    expect(books()).toEqual({ quota: 970, logs: 1 });
+
+    // Failed inside its transaction (the log refused), then retried: charged, once.
+    database.exec(
+      "CREATE TEMP TRIGGER refuse BEFORE INSERT ON logs BEGIN SELECT RAISE(ABORT, 'refused'); END",
+    );
+    await expect(opened.ledger.settle('holder-1', 2, [call('b')], now)).rejects.toThrow('refused');
+    expect(books()).toEqual({ quota: 970, logs: 1 });
+    database.exec('DROP TRIGGER refuse');
+    expect(await opened.ledger.settle('holder-1', 2, [call('b')], now, true)).toEqual([30]);
+    expect(books()).toEqual({ quota: 940, logs: 2 });
+
+    // The batch's number stays in the process: the settlement writes nothing to the holder's row.
+    const holder = database.prepare('SELECT settled_seq FROM quota_holders WHERE holder = ?').get('holder-1');
+    expect(holder).toEqual({ settled_seq: 0 });
   });
 });

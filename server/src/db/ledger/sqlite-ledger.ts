@@ -39,7 +39,7 @@ export class SqliteLedger extends ProgramLedger {
     /** LOG_SQL_DSN is set: the logs go to the outbox (see db/log-outbox.ts). */
     private readonly logOutbox = false,
   ) {
-    super();
+    super(true);
     this.#begin = database.prepare('BEGIN IMMEDIATE');
     this.#commit = database.prepare('COMMIT');
   }
@@ -129,12 +129,13 @@ export class SqliteLedger extends ProgramLedger {
     }
   }
 
-  #run<T>(program: () => Program<T>): T {
+  #run<T>(program: () => Program<T>, committed?: (value: T) => void): T {
     try {
       const steps = program();
       let next = steps.next();
       while (!next.done) next = steps.next(this.#step(next.value));
       this.#commit.run();
+      committed?.(next.value);
       return next.value;
     } catch (error) {
       if (this.database.inTransaction) this.#statement('ROLLBACK').run();
@@ -146,29 +147,31 @@ export class SqliteLedger extends ProgramLedger {
    * Begins as soon as the database is free, looking again every millisecond, for as long as the
    * driver would have waited (SQLITE_BUSY_TIMEOUT); then fails as the driver does.
    */
-  async #runWhenFree<T>(program: () => Program<T>): Promise<T> {
+  async #runWhenFree<T>(program: () => Program<T>, committed?: (value: T) => void): Promise<T> {
     const giveUpAt = performance.now() + this.busyTimeout.waitMs;
     do {
       await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
       if (this.database.inTransaction)
-        return this.kysely.connection().execute(async () => this.#blocking(program));
-      if (this.#beginAtOnce()) return this.#run(program);
+        return this.kysely.connection().execute(async () => this.#blocking(program, committed));
+      if (this.#beginAtOnce()) return this.#run(program, committed);
     } while (performance.now() < giveUpAt);
     throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
   }
 
-  #blocking<T>(program: () => Program<T>): T {
+  #blocking<T>(program: () => Program<T>, committed?: (value: T) => void): T {
     this.busyTimeout.wait();
     this.#begin.run();
-    return this.#run(program);
+    return this.#run(program, committed);
   }
 
-  protected execute<T>(program: () => Program<T>): Promise<T> {
+  protected execute<T>(program: () => Program<T>, committed?: (value: T) => void): Promise<T> {
     if (this.database.inTransaction) {
-      return this.kysely.connection().execute(async () => this.#blocking(program));
+      return this.kysely.connection().execute(async () => this.#blocking(program, committed));
     }
     try {
-      return this.#beginAtOnce() ? Promise.resolve(this.#run(program)) : this.#runWhenFree(program);
+      return this.#beginAtOnce()
+        ? Promise.resolve(this.#run(program, committed))
+        : this.#runWhenFree(program, committed);
     } catch (error) {
       return Promise.reject(error);
     }
