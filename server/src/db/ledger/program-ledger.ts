@@ -60,10 +60,13 @@ export abstract class ProgramLedger implements QuotaLedger {
       const charged = await this.#settledAlready(holder, seq, batch);
       if (charged) return charged;
     }
+    // The batch's number: in the settlement's own transaction, or kept here once it commits.
     const mark = this.commitOutcomeKnown ? undefined : seq;
-    const committed = (charges: number[]) => {
-      this.#lastSettled = { holder, seq, charges };
-    };
+    const committed = this.commitOutcomeKnown
+      ? (charges: number[]) => {
+          this.#lastSettled = { holder, seq, charges };
+        }
+      : undefined;
     try {
       return await this.execute(() => settleFastProgram(holder, mark, batch, now), committed);
     } catch (error) {
