@@ -41,12 +41,14 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     const { server } = rig;
     const attackerKey = rig.key('attacker');
     const userKey = rig.key('legit');
+    // The client waits long enough for a machine that stretches work several times over (the p99
+    // below is judged against that stretch): a call it gives up on is a server that stopped serving.
     const legitCall = async (path: string, init: RequestInit = {}) => {
       const started = performance.now();
       try {
         const response = await fetch(`${server.baseUrl}${path}`, {
           ...init,
-          signal: AbortSignal.timeout(10_000),
+          signal: AbortSignal.timeout(30_000),
         });
         await response.text();
         return { status: response.status, ms: performance.now() - started };
@@ -65,7 +67,7 @@ describe(`hostile load on the built server, default limits (${TEST_DIALECT})`, (
     const legitClient = (async () => {
       while (attacking) {
         legit.push(await legitCall('/v1/chat/completions', chatInit(userKey, chat)));
-        legit.push(await legitCall('/healthz'));
+        if (attacking) legit.push(await legitCall('/healthz'));
       }
     })();
 
