@@ -92,7 +92,8 @@ it('reads every probed process of a cluster, and the next reading starts from no
   await new Promise((resolve) => setTimeout(resolve, RESOLUTION_MS * 4));
   const after = await probes.collect(processTree(server.pid!));
   expect(after?.processes).toBe(3);
-  // A histogram not started over would still hold the block: its max never goes down.
-  expect(after?.max).toBeLessThan(Math.min(blocked!.max, BLOCK_MS) * 0.5);
+  // A histogram not started over would still hold the block: its max never goes down. (A loaded
+  // machine can stall the new window too, 243 ms once in a full test run: shorter than the block.)
+  expect(after?.max).toBeLessThan(blocked!.max);
   expect(fs.existsSync(`/proc/${sleeper}`)).toBe(true);
 });
