@@ -257,6 +257,7 @@ export function createServices(
     logs,
     logSummaryCatchUp: new LogSummaryCatchUp({
       db: db.logs,
+      logsLeftToFold: () => db.ledger.logsLeftToFold,
       onCaughtUp: (logs) => logger?.info({ logs }, 'log summaries took in logs another program wrote'),
       onError: (error) => logger?.warn({ err: error }, 'log summary catch-up failed'),
     }),

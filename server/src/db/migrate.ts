@@ -5,7 +5,7 @@ import type { Db } from './database';
 import { ensureSchema } from './ensure-schema';
 import { createUnsummarizedIndex } from './repos/log-summaries/catch-up';
 import { rebuildLogSummaries } from './repos/log-summaries/rebuild';
-import { createSummaryState } from './repos/log-summaries/state';
+import { createFoldMark, createSummaryState } from './repos/log-summaries/state';
 import type { Database } from './schema';
 import {
   AUDIT_TABLES,
@@ -65,6 +65,8 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    // The mark of the logs the embedded ledger leaves to a fold (log-summaries/fold.ts).
+    '0015_log_summary_fold': { up: (db) => createFoldMark({ kysely: db as Kysely<Database>, dialect }) },
   };
 }
 

@@ -322,8 +322,9 @@ export const LEDGER_TABLES: TableDefinition[] = [
 /**
  * Which logs the summaries hold (added by migration 0004). `logs.summarized` is a column of ours in
  * one-api's table, nullable and without a default: Switchyard sets it on the logs it writes with their
- * summary, rows another program writes leave it NULL until they are caught up. The index that finds
- * those rows depends on the dialect (partial where it can be) and is made by the migration.
+ * summary (false on the logs SQLite's ledger leaves to a fold: log-summaries/fold.ts), rows another
+ * program writes leave it NULL until they are caught up. The index that finds those rows depends on
+ * the dialect (partial where it can be) and is made by the migration.
  */
 export const LOG_SUMMARY_MARK_TABLES: TableDefinition[] = [
   { name: 'logs', columns: [{ name: 'summarized', type: { kind: 'bool' } }], indexes: [] },

@@ -90,4 +90,9 @@ export interface QuotaLedger {
   sweep(nowMs: number, self: string): Promise<number>;
   /** Quota held for a user by holders other than `holder` (in flight or spare). */
   heldByOthers(userId: number, holder: string): Promise<number>;
+  /**
+   * How many logs this process has written without their summaries, for a fold to add
+   * (log-summaries/fold.ts): SQLite's; always 0 where the summaries commit with the logs.
+   */
+  readonly logsLeftToFold: number;
 }

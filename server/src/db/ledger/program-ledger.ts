@@ -30,6 +30,10 @@ export abstract class ProgramLedger implements QuotaLedger {
    */
   constructor(private readonly commitOutcomeKnown = false) {}
 
+  get logsLeftToFold(): number {
+    return 0;
+  }
+
   /**
    * Runs the program as one transaction: all of its statements land, or none (it threw). Where
    * `commitOutcomeKnown`, `committed` is called with the program's value as soon as the COMMIT

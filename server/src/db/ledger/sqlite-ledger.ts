@@ -1,7 +1,5 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import { summarizeLogs } from '../repos/log-summaries/buckets';
-import { dailyValues, hourlyValues, summaryUpsert, summaryUpsertOfLog } from '../repos/log-summaries/upserts';
 import type { Database, NewLogRow } from '../schema';
 import type { SqliteBusyTimeout } from '../sqlite-busy-timeout';
 import { ProgramLedger } from './program-ledger';
@@ -29,8 +27,9 @@ export class SqliteLedger extends ProgramLedger {
   /** Every settlement runs these: prepared once, not looked up by their text each time. */
   readonly #begin: Statement;
   readonly #commit: Statement;
-  /** The log rows' insert and their summaries' upserts, prepared on first use. */
-  #logStatements?: Record<'insert' | 'hourly' | 'daily' | 'hourlyOfLog' | 'dailyOfLog', Statement>;
+  /** The log rows' insert, prepared on first use. */
+  #logInsert?: Statement;
+  #logsLeftToFold = 0;
 
   constructor(
     private readonly kysely: Kysely<Database>,
@@ -86,32 +85,25 @@ export class SqliteLedger extends ProgramLedger {
     for (const log of logs) insert.run(JSON.stringify(log));
   }
 
+  /**
+   * The logs alone, marked as awaiting a fold: their summaries are added after the commit, off the
+   * answer's path (log-summaries/fold.ts), and the totals read them from the logs until then.
+   */
   #insertLogs(logs: NewLogRow[]): void {
-    this.#logStatements ??= {
-      insert: this.#statement(logInsert('sqlite', 1)),
-      hourly: this.#statement(summaryUpsert('sqlite', 'log_summaries', 1)),
-      daily: this.#statement(summaryUpsert('sqlite', 'log_daily_summaries', 1)),
-      hourlyOfLog: this.#statement(summaryUpsertOfLog('sqlite', 'log_summaries')),
-      dailyOfLog: this.#statement(summaryUpsertOfLog('sqlite', 'log_daily_summaries')),
-    };
-    const { insert, hourly, daily, hourlyOfLog, dailyOfLog } = this.#logStatements;
+    this.#logInsert ??= this.#statement(logInsert('sqlite', 1, true));
+    const insert = this.#logInsert;
     const values: unknown[] = new Array(LOG_VALUES_PER_ROW);
-    let id: number | bigint = 0;
     for (const log of logs) {
       logValues(log, values);
       for (let index = 0; index < values.length; index++) values[index] = sqliteValue(values[index]);
       // Spread: better-sqlite3 reads an array's values one N-API call each, its arguments at once.
-      id = insert.run(...values).lastInsertRowid;
+      insert.run(...values);
     }
-    // The summaries: a lone log's read back by SQLite, a batch's one upsert per distinct key.
-    if (logs.length === 1) {
-      hourlyOfLog.run(id);
-      dailyOfLog.run(id);
-      return;
-    }
-    const summaries = summarizeLogs(logs);
-    for (const row of summaries.hourly) hourly.run(...hourlyValues(row));
-    for (const row of summaries.daily) daily.run(...dailyValues(row));
+    this.#logsLeftToFold += logs.length;
+  }
+
+  override get logsLeftToFold(): number {
+    return this.#logsLeftToFold;
   }
 
   /**

@@ -136,13 +136,14 @@ const logInserts = new Map<string, string>();
 
 /**
  * The INSERT of `rows` log rows (their values from logValues, one row after another), each marked as
- * in the summaries, which the ledger adds to in the same transaction (see asSummarized).
+ * in the summaries, which the ledger adds to in the same transaction (see asSummarized), or, where
+ * a fold adds them after the commit (`awaitingFold`, SQLite: see log-summaries/fold.ts), marked false.
  */
-export function logInsert(dialect: Dialect, rows: number): string {
-  const key = `${dialect} ${rows}`;
+export function logInsert(dialect: Dialect, rows: number, awaitingFold = false): string {
+  const key = `${dialect} ${rows} ${awaitingFold}`;
   let sql = logInserts.get(key);
   if (!sql) {
-    const row = `(${LOG_COLUMNS.map(() => '?').join(', ')}, TRUE)`;
+    const row = `(${LOG_COLUMNS.map(() => '?').join(', ')}, ${awaitingFold ? 'FALSE' : 'TRUE'})`;
     sql = withPlaceholders(
       dialect,
       `INSERT INTO logs (${LOG_COLUMNS.join(', ')}, summarized) VALUES ${new Array(rows).fill(row).join(', ')}`,

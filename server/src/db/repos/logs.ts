@@ -11,6 +11,7 @@ import type { Database, LogRow, NewLogRow } from '../schema';
 import { inTransaction } from '../transaction';
 import { DAY, HOUR, summarizeLogs } from './log-summaries/buckets';
 import { removeLogsFromSummaries } from './log-summaries/removal';
+import { keepFoldedBelowNewest, logsAwaitingFold } from './log-summaries/state';
 import { splitRange, type TimeRange } from './log-summaries/time-ranges';
 import { addLogSummaries } from './log-summaries/upserts';
 
@@ -133,9 +134,22 @@ export async function sumLogQuota(db: Sql, filter: Partial<LogFilter>, scope: Lo
     Boolean(f.tokenName);
   const k = db.kysely;
   const parts: Array<SelectQueryBuilder<Database, keyof Database, { quota: number | null }>> = [];
+  /** The logs of whole buckets a summary lacks yet: the embedded ledger's until they are folded. */
+  const awaitingFold = (whole: { from?: number; before?: number }) => {
+    if (db.dialect !== 'sqlite') return;
+    const range = { startTimestamp: whole.from, endTimestamp: whole.before && whole.before - 1 };
+    parts.push(
+      filtered(
+        logsAwaitingFold(db).select((eb) => eb.fn.sum<number | null>('quota').as('quota')),
+        { ...f, ...range },
+        scope,
+      ) as never,
+    );
+  };
   const hourlyOrRaw = (range: TimeRange) => {
     const { whole, edges } = splitRange(range, HOUR);
     if (whole) {
+      awaitingFold(whole);
       let q = k
         .selectFrom('log_summaries')
         .select((eb) => eb.fn.sum<number | null>('quota').as('quota'))
@@ -164,6 +178,7 @@ export async function sumLogQuota(db: Sql, filter: Partial<LogFilter>, scope: Lo
   else {
     const { whole, edges } = splitRange(range, DAY);
     if (whole) {
+      awaitingFold(whole);
       let q = k
         .selectFrom('log_daily_summaries')
         .select((eb) => eb.fn.sum<number | null>('quota').as('quota'))
@@ -207,6 +222,7 @@ export function deleteLogsBefore(db: Sql, timestamp: number): Promise<number> {
   return inTransaction(db, async (tx) => {
     await removeLogsFromSummaries(tx, timestamp);
     const result = await tx.kysely.deleteFrom('logs').where('created_at', '<', timestamp).executeTakeFirst();
+    await keepFoldedBelowNewest(tx);
     return Number(result.numDeletedRows);
   });
 }

@@ -1,7 +1,7 @@
 import type { Sql } from '../../connect';
 import { inTransaction } from '../../transaction';
 import { bucketOf, DAY, HOUR, SUMMARIZED_COLUMNS, summarizeLogs } from './buckets';
-import { lockSummaryState } from './state';
+import { isSummarized, keepFoldedBelowNewest, lockSummaryState } from './state';
 import { addLogSummaries } from './upserts';
 
 type SummaryTable = 'log_summaries' | 'log_daily_summaries';
@@ -25,7 +25,7 @@ const negated = <T extends { quota: number; log_count: number }>(row: T): T => (
 export function deleteOldestLogsBefore(db: Sql, timestamp: number, limit: number): Promise<number> {
   return inTransaction(db, async (tx) => {
     // Ordered against catch-ups and other clean-ups: no one marks or deletes these logs meanwhile.
-    const through = await lockSummaryState(tx);
+    const marks = await lockSummaryState(tx);
     const logs = await tx.kysely
       .selectFrom('logs')
       .select(['id', 'summarized', ...SUMMARIZED_COLUMNS])
@@ -40,11 +40,12 @@ export function deleteOldestLogsBefore(db: Sql, timestamp: number, limit: number
         .deleteFrom('logs')
         .where('id', 'in', ids.slice(start, start + IDS_PER_DELETE))
         .execute();
+    await keepFoldedBelowNewest(tx);
 
     const newest = Number(logs.at(-1)?.created_at);
     const partialHour = await keepsLogs(tx, bucketOf(newest, HOUR), HOUR);
     const partialDay = await keepsLogs(tx, bucketOf(newest, DAY), DAY);
-    const held = logs.filter((log) => log.summarized != null || log.id <= through);
+    const held = logs.filter((log) => isSummarized(log, marks));
     const { hourly, daily } = summarizeLogs(held);
     const inBucket = (bucket: number | undefined) => (row: { bucket: number }) => row.bucket === bucket;
     await addLogSummaries(tx, {

@@ -38,7 +38,7 @@ async function anyUnsummarized(db: Sql): Promise<boolean> {
 }
 
 async function catchUpBatch(tx: Sql, limit: number): Promise<number> {
-  const through = await lockSummaryState(tx);
+  const { through } = await lockSummaryState(tx);
   const logs = await tx.kysely
     .selectFrom('logs')
     .select(['id', ...SUMMARIZED_COLUMNS])

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Sql } from '../../connect';
 import { inTransaction } from '../../transaction';
 import { DAY, HOUR } from './buckets';
-import { lockSummaryState, setSummarizedThrough } from './state';
+import { lockSummaryState, newestLogId, setSummarizedThrough } from './state';
 
 /**
  * Rebuilds both summaries from every log (an adopted database already has logs) and records the last
@@ -15,11 +15,7 @@ export function rebuildLogSummaries(db: Sql): Promise<void> {
     await lockSummaryState(tx);
     if (tx.dialect === 'postgres') await sql`lock table logs in share mode`.execute(tx.kysely);
     await fillLogSummaries(tx);
-    const last = await tx.kysely
-      .selectFrom('logs')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst();
-    await setSummarizedThrough(tx, Number(last?.id ?? 0));
+    await setSummarizedThrough(tx, await newestLogId(tx));
   });
 }
 

@@ -12,7 +12,7 @@ import { addLogSummaries } from './upserts';
  */
 export async function removeLogsFromSummaries(db: Sql, timestamp: number): Promise<void> {
   // Ordered against a catch-up: none is half-way through adding logs this deletes.
-  const through = await lockSummaryState(db);
+  const marks = await lockSummaryState(db);
   const hour = bucketOf(timestamp, HOUR);
   const day = bucketOf(timestamp, DAY);
   const removed = (from: number) =>
@@ -20,7 +20,7 @@ export async function removeLogsFromSummaries(db: Sql, timestamp: number): Promi
       .selectFrom('logs')
       .where('created_at', '>=', from)
       .where('created_at', '<', timestamp)
-      .where(summarized(through))
+      .where(summarized(marks))
       .select((eb) => [
         eb.fn.coalesce('type', eb.lit(0)).as('type'),
         eb.fn.coalesce('model_name', sql.lit('')).as('model_name'),

@@ -43,10 +43,10 @@ export function summaryUpsert(dialect: Dialect, table: SummaryTable, rows: numbe
 }
 
 /**
- * What summarizeLogs makes of one log row, as SQL over `logs`: each key column in KEY_OF's order
- * (the bucket, then NULL read as summarizeLogs reads it), then the quota and a count of one.
+ * The summary key summarizeLogs makes of a log row, as SQL over `logs`: each key column in KEY_OF's
+ * order (the bucket, then NULL read as summarizeLogs reads it).
  */
-const SUMMARY_OF_LOG: Record<SummaryTable, readonly string[]> = {
+const SUMMARY_KEY_OF_LOG: Record<SummaryTable, readonly string[]> = {
   log_summaries: [
     `created_at - created_at % ${HOUR}`,
     'COALESCE(type, 0)',
@@ -55,31 +55,28 @@ const SUMMARY_OF_LOG: Record<SummaryTable, readonly string[]> = {
     "COALESCE(token_name, '')",
     "COALESCE(model_name, '')",
     'COALESCE(channel_id, 0)',
-    'COALESCE(quota, 0)',
-    '1',
   ],
   log_daily_summaries: [
     `created_at - created_at % ${DAY}`,
     'COALESCE(type, 0)',
     "COALESCE(model_name, '')",
     'COALESCE(channel_id, 0)',
-    'COALESCE(quota, 0)',
-    '1',
   ],
 };
 
 /**
- * The upsert that adds the log of id `?` to `table`, read back from `logs` by the database in the
- * statement: for a batch of one log, which needs no grouping, without summarizeLogs or a value bound
- * per column.
+ * The upsert that adds every log with an id in (`?`, `?`] the embedded ledger left to a fold (marked
+ * false) to `table`, grouped by the database (SQLite's fold, fold.ts): its logs summed per key.
  */
-export function summaryUpsertOfLog(dialect: Dialect, table: SummaryTable): string {
+export function summaryFoldOfLogs(table: SummaryTable): string {
   const columns = [...KEY_OF[table], 'quota', 'log_count'];
-  // The WHERE clause also keeps SQLite from reading ON CONFLICT as a join's ON.
+  const keys = SUMMARY_KEY_OF_LOG[table];
   const insert =
-    `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${SUMMARY_OF_LOG[table].join(', ')} ` +
-    'FROM logs WHERE id = ? AND created_at IS NOT NULL';
-  return withPlaceholders(dialect, insert + onConflictAdd(dialect, table));
+    `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${keys.join(', ')}, ` +
+    'SUM(COALESCE(quota, 0)), COUNT(*) FROM logs ' +
+    'WHERE id > ? AND id <= ? AND summarized = 0 AND created_at IS NOT NULL ' +
+    `GROUP BY ${keys.map((_, index) => index + 1).join(', ')}`;
+  return insert + onConflictAdd('sqlite', table);
 }
 
 export const hourlyValues = (row: LogSummaryRow): unknown[] => [

@@ -1,0 +1,235 @@
+import type { LogFilter } from '@switchyard/contract/logs';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Db, openDatabase } from '../src/db/database';
+import { migrateToLatest } from '../src/db/migrate';
+import { SUMMARIZED_COLUMNS, summarizeLogs } from '../src/db/repos/log-summaries/buckets';
+import { foldLogSummaries } from '../src/db/repos/log-summaries/fold';
+import { deleteLogsBefore, type LogScope, sumLogQuota, sumLogQuotaRaw } from '../src/db/repos/logs';
+import type { NewLogRow } from '../src/db/schema';
+import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
+import { startTestApp } from './harness';
+import { logOnly } from './ledger-books';
+import { seededRandom } from './seeded-random';
+
+const DAY = 86400;
+const HOUR = 3600;
+const W = 1_770_000_000 - (1_770_000_000 % DAY);
+
+/**
+ * The embedded ledger writes its logs without their summaries; a fold adds them after the commit,
+ * and until then the totals read them from the logs. No server runs here, so no fold runs but the
+ * test's own.
+ */
+describe.skipIf(TEST_DIALECT !== 'sqlite')('log summaries folded after the commit (SQLite)', () => {
+  let database: TestDatabase;
+  let db: Db;
+  let seq = 0;
+  const { random, pick, timeWithinThreeDays } = seededRandom(11);
+
+  const randomLog = (): NewLogRow => ({
+    user_id: pick([1, 2]),
+    created_at: timeWithinThreeDays(W),
+    type: pick([1, 2, 2, 2, 3]),
+    content: 'fold',
+    username: pick(['alice', 'bob']),
+    token_name: pick(['a1', 'b1', '']),
+    model_name: pick(['gpt-4', 'gpt-4o', '']),
+    quota: Math.floor(random() * 1000),
+    prompt_tokens: 1,
+    completion_tokens: 1,
+    channel_id: pick([1, 2, 3]),
+    request_id: '',
+    elapsed_time: 0,
+    is_stream: false,
+    system_prompt_reset: false,
+  });
+  /** Batches of one log and of several, through the ledger, as the relay settles them. */
+  const settle = async (batches: number) => {
+    for (let i = 0; i < batches; i++) {
+      const size = pick([1, 1, 1, 7, 30]);
+      const batch = Array.from({ length: size }, () => logOnly('fold-test', randomLog()));
+      await db.ledger.settle('fold-test', ++seq, batch, W);
+    }
+  };
+  const randomFilter = (): [Partial<LogFilter>, LogScope] => {
+    const filter: Partial<LogFilter> = { type: pick([0, 1, 2, 2, 3]) };
+    if (random() < 0.7) filter.startTimestamp = timeWithinThreeDays(W);
+    if (random() < 0.7) filter.endTimestamp = timeWithinThreeDays(W);
+    if (random() < 0.3) filter.modelName = pick(['gpt-4', 'gpt-4o']);
+    if (random() < 0.3) filter.tokenName = pick(['a1', 'b1']);
+    if (random() < 0.2) filter.username = pick(['alice', 'bob']);
+    if (random() < 0.3) filter.channel = pick([1, 2, 3]);
+    return [filter, random() < 0.3 ? { userId: 1 } : {}];
+  };
+  /** Every total (no filter, and random ones) is the plain SUM over the logs. */
+  const expectTotalsExact = async () => {
+    expect(await sumLogQuota(db, {}, {})).toBe(await sumLogQuotaRaw(db, {}, {}));
+    for (let i = 0; i < 80; i++) {
+      const [filter, scope] = randomFilter();
+      const raw = await sumLogQuotaRaw(db, filter, scope);
+      expect({ filter, scope, quota: await sumLogQuota(db, filter, scope) }).toEqual({
+        filter,
+        scope,
+        quota: raw,
+      });
+    }
+  };
+  const sorted = (rows: object[]) =>
+    rows
+      .map((row) =>
+        JSON.stringify(
+          Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? v : Number(v)])),
+        ),
+      )
+      .sort();
+  /** The summary tables as they are, and as every log in the table gives them. */
+  const summariesAndLogs = async () => {
+    const logs = await db.kysely
+      .selectFrom('logs')
+      .select([...SUMMARIZED_COLUMNS])
+      .execute();
+    const expected = summarizeLogs(logs);
+    return {
+      actual: {
+        hourly: sorted(await db.kysely.selectFrom('log_summaries').selectAll().execute()),
+        daily: sorted(await db.kysely.selectFrom('log_daily_summaries').selectAll().execute()),
+      },
+      expected: { hourly: sorted(expected.hourly), daily: sorted(expected.daily) },
+    };
+  };
+  const expectSummariesWhole = async () => {
+    const { actual, expected } = await summariesAndLogs();
+    expect(actual).toEqual(expected);
+  };
+  const awaitingFold = async () =>
+    Number(
+      (
+        await db.kysely
+          .selectFrom('logs')
+          .select((eb) => eb.fn.countAll<number>().as('logs'))
+          .where('summarized', '=', 0)
+          .where(
+            'id',
+            '>',
+            sql<number>`(select summarized_through from log_summary_state where name = 'folded')`,
+          )
+          .executeTakeFirstOrThrow()
+      ).logs,
+    );
+
+  const open = async () => {
+    database = await createTestDatabase();
+    db = openDatabase(database.target);
+    await migrateToLatest(db);
+  };
+  afterEach(async () => {
+    await db.close();
+    await database.drop();
+  });
+
+  it('totals count the logs not folded yet; a fold takes each in once', async () => {
+    await open();
+    await settle(40);
+    const written = await db.kysely.selectFrom('logs').select('summarized').execute();
+    expect(written.length).toBeGreaterThan(100);
+    expect(written.every((log) => Number(log.summarized) === 0)).toBe(true);
+    expect(await db.kysely.selectFrom('log_summaries').selectAll().execute()).toEqual([]);
+    await expectTotalsExact();
+
+    expect(await foldLogSummaries(db)).toBe(written.length);
+    await expectSummariesWhole();
+    await expectTotalsExact();
+    expect(await foldLogSummaries(db)).toBe(0);
+
+    // Some folded, some not: still exact; the next fold takes in only the new ones.
+    await settle(15);
+    const fresh = await awaitingFold();
+    expect(fresh).toBeGreaterThan(0);
+    await expectTotalsExact();
+    expect(await foldLogSummaries(db)).toBe(fresh);
+    await expectSummariesWhole();
+  });
+
+  it('folds in small steps, and several folds and a clean-up at once take every log in once', async () => {
+    await open();
+    await settle(30);
+    expect(await foldLogSummaries(db, 7)).toBeGreaterThan(0);
+    await expectSummariesWhole();
+    await settle(30);
+    const cut = W + DAY + 5 * HOUR + 1234;
+    await Promise.all([
+      foldLogSummaries(db, 5),
+      foldLogSummaries(db, 9),
+      deleteLogsBefore(db, cut),
+      settle(5),
+    ]);
+    await expectTotalsExact();
+    await foldLogSummaries(db);
+    await expectSummariesWhole();
+    await expectTotalsExact();
+  });
+
+  it('a clean-up takes out only the folded logs it deletes; those not folded never enter', async () => {
+    await open();
+    await settle(30);
+    await foldLogSummaries(db);
+    await settle(30);
+    expect(await awaitingFold()).toBeGreaterThan(20);
+    // Mid-hour and mid-day: both partial buckets lose what their deleted logs added.
+    expect(await deleteLogsBefore(db, W + DAY + 5 * HOUR + 1234)).toBeGreaterThan(20);
+    await expectTotalsExact();
+    await foldLogSummaries(db);
+    await expectSummariesWhole();
+    await expectTotalsExact();
+  });
+
+  it('a server folds on its own once its ledger has written a thousand logs', async () => {
+    database = await createTestDatabase();
+    const t = await startTestApp({ database });
+    db = openDatabase(database.target);
+    try {
+      const folded = async () =>
+        Number(
+          (
+            await db.kysely
+              .selectFrom('log_summary_state')
+              .select('summarized_through')
+              .where('name', '=', 'folded')
+              .executeTakeFirstOrThrow()
+          ).summarized_through,
+        );
+      const before = await folded();
+      for (let batch = 0; batch < 40; batch++)
+        await t.db.ledger.settle(
+          'fold-test',
+          ++seq,
+          Array.from({ length: 25 }, () => logOnly('fold-test', randomLog())),
+          W,
+        );
+      // Well before the fold a quiet server makes every 5 s.
+      await vi.waitFor(async () => expect(await folded()).toBeGreaterThanOrEqual(before + 1000), {
+        timeout: 3000,
+        interval: 50,
+      });
+      await expectSummariesWhole();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('ids given again after the newest logs were deleted are folded (a table without AUTOINCREMENT)', async () => {
+    await open();
+    await settle(20);
+    await foldLogSummaries(db);
+    expect(await deleteLogsBefore(db, W + 10 * DAY)).toBeGreaterThan(20);
+    // Without AUTOINCREMENT's counter SQLite numbers the next row after the newest left: 1 here.
+    await sql`delete from sqlite_sequence where name = 'logs'`.execute(db.kysely);
+    await settle(10);
+    const ids = await db.kysely.selectFrom('logs').select('id').orderBy('id').execute();
+    expect(ids[0]?.id).toBe(1);
+    await expectTotalsExact();
+    await foldLogSummaries(db);
+    await expectSummariesWhole();
+  });
+});
