@@ -1,5 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { summarizeLogs } from '../repos/log-summaries/buckets';
+import { dailyValues, hourlyValues, summaryUpsert } from '../repos/log-summaries/upserts';
 import type { Database, NewLogRow } from '../schema';
 import type { SqliteBusyTimeout } from '../sqlite-busy-timeout';
 import { ProgramLedger } from './program-ledger';
@@ -27,8 +29,8 @@ export class SqliteLedger extends ProgramLedger {
   /** Every settlement runs these: prepared once, not looked up by their text each time. */
   readonly #begin: Statement;
   readonly #commit: Statement;
-  /** The log rows' insert, prepared on first use. */
-  #logInsert?: Statement;
+  /** The log rows' inserts and their summaries' upserts, prepared on first use. */
+  #logStatements?: Record<'summarized' | 'awaitingFold' | 'hourly' | 'daily', Statement>;
   #logsLeftToFold = 0;
 
   constructor(
@@ -86,12 +88,21 @@ export class SqliteLedger extends ProgramLedger {
   }
 
   /**
-   * The logs alone, marked as awaiting a fold: their summaries are added after the commit, off the
-   * answer's path (log-summaries/fold.ts), and the totals read them from the logs until then.
+   * A batch's logs and their summaries: one upsert per distinct key, in the transaction. A lone log
+   * (every batch at concurrency 1) would pay both upserts for itself: it is written marked as
+   * awaiting a fold instead, which adds it after the commit, off the answer's path, at a fraction of
+   * that (log-summaries/fold.ts); the totals read it from the logs until then.
    */
   #insertLogs(logs: NewLogRow[]): void {
-    this.#logInsert ??= this.#statement(logInsert('sqlite', 1, true));
-    const insert = this.#logInsert;
+    this.#logStatements ??= {
+      summarized: this.#statement(logInsert('sqlite', 1)),
+      awaitingFold: this.#statement(logInsert('sqlite', 1, true)),
+      hourly: this.#statement(summaryUpsert('sqlite', 'log_summaries', 1)),
+      daily: this.#statement(summaryUpsert('sqlite', 'log_daily_summaries', 1)),
+    };
+    const { summarized, awaitingFold, hourly, daily } = this.#logStatements;
+    const lone = logs.length === 1;
+    const insert = lone ? awaitingFold : summarized;
     const values: unknown[] = new Array(LOG_VALUES_PER_ROW);
     for (const log of logs) {
       logValues(log, values);
@@ -99,7 +110,13 @@ export class SqliteLedger extends ProgramLedger {
       // Spread: better-sqlite3 reads an array's values one N-API call each, its arguments at once.
       insert.run(...values);
     }
-    this.#logsLeftToFold += logs.length;
+    if (lone) {
+      this.#logsLeftToFold += 1;
+      return;
+    }
+    const summaries = summarizeLogs(logs);
+    for (const row of summaries.hourly) hourly.run(...hourlyValues(row));
+    for (const row of summaries.daily) daily.run(...dailyValues(row));
   }
 
   override get logsLeftToFold(): number {

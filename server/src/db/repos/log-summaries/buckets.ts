@@ -4,9 +4,9 @@ import type { LogDailySummaryRow, LogSummaryRow, NewLogRow } from '../../schema'
  * Log totals without scanning the logs: `log_summaries` holds quota and row count per UTC hour and
  * every filterable column, `log_daily_summaries` per UTC day, type, model and channel (the admin's
  * totals that filter by no user or token, over far fewer rows). Both are written in the transaction
- * that writes the logs (on SQLite the ledger's logs are folded in after it: fold.ts) and corrected by
- * the transaction that deletes them, so a total is exact: whole buckets from a summary (and the
- * ledger's logs not folded yet), the partial buckets at a range's edges from the finer level or the
+ * that writes the logs (on SQLite a settlement's lone log is folded in after it: fold.ts) and
+ * corrected by the transaction that deletes them, so a total is exact: whole buckets from a summary
+ * (and the logs not folded yet), the partial buckets at a range's edges from the finer level or the
  * raw rows. Logs without created_at (never written by one-api or Switchyard) are not summarized.
  * Logs another program writes (one-api on the same database) are added by the catch-up (catch-up.ts).
  */

@@ -8,42 +8,30 @@ import { summaryFoldOfLogs } from './upserts';
 const IDS_PER_FOLD = 1000;
 
 /**
- * The embedded ledger writes its logs marked false and leaves their summaries to this (SQLite only):
+ * The embedded ledger writes a lone log marked false and leaves its summaries to this (SQLite only):
  * adds every log so marked with an id above the fold's mark to the summaries and moves the mark to
  * the newest id, in transactions of IDS_PER_FOLD ids, each under the summaries' lock. SQLite has
  * one writer at a time and the ledger never chooses an id, so its ids follow commit order: nothing
  * below the mark commits after it moved. Until a log is folded, the totals read it from the logs
- * (sumLogQuota). Answers how many logs it folded.
+ * (sumLogQuota).
  */
-export async function foldLogSummaries(db: Sql, idsPerFold = IDS_PER_FOLD): Promise<number> {
+export async function foldLogSummaries(db: Sql, idsPerFold = IDS_PER_FOLD): Promise<void> {
   // Nothing new (an idle server): two point reads, no transaction.
-  if ((await newestLogId(db)) <= (await readFoldedThrough(db))) return 0;
-  let total = 0;
-  for (;;) {
-    const { folded, left } = await inTransaction(db, (tx) => foldBatch(tx, idsPerFold));
-    total += folded;
-    if (!left) return total;
+  if ((await newestLogId(db)) <= (await readFoldedThrough(db))) return;
+  while (await inTransaction(db, (tx) => foldBatch(tx, idsPerFold))) {
     // Others' turn between two transactions.
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
-async function foldBatch(tx: Sql, limit: number): Promise<{ folded: number; left: boolean }> {
+/** Folds the next ids; answers whether newer ones are left. */
+async function foldBatch(tx: Sql, limit: number): Promise<boolean> {
   const { folded: mark } = await lockSummaryState(tx);
   const newest = await newestLogId(tx);
-  if (newest <= mark) return { folded: 0, left: false };
+  if (newest <= mark) return false;
   const upTo = Math.min(newest, mark + limit);
-  const counted = await tx.kysely
-    .selectFrom('logs')
-    .select((eb) => eb.fn.countAll<number>().as('logs'))
-    .where('id', '>', mark)
-    .where('id', '<=', upTo)
-    .where('summarized', '=', 0)
-    .executeTakeFirst();
-  const folded = Number(counted?.logs ?? 0);
-  if (folded > 0)
-    for (const table of ['log_summaries', 'log_daily_summaries'] as const)
-      await tx.kysely.executeQuery(CompiledQuery.raw(summaryFoldOfLogs(table), [mark, upTo]));
+  for (const table of ['log_summaries', 'log_daily_summaries'] as const)
+    await tx.kysely.executeQuery(CompiledQuery.raw(summaryFoldOfLogs(table), [mark, upTo]));
   await setFoldedThrough(tx, upTo);
-  return { folded, left: upTo < newest };
+  return upTo < newest;
 }
