@@ -32,27 +32,15 @@ describe('logs another program writes to the same database', () => {
   let alice: Client;
   let aliceId = 0;
 
-  const { random, pick, timeWithinThreeDays } = seededRandom(7);
+  const { random, pick, timeWithinThreeDays, logOf } = seededRandom(7);
   const randomTime = () => timeWithinThreeDays(W);
   const randomLog = (): OneApiLog => {
     const isAlice = random() < 0.5;
-    return {
-      user_id: isAlice ? aliceId : 999,
-      created_at: randomTime(),
-      type: pick([1, 2, 2, 2, 3]),
-      content: 'one-api',
-      username: isAlice ? 'alice' : 'bob',
-      token_name: pick(['a1', 'b1', '']),
-      model_name: pick(['gpt-4', 'gpt-4o', '']),
-      quota: Math.floor(random() * 1000),
-      prompt_tokens: 1,
-      completion_tokens: 1,
-      channel_id: pick([1, 2, 3]),
-      request_id: '',
-      elapsed_time: 0,
-      is_stream: false,
-      system_prompt_reset: false,
-    };
+    return logOf(
+      isAlice ? { id: aliceId, name: 'alice' } : { id: 999, name: 'bob' },
+      randomTime(),
+      'one-api',
+    );
   };
   const writeAsOneApi = async (logs: OneApiLog[], via: Db = oneApi) => {
     for (const log of logs) await via.kysely.insertInto('logs').values(log).execute();

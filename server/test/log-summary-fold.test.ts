@@ -25,25 +25,12 @@ describe.skipIf(TEST_DIALECT !== 'sqlite')('log summaries folded after the commi
   let database: TestDatabase;
   let db: Db;
   let seq = 0;
-  const { random, pick, timeWithinThreeDays } = seededRandom(11);
-
-  const randomLog = (): NewLogRow => ({
-    user_id: pick([1, 2]),
-    created_at: timeWithinThreeDays(W),
-    type: pick([1, 2, 2, 2, 3]),
-    content: 'fold',
-    username: pick(['alice', 'bob']),
-    token_name: pick(['a1', 'b1', '']),
-    model_name: pick(['gpt-4', 'gpt-4o', '']),
-    quota: Math.floor(random() * 1000),
-    prompt_tokens: 1,
-    completion_tokens: 1,
-    channel_id: pick([1, 2, 3]),
-    request_id: '',
-    elapsed_time: 0,
-    is_stream: false,
-    system_prompt_reset: false,
-  });
+  const { random, pick, timeWithinThreeDays, logOf } = seededRandom(11);
+  const users = [
+    { id: 1, name: 'alice' },
+    { id: 2, name: 'bob' },
+  ];
+  const randomLog = (): NewLogRow => logOf(pick(users), timeWithinThreeDays(W), 'fold');
   /**
    * Batches of one log and of several, through the ledger, as the relay settles them; answers how
    * many were alone (left to a fold; a batch's logs are summarized in its transaction).

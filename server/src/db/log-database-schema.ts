@@ -3,7 +3,7 @@ import { ensureSchema } from './ensure-schema';
 import { LOG_OUTBOX_TABLES, LOG_RECEIPT_TABLES } from './log-database-tables';
 import { createUnsummarizedIndex } from './repos/log-summaries/catch-up';
 import { rebuildLogSummaries } from './repos/log-summaries/rebuild';
-import { createSummaryState } from './repos/log-summaries/state';
+import { createFoldMark, createSummaryState } from './repos/log-summaries/state';
 import { LOG_SUMMARY_MARK_TABLES, LOG_SUMMARY_TABLES, TABLES } from './table-definitions';
 
 /** The main database's outbox (with LOG_SQL_DSN; a table of its own beside one-api's). */
@@ -13,7 +13,8 @@ export async function ensureLogOutbox(db: Db): Promise<void> {
 
 /**
  * LOG_SQL_DSN's tables: the logs (one-api's table, which may be there already), their summaries and
- * the receipts, nothing else. Summaries are built from the logs there the first time.
+ * the receipts, nothing else. Summaries are built from the logs there the first time (and the fold's
+ * mark written, at the newest log: logs shipped here are written with their summaries).
  */
 export async function prepareLogDatabase(db: Db): Promise<void> {
   const logs = db.logDatabase;
@@ -27,7 +28,9 @@ export async function prepareLogDatabase(db: Db): Promise<void> {
   ]);
   await createUnsummarizedIndex(logs.kysely, logs.dialect);
   const state = await logs.kysely.selectFrom('log_summary_state').select('name').executeTakeFirst();
-  if (state) return;
-  await createSummaryState(logs);
-  await rebuildLogSummaries(logs);
+  if (!state) {
+    await createSummaryState(logs);
+    await rebuildLogSummaries(logs);
+  }
+  await createFoldMark(logs);
 }

@@ -73,23 +73,18 @@ export async function lockSummaryState(db: Sql): Promise<SummaryMarks> {
 }
 
 /** The last id a fold took in, without a lock. */
-export async function readFoldedThrough(db: Sql): Promise<number> {
-  const row = await db.kysely
-    .selectFrom('log_summary_state')
-    .select('summarized_through')
-    .where('name', '=', FOLDED)
-    .executeTakeFirst();
-  return Number(row?.summarized_through ?? 0);
-}
+export const readFoldedThrough = (db: Sql): Promise<number> => readMark(db, FOLDED);
 
 /** The last id the last rebuild took in, without a lock. */
-export async function readSummarizedThrough(db: Sql): Promise<number> {
+export const readSummarizedThrough = (db: Sql): Promise<number> => readMark(db, ROW);
+
+async function readMark(db: Sql, name: string): Promise<number> {
   const row = await db.kysely
     .selectFrom('log_summary_state')
     .select('summarized_through')
-    .where('name', '=', ROW)
+    .where('name', '=', name)
     .executeTakeFirst();
-  if (!row) throw new Error('log_summary_state has no row: migration 0004 did not run');
+  if (!row) throw new Error(`log_summary_state has no row ${name}: a migration did not run`);
   return Number(row.summarized_through);
 }
 
