@@ -124,8 +124,9 @@ export async function keepFoldedBelowNewest(db: Sql): Promise<void> {
 
 type LogsExpression = ExpressionBuilder<Database, 'logs'>;
 
-/** Marked false: written by the embedded ledger, summarized by a fold. */
-export const AWAITING_FOLD = sql<boolean>`summarized = ${sql.lit(false)}`;
+/** Marked false: written by the embedded ledger, summarized by a fold (the SQL of every dialect). */
+export const AWAITING_FOLD_SQL = 'summarized = FALSE';
+const AWAITING_FOLD = sql<boolean>`${sql.raw(AWAITING_FOLD_SQL)}`;
 
 /**
  * The logs the embedded ledger wrote that no fold took in yet, as a table named `logs` (SQLite only):
@@ -134,7 +135,7 @@ export const AWAITING_FOLD = sql<boolean>`summarized = ${sql.lit(false)}`;
  */
 export const logsAwaitingFold = (db: Sql) =>
   db.kysely.selectFrom(
-    sql<LogRow>`(SELECT * FROM logs NOT INDEXED WHERE id > (SELECT summarized_through FROM log_summary_state WHERE name = ${sql.lit(FOLDED)}) AND summarized = 0)`.as(
+    sql<LogRow>`(SELECT * FROM logs NOT INDEXED WHERE id > (SELECT summarized_through FROM log_summary_state WHERE name = ${sql.lit(FOLDED)}) AND ${AWAITING_FOLD})`.as(
       'logs',
     ),
   ) as unknown as SelectQueryBuilder<Database, 'logs', object>;

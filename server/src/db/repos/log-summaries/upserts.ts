@@ -4,6 +4,7 @@ import type { ScriptStatement } from '../../pg-script';
 import { withPlaceholders } from '../../placeholders';
 import type { LogDailySummaryRow, LogSummaryRow } from '../../schema';
 import { DAILY_KEY, DAY, HOUR, HOURLY_KEY, type LogSummaries } from './buckets';
+import { AWAITING_FOLD_SQL } from './state';
 
 const ROWS_PER_UPSERT = 200;
 
@@ -74,7 +75,7 @@ export function summaryFoldOfLogs(table: SummaryTable): string {
   const insert =
     `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${keys.join(', ')}, ` +
     'SUM(COALESCE(quota, 0)), COUNT(*) FROM logs ' +
-    'WHERE id > ? AND id <= ? AND summarized = 0 AND created_at IS NOT NULL ' +
+    `WHERE id > ? AND id <= ? AND ${AWAITING_FOLD_SQL} AND created_at IS NOT NULL ` +
     `GROUP BY ${keys.map((_, index) => index + 1).join(', ')}`;
   return insert + onConflictAdd('sqlite', table);
 }
