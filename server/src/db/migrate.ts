@@ -65,7 +65,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
-    // The mark of the logs the embedded ledger leaves to a fold (log-summaries/fold.ts).
+    // The mark of the logs the ledger leaves to a fold (log-summaries/fold.ts).
     '0015_log_summary_fold': { up: (db) => createFoldMark({ kysely: db as Kysely<Database>, dialect }) },
   };
 }

@@ -322,7 +322,7 @@ export const LEDGER_TABLES: TableDefinition[] = [
 /**
  * Which logs the summaries hold (added by migration 0004). `logs.summarized` is a column of ours in
  * one-api's table, nullable and without a default: Switchyard sets it on the logs it writes with their
- * summary (false on the logs SQLite's ledger leaves to a fold: log-summaries/fold.ts), rows another
+ * summary (false on the lone logs the ledger leaves to a fold: log-summaries/fold.ts), rows another
  * program writes leave it NULL until they are caught up. The index that finds those rows depends on
  * the dialect (partial where it can be) and is made by the migration.
  */

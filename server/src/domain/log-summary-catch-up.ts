@@ -1,10 +1,11 @@
 import type { Sql } from '../db/connect';
 import { catchUpLogSummaries } from '../db/repos/log-summaries/catch-up';
 import { foldLogSummaries } from '../db/repos/log-summaries/fold';
+import { leavesLoneLogsToFold } from '../db/repos/log-summaries/state';
 
 const EVERY_MS = 60_000;
 /**
- * The embedded ledger's logs are folded into the summaries (SQLite) once this process wrote
+ * The ledger's lone logs are folded into the summaries (leavesLoneLogsToFold) once this process wrote
  * FOLD_AFTER_LOGS of them (looked at every FOLD_CHECK_MS), or FOLD_AT_LEAST_EVERY_MS after the last
  * fold (other processes' logs, a quiet server): a fold's cost is per log, not per second.
  */
@@ -13,8 +14,8 @@ const FOLD_CHECK_MS = 500;
 const FOLD_AT_LEAST_EVERY_MS = 5000;
 
 /**
- * Keeps the log summaries up with the logs: on SQLite, folds the logs the embedded ledger writes
- * without their summaries; on every database, catches up the logs another program
+ * Keeps the log summaries up with the logs: on SQLite and PostgreSQL, folds the logs the ledger
+ * writes without their summaries; on every database, catches up the logs another program
  * writes (one-api on the same database during a migration, a script) at start-up, then every minute.
  * Every process runs one; the database orders their runs, so no log is taken in twice.
  */
@@ -39,7 +40,7 @@ export class LogSummaryCatchUp {
   async start(): Promise<void> {
     await this.#run(() => this.catchUp());
     this.#every(this.deps.everyMs ?? EVERY_MS, () => this.catchUp());
-    if (this.deps.db.dialect === 'sqlite') this.#every(FOLD_CHECK_MS, () => this.#foldWhenDue());
+    if (leavesLoneLogsToFold(this.deps.db.dialect)) this.#every(FOLD_CHECK_MS, () => this.#foldWhenDue());
   }
 
   /** Folds, then takes in the logs another program wrote; answers how many of those. */
@@ -56,7 +57,7 @@ export class LogSummaryCatchUp {
   }
 
   async #fold(): Promise<void> {
-    if (this.deps.db.dialect !== 'sqlite') return;
+    if (!leavesLoneLogsToFold(this.deps.db.dialect)) return;
     this.#lastFold = { logs: this.deps.logsLeftToFold?.() ?? 0, atMs: performance.now() };
     await foldLogSummaries(this.deps.db);
   }

@@ -9,6 +9,7 @@ import {
   type SendStatements,
 } from '../pg-script';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
+import { leftToFold } from '../repos/log-summaries/state';
 import { logSummaryUpserts } from '../repos/log-summaries/upserts';
 import type { NewLogRow } from '../schema';
 import { inTransaction, retryOnConflict } from '../transaction';
@@ -76,23 +77,39 @@ export class KyselyLedger extends ProgramLedger {
     super();
   }
 
-  /** The statements that write a batch's logs: its rows (or outbox rows) and, in the logs' table, their summaries. */
+  #logsLeftToFold = 0;
+
+  override get logsLeftToFold(): number {
+    return this.#logsLeftToFold;
+  }
+
+  /**
+   * The statements that write a batch's logs: its rows (or outbox rows) and, in the logs' table, their
+   * summaries. A lone log (every batch at concurrency 1) goes without them where a fold adds them
+   * after the commit (PostgreSQL: log-summaries/fold.ts), as on SQLite (sqlite-ledger.ts).
+   */
   #logWrites(logs: NewLogRow[]): ScriptStatement[] {
-    const { kysely } = this.db;
+    const { kysely, dialect } = this.db;
     if (this.db.logOutbox)
       return outboxRows(logs, LOG_ROWS_PER_INSERT).map((rows) =>
         kysely.insertInto('log_outbox').values(rows).compile(),
       );
+    if (leftToFold(dialect, logs.length)) {
+      const values: unknown[] = new Array(LOG_VALUES_PER_ROW);
+      logValues(logs[0] as NewLogRow, values);
+      this.#logsLeftToFold += 1;
+      return [{ sql: logInsert(dialect, 1, true), parameters: values }];
+    }
     const writes: ScriptStatement[] = [];
     for (let start = 0; start < logs.length; start += LOG_ROWS_PER_INSERT) {
       const rows = logs.slice(start, start + LOG_ROWS_PER_INSERT);
       const values: unknown[] = new Array(rows.length * LOG_VALUES_PER_ROW);
       for (const [index, log] of rows.entries()) logValues(log, values, index * LOG_VALUES_PER_ROW);
-      writes.push({ sql: logInsert(this.db.dialect, rows.length), parameters: values });
+      writes.push({ sql: logInsert(dialect, rows.length), parameters: values });
     }
     // Upserted in key order, like every other row the ledger locks (see programs.ts).
     const { hourly, daily } = summarizeLogs(logs);
-    const upserts = logSummaryUpserts(this.db.dialect, {
+    const upserts = logSummaryUpserts(dialect, {
       hourly: hourly.sort(
         byColumns('bucket', 'type', 'user_id', 'username', 'token_name', 'model_name', 'channel_id'),
       ),

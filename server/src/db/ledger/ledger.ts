@@ -92,7 +92,7 @@ export interface QuotaLedger {
   heldByOthers(userId: number, holder: string): Promise<number>;
   /**
    * How many logs this process has written without their summaries, for a fold to add
-   * (log-summaries/fold.ts): SQLite's; always 0 where the summaries commit with the logs.
+   * (log-summaries/fold.ts); always 0 where the summaries commit with the logs.
    */
   readonly logsLeftToFold: number;
 }

@@ -1,6 +1,7 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
+import { leftToFold } from '../repos/log-summaries/state';
 import { dailyValues, hourlyValues, summaryUpsert } from '../repos/log-summaries/upserts';
 import type { Database, NewLogRow } from '../schema';
 import type { SqliteBusyTimeout } from '../sqlite-busy-timeout';
@@ -101,7 +102,7 @@ export class SqliteLedger extends ProgramLedger {
       daily: this.#statement(summaryUpsert('sqlite', 'log_daily_summaries', 1)),
     };
     const { summarized, awaitingFold, hourly, daily } = this.#logStatements;
-    const lone = logs.length === 1;
+    const lone = leftToFold('sqlite', logs.length);
     const insert = lone ? awaitingFold : summarized;
     const values: unknown[] = new Array(LOG_VALUES_PER_ROW);
     for (const log of logs) {

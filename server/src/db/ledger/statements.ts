@@ -137,7 +137,7 @@ const logInserts = new Map<string, string>();
 /**
  * The INSERT of `rows` log rows (their values from logValues, one row after another), each marked as
  * in the summaries, which the ledger adds to in the same transaction (see asSummarized), or, where
- * a fold adds them after the commit (`awaitingFold`, SQLite: see log-summaries/fold.ts), marked false.
+ * a fold adds them after the commit (`awaitingFold`: see log-summaries/fold.ts), marked false.
  */
 export function logInsert(dialect: Dialect, rows: number, awaitingFold = false): string {
   const key = `${dialect} ${rows} ${awaitingFold}`;

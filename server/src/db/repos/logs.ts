@@ -11,7 +11,7 @@ import type { Database, LogRow, NewLogRow } from '../schema';
 import { inTransaction } from '../transaction';
 import { DAY, HOUR, summarizeLogs } from './log-summaries/buckets';
 import { removeLogsFromSummaries } from './log-summaries/removal';
-import { keepFoldedBelowNewest, logsAwaitingFold } from './log-summaries/state';
+import { keepFoldedBelowNewest, leavesLoneLogsToFold, logsAwaitingFold } from './log-summaries/state';
 import { splitRange, type TimeRange } from './log-summaries/time-ranges';
 import { addLogSummaries } from './log-summaries/upserts';
 
@@ -134,9 +134,9 @@ export async function sumLogQuota(db: Sql, filter: Partial<LogFilter>, scope: Lo
     Boolean(f.tokenName);
   const k = db.kysely;
   const parts: Array<SelectQueryBuilder<Database, keyof Database, { quota: number | null }>> = [];
-  /** The logs of whole buckets a summary lacks yet: the embedded ledger's until they are folded. */
+  /** The logs of whole buckets a summary lacks yet: the ledger's lone logs until they are folded. */
   const awaitingFold = (whole: { from?: number; before?: number }) => {
-    if (db.dialect !== 'sqlite') return;
+    if (!leavesLoneLogsToFold(db.dialect)) return;
     const range = { startTimestamp: whole.from, endTimestamp: whole.before && whole.before - 1 };
     parts.push(
       filtered(

@@ -78,7 +78,7 @@ const sortedByKey = <T>(rows: Map<string, T>): T[] =>
 
 /**
  * Folds logs into one summary row per distinct key, sorted by key (a stable lock order). The same
- * rule in SQL, for SQLite's fold: SUMMARY_KEY_OF_LOG (upserts.ts).
+ * rule in SQL, for the fold: SUMMARY_KEY_OF_LOG (upserts.ts).
  */
 export function summarizeLogs(logs: Summarizable[]): LogSummaries {
   const hourly = new Map<string, LogSummaryRow>();

@@ -66,18 +66,23 @@ const SUMMARY_KEY_OF_LOG: Record<SummaryTable, readonly string[]> = {
 };
 
 /**
- * The upsert that adds every log with an id in (`?`, `?`] the embedded ledger left to a fold (marked
- * false) to `table`, grouped by the database (SQLite's fold, fold.ts): its logs summed per key.
+ * The upsert that adds every log with an id in (`?`, `?`] the ledger left to a fold (marked false) to
+ * `table`, grouped by the database (fold.ts): its logs summed per key, in key order on PostgreSQL
+ * (whose batches upsert theirs in that order too, so that the two do not wait on each other in a
+ * circle).
  */
-export function summaryFoldOfLogs(table: SummaryTable): string {
+export function summaryFoldOfLogs(dialect: Dialect, table: SummaryTable): string {
   const columns = [...KEY_OF[table], 'quota', 'log_count'];
   const keys = SUMMARY_KEY_OF_LOG[table];
+  const positions = keys.map((_, index) => index + 1).join(', ');
+  // The batches' order: JavaScript's, code point by code point (the C collation's, not the database's).
+  const keyOrder = keys.map((key) => (key.includes("''") ? `${key} COLLATE "C"` : key)).join(', ');
   const insert =
     `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${keys.join(', ')}, ` +
     'SUM(COALESCE(quota, 0)), COUNT(*) FROM logs ' +
     `WHERE id > ? AND id <= ? AND ${AWAITING_FOLD_SQL} AND created_at IS NOT NULL ` +
-    `GROUP BY ${keys.map((_, index) => index + 1).join(', ')}`;
-  return insert + onConflictAdd('sqlite', table);
+    `GROUP BY ${positions}${dialect === 'postgres' ? ` ORDER BY ${keyOrder}` : ''}`;
+  return withPlaceholders(dialect, insert + onConflictAdd(dialect, table));
 }
 
 export const hourlyValues = (row: LogSummaryRow): unknown[] => [
