@@ -6,7 +6,7 @@ import { LOG_VALUES_PER_ROW, logInsert, logValues } from '../src/db/ledger/state
 import { migrateToLatest } from '../src/db/migrate';
 import { SUMMARIZED_COLUMNS, summarizeLogs } from '../src/db/repos/log-summaries/buckets';
 import { foldLogSummaries } from '../src/db/repos/log-summaries/fold';
-import { AWAITING_FOLD_SQL } from '../src/db/repos/log-summaries/state';
+import { AWAITING_FOLD_SQL, newestLogId, readFoldedThrough } from '../src/db/repos/log-summaries/state';
 import { deleteLogsBefore, type LogScope, sumLogQuota, sumLogQuotaRaw } from '../src/db/repos/logs';
 import type { NewLogRow } from '../src/db/schema';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from './databases';
@@ -185,31 +185,13 @@ describe.skipIf(TEST_DIALECT === 'mysql')('log summaries folded after the commit
     const t = await startTestApp({ database });
     db = openDatabase(database.target);
     try {
-      const folded = async () =>
-        Number(
-          (
-            await db.kysely
-              .selectFrom('log_summary_state')
-              .select('summarized_through')
-              .where('name', '=', 'folded')
-              .executeTakeFirstOrThrow()
-          ).summarized_through,
-        );
-      const newestId = async () =>
-        Number(
-          (
-            await db.kysely
-              .selectFrom('logs')
-              .select((eb) => eb.fn.max('id').as('id'))
-              .executeTakeFirstOrThrow()
-          ).id,
-        );
+      const folded = () => readFoldedThrough(db);
       // Charged to the root user (nothing: each costs 0), settled fifty at a time: all of them well
       // within the 5 s after which a quiet server folds anyway. The thousandth log may be counted
       // while the last fifty are still being written: those before them are in the fold.
       let committedBeforeTheLast = 0;
       for (let call = 0; call < 1000; call += 50) {
-        if (call === 950) committedBeforeTheLast = await newestId();
+        if (call === 950) committedBeforeTheLast = await newestLogId(db);
         await Promise.all(
           Array.from({ length: 50 }, () =>
             t.db.ledger.settle('fold-test', ++seq, [{ ...logOnly('fold-test', randomLog()), userId: 1 }], W),
