@@ -16,8 +16,9 @@ const IDS_PER_FOLD = 1000;
  */
 export async function foldLogSummaries(db: Sql, idsPerFold = IDS_PER_FOLD): Promise<void> {
   // Nothing new (an idle server): two point reads, no transaction.
-  if ((await newestLogId(db)) <= (await readFoldedThrough(db))) return;
-  const horizon = await foldHorizon(db);
+  const newest = await newestLogId(db);
+  if (newest <= (await readFoldedThrough(db))) return;
+  const horizon = await foldHorizon(db, newest);
   while (await inTransaction(db, (tx) => foldBatch(tx, horizon, idsPerFold))) {
     // Others' turn between two transactions.
     await new Promise((resolve) => setImmediate(resolve));
@@ -39,7 +40,8 @@ async function foldBatch(tx: Sql, horizon: number, limit: number): Promise<boole
 const HORIZON_WAIT_MS = 2000;
 
 /**
- * The highest id below which no log can commit any more, or 0 when that is not known yet.
+ * The highest id below which no log can commit any more (`newest`, the newest id read just before,
+ * once that is so), or 0 when that is not known yet.
  *
  * SQLite has one writer at a time and the ledger never chooses an id, so its ids follow commit order:
  * the newest id is that horizon. PostgreSQL's do not: a transaction takes its log's id from the
@@ -50,8 +52,7 @@ const HORIZON_WAIT_MS = 2000;
  * transaction writing logs that stays open longer holds the fold back, not the totals: they read
  * what is not folded from the logs.
  */
-async function foldHorizon(db: Sql): Promise<number> {
-  const newest = await newestLogId(db);
+async function foldHorizon(db: Sql, newest: number): Promise<number> {
   if (db.dialect !== 'postgres') return newest;
   const writers = sql<{ writers: string[] | null }>`SELECT array_agg(virtualtransaction) AS writers
     FROM pg_locks WHERE relation = 'logs'::regclass AND mode = 'RowExclusiveLock'
