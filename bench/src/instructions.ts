@@ -170,6 +170,12 @@ const settings = {
    * about 45,000 calls (V8's `--trace-opt`), sooner at c=64 than at c=1.
    */
   warmCalls: Number(process.env.INSTR_WARM_CALLS ?? 50_000),
+  /**
+   * Calls after those, at the counted concurrency, before counting starts: what `npm run bench` warms
+   * a case with (BENCH_WARMUP, about 2 s of calls), so that the code this concurrency alone runs (a
+   * settlement of one call, say) is counted as compiled and not while it compiles.
+   */
+  caseWarmCalls: Number(process.env.INSTR_CASE_WARM_CALLS ?? 2_000),
   calls: Number(process.env.INSTR_CALLS ?? 2_000),
   concurrency: Number(process.env.INSTR_CONCURRENCY ?? 1),
   stream: process.env.INSTR_STREAM === '1',
@@ -232,8 +238,11 @@ async function count(
   url: string,
   headers: Record<string, string>,
 ): Promise<Counted> {
-  console.log(`${name}: warming up (${settings.warmCalls} calls), then counting ${settings.calls}`);
+  console.log(
+    `${name}: warming up (${settings.warmCalls} calls, then ${settings.caseWarmCalls} at c=${settings.concurrency}), then counting ${settings.calls}`,
+  );
   await send(url, headers, settings.warmCalls, 64);
+  await send(url, headers, settings.caseWarmCalls, settings.concurrency);
   const control = (option: string) => spawnSync('callgrind_control', [option, String(child.pid)]);
   control('--instr=on');
   const started = performance.now();
@@ -292,7 +301,7 @@ function print(counted: Counted[]) {
     ...counted.flatMap(({ idle }) => [perCall(idle.main), perCall(idle.others)]),
   ]);
   printTable(
-    `Thousand instructions a call (${settings.database}, ${settings.stream ? 'stream' : 'non-stream'}, c=${settings.concurrency}; ${settings.calls} calls counted after ${settings.warmCalls}): the main thread and the others; the last line apart`,
+    `Thousand instructions a call (${settings.database}, ${settings.stream ? 'stream' : 'non-stream'}, c=${settings.concurrency}; ${settings.calls} calls counted after ${settings.warmCalls} and ${settings.caseWarmCalls}): the main thread and the others; the last line apart`,
     ['where', ...counted.flatMap(({ name }) => [`${name} main`, `${name} others`])],
     rows,
   );
