@@ -59,7 +59,10 @@ export interface AppDeps {
   db: Db;
   /** Absent in tests: the app logs nothing. */
   logger?: FastifyBaseLogger;
-  /** Milliseconds since the epoch for mailed codes' expiry; tests move it forward. Default Date.now. */
+  /**
+   * Milliseconds since the epoch for mailed codes' expiry and the time between log folds; tests move
+   * it forward or hold it still. Default Date.now (the folds: performance.now).
+   */
   clock?: () => number;
   /** Set in a worker of a cluster (WORKERS > 1); absent in a process of its own. */
   worker?: WorkerRole;

@@ -258,6 +258,7 @@ export function createServices(
     logSummaryCatchUp: new LogSummaryCatchUp({
       db: db.logs,
       logsLeftToFold: () => db.ledger.logsLeftToFold,
+      clock,
       onCaughtUp: (logs) => logger?.info({ logs }, 'log summaries took in logs another program wrote'),
       onError: (error) => logger?.warn({ err: error }, 'log summary catch-up failed'),
     }),

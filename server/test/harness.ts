@@ -99,7 +99,7 @@ export interface StartOptions {
   database?: TestDatabase;
   /** A second database for the usage logs (LOG_SQL_DSN); the caller drops it. */
   logDatabase?: TestDatabase;
-  /** The app's clock for mailed codes' expiry (milliseconds since the epoch). */
+  /** The app's clock (milliseconds since the epoch): mailed codes' expiry, the time between log folds. */
   clock?: () => number;
   /** The app's logger (a test reads what the app logs); else TEST_LOG's, else none. */
   logger?: pino.Logger;

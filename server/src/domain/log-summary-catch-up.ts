@@ -31,6 +31,8 @@ export class LogSummaryCatchUp {
       /** The ledger's count of the logs it left to a fold (QuotaLedger.logsLeftToFold). */
       logsLeftToFold?: () => number;
       everyMs?: number;
+      /** Milliseconds, for the time since the last fold (a test holds it still); else performance.now. */
+      clock?: () => number;
       onCaughtUp?: (logs: number) => void;
       onError?: (error: unknown) => void;
     },
@@ -58,14 +60,18 @@ export class LogSummaryCatchUp {
 
   async #fold(): Promise<void> {
     if (!leavesLoneLogsToFold(this.deps.db.dialect)) return;
-    this.#lastFold = { logs: this.deps.logsLeftToFold?.() ?? 0, atMs: performance.now() };
+    this.#lastFold = { logs: this.deps.logsLeftToFold?.() ?? 0, atMs: this.#now() };
     await foldLogSummaries(this.deps.db);
   }
 
   async #foldWhenDue(): Promise<void> {
     const logs = (this.deps.logsLeftToFold?.() ?? 0) - this.#lastFold.logs;
-    if (logs >= FOLD_AFTER_LOGS || performance.now() - this.#lastFold.atMs >= FOLD_AT_LEAST_EVERY_MS)
+    if (logs >= FOLD_AFTER_LOGS || this.#now() - this.#lastFold.atMs >= FOLD_AT_LEAST_EVERY_MS)
       await this.#fold();
+  }
+
+  #now(): number {
+    return this.deps.clock ? this.deps.clock() : performance.now();
   }
 
   #every(ms: number, work: () => Promise<unknown>): void {

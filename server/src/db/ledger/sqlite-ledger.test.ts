@@ -11,19 +11,28 @@ import { migrateToLatest } from '../migrate';
 import type { Settlement } from './ledger';
 
 /**
- * Another connection, on a thread of its own, that takes the write lock and lets it go `holdMs`
- * later: resolves once it holds it, with a promise of its release.
+ * Another connection, on a thread of its own, that takes the write lock: resolves once it holds it.
+ * It keeps it until `letGoIn` is called, then `holdMs` longer, so a statement begun after that call
+ * waits at least `holdMs`, however late this thread heard that the lock was taken.
  */
-async function lockElsewhere(file: string, holdMs: number): Promise<{ released: Promise<void> }> {
+async function lockElsewhere(
+  file: string,
+  holdMs: number,
+): Promise<{ letGoIn: () => void; released: Promise<void> }> {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
     const database = new (require(workerData.driver))(workerData.file);
     database.exec('BEGIN IMMEDIATE');
     parentPort.postMessage('locked');
-    setTimeout(() => { database.exec('COMMIT'); database.close(); parentPort.postMessage('released'); }, workerData.holdMs);`,
+    Atomics.wait(workerData.signal, 0, 0);
+    Atomics.wait(workerData.signal, 0, 1, workerData.holdMs);
+    database.exec('COMMIT');
+    database.close();
+    parentPort.postMessage('released');`,
     {
       eval: true,
-      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, holdMs },
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, holdMs, signal },
     },
   );
   const messages: string[] = [];
@@ -35,7 +44,13 @@ async function lockElsewhere(file: string, holdMs: number): Promise<{ released: 
     });
   worker.on('message', (got: string) => messages.push(got));
   await told('locked');
-  return { released: told('released').then(() => worker.terminate().then(() => undefined)) };
+  return {
+    letGoIn() {
+      Atomics.store(signal, 0, 1);
+      Atomics.notify(signal, 0);
+    },
+    released: told('released').then(() => worker.terminate().then(() => undefined)),
+  };
 }
 
 describe('the embedded ledger', () => {
@@ -93,14 +108,15 @@ describe('the embedded ledger', () => {
     // The ledger's transaction leaves the connection not waiting (its BEGIN must not).
     await opened.ledger.register('holder-1', Date.now() + 60_000);
     const heldFor = 150;
-    const { released } = await lockElsewhere(file, heldFor);
+    const { letGoIn, released } = await lockElsewhere(file, heldFor);
     const started = performance.now();
+    letGoIn();
     // Blocks the event loop until the other thread commits: a statement that did not wait would fail
     // at once with SQLITE_BUSY.
     await opened.kysely.insertInto('options').values({ key: 'LockedWrite', value: 'waited' }).execute();
     const waited = performance.now() - started;
     await released;
-    expect(waited).toBeGreaterThanOrEqual(heldFor - 50);
+    expect(waited).toBeGreaterThanOrEqual(heldFor - 5);
     const row = await opened.kysely
       .selectFrom('options')
       .select('value')
