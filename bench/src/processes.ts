@@ -117,6 +117,7 @@ export async function buildBenchServers(): Promise<
     | 'ledgerFloor'
     | 'loopDelayProbe'
     | 'callCountProbe'
+    | 'promiseCountProbe'
     | 'heapProbe'
     | 'delayProxy',
     string
@@ -130,6 +131,7 @@ export async function buildBenchServers(): Promise<
     ledgerFloor: 'ledger-floor',
     loopDelayProbe: 'loop-delay-probe',
     callCountProbe: 'call-count-probe',
+    promiseCountProbe: 'promise-count-probe',
     heapProbe: 'heap-probe',
   };
   const outdir = path.join(root, 'bench/dist');
@@ -150,6 +152,7 @@ export async function buildBenchServers(): Promise<
     ledgerFloor: file(names.ledgerFloor),
     loopDelayProbe: pathToFileURL(file(names.loopDelayProbe)).href,
     callCountProbe: pathToFileURL(file(names.callCountProbe)).href,
+    promiseCountProbe: pathToFileURL(file(names.promiseCountProbe)).href,
     heapProbe: pathToFileURL(file(names.heapProbe)).href,
   };
 }

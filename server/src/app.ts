@@ -73,6 +73,8 @@ export interface App {
   services: Services;
   /** Every route registered, as `METHOD url` (HEAD routes Fastify adds for GETs left out). */
   routes: string[];
+  /** The relay's JSON calls served ahead of Fastify (relay/front/direct.ts). */
+  direct: DirectRelay;
 }
 
 /** Fastify's own keep-alive timeout, which it sets on a server it makes itself. */
@@ -194,7 +196,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     bodyLimit: config.relayBodyLimit,
     realtimeMessageLimit: config.realtimeMessageLimit,
   });
-  direct = new DirectRelay({
+  const directRelay = new DirectRelay({
     routes: jsonRoutes,
     identities: services.identities,
     budget: bodies,
@@ -203,6 +205,7 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     log: server.log,
     fastify: fastifyListener,
   });
+  direct = directRelay;
   // Fastify answers 503 to what arrives while it closes: from now on it takes every call.
   server.addHook('preClose', async () => direct?.close());
   billingDashboardRoutes(server, services);
@@ -232,5 +235,5 @@ export async function buildApp({ config, db, logger, clock, worker }: AppDeps): 
     await Promise.all(limiters.map((limiter) => limiter?.close()));
     await services.keyCounters.close();
   });
-  return { server, services, routes };
+  return { server, services, routes, direct: directRelay };
 }

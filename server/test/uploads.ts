@@ -63,6 +63,11 @@ export class Upload {
     return this.#answered;
   }
 
+  /** Sends the request's head now, before any of its body (node:http would hold it for the first write). */
+  sendHead(): void {
+    this.#request.flushHeaders();
+  }
+
   /** Sends `bytes` (waiting for the socket to take them); stops early once the server has answered. */
   async write(bytes: Buffer, pieceSize = 256 * 1024): Promise<void> {
     for (let offset = 0; offset < bytes.length && !this.#answered; offset += pieceSize) {

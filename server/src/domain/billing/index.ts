@@ -1,5 +1,6 @@
 import type { QuotaLedger } from '../../db/ledger/ledger';
 import type { NewLogRow } from '../../db/schema';
+import type { MaybePromise } from '../../maybe-promise';
 import type { OptionsStore } from '../options';
 import { HolderLease } from './holder-lease';
 import { type Price, PriceList, type QuotedPrice } from './prices';
@@ -126,7 +127,7 @@ export class Billing {
    * `settlementBacklog` settled calls wait to be written: whatever is served must be written before
    * more is, so a process killed during a database outage loses at most that many.
    */
-  reserve(payer: Payer, estimate: number, ceiling: number): Promise<Reservation | ReserveRefusal> {
+  reserve(payer: Payer, estimate: number, ceiling: number): MaybePromise<Reservation | ReserveRefusal> {
     if (this.#settlements.unwritten >= this.deps.settlementBacklog) {
       return Promise.reject(new SettlementBacklogFull(this.#settlements.unwritten));
     }

@@ -10,6 +10,7 @@ import {
   type PayerRef,
   type QuotaLedger,
 } from '../../db/ledger/ledger';
+import type { MaybePromise } from '../../maybe-promise';
 import type { HolderLease } from './holder-lease';
 import { keyOf, type ReservedCredit } from './reserved-credit';
 
@@ -127,20 +128,30 @@ export class Reservations {
    * process already holds, else with a guarded database update. `ceiling` (the most the call can
    * cost) decides whether the account is rich enough to hold credit ahead.
    */
-  async reserve(payer: Payer, estimate: number, ceiling: number): Promise<Reservation | ReserveRefusal> {
-    const { ledger, lease, credit, askForCredit, giveBack } = this.deps;
-    const deadline = performance.now() + this.deps.waitMs;
-    const left = () => Math.max(0, deadline - performance.now());
+  reserve(payer: Payer, estimate: number, ceiling: number): MaybePromise<Reservation | ReserveRefusal> {
     // At least one unit, so that an account with nothing left is refused even for a call estimated
     // at zero (one-api refuses those too); settlement charges the exact price either way.
     const amount = Math.max(1, estimate);
     const useCredit = this.deps.mayUseCredit();
-    const spent = useCredit ? credit.take(payer, amount) : undefined;
+    const spent = useCredit ? this.deps.credit.take(payer, amount) : undefined;
+    // From credit held already: answered at once, without a promise (the common case of a busy key).
     if (spent) {
       if (!this.#closing && spent.amount < amount * REFILL_BELOW_CALLS)
         this.#refill(payer, holdRequest(payer, amount, ceiling, true));
       return { payer, amount, holder: spent.holder };
     }
+    return this.#reserveInDatabase(payer, amount, ceiling, useCredit);
+  }
+
+  async #reserveInDatabase(
+    payer: Payer,
+    amount: number,
+    ceiling: number,
+    useCredit: boolean,
+  ): Promise<Reservation | ReserveRefusal> {
+    const { ledger, lease, credit, askForCredit, giveBack } = this.deps;
+    const deadline = performance.now() + this.deps.waitMs;
+    const left = () => Math.max(0, deadline - performance.now());
     const request = holdRequest(payer, amount, ceiling, useCredit);
     let answer = await this.#holdWithin(request, left());
     // Refused: credit held unused, by this process or by others, may be what is missing.

@@ -37,10 +37,16 @@ export class DirectRelay {
   readonly #routes: Map<string, JsonRelayRoute>;
   readonly #trusted: (address: string, hop: number) => boolean;
   #closing = false;
+  #served = 0;
 
   constructor(private readonly deps: DirectRelayDeps) {
     this.#routes = new Map(deps.routes.filter((route) => !route.path.includes(':')).map((r) => [r.path, r]));
     this.#trusted = proxyAddr.compile(deps.trustedProxies);
+  }
+
+  /** Calls this path served itself, not handed to Fastify (tests). */
+  get served(): number {
+    return this.#served;
   }
 
   /** From now on every call goes to Fastify, which answers 503 while the server closes. */
@@ -85,6 +91,8 @@ export class DirectRelay {
     const requestId = newRequestId();
     let caller: RelayCaller;
     try {
+      // Awaited even when answered at once from memory: node:http pushes the body that came in the
+      // packet of the headers only after this request's event, and the check below needs it there.
       caller = await authenticate(deps.identities, route.keyOf(req.headers), proxyAddr(req, this.#trusted));
     } catch (error) {
       // As Fastify's path: refused from the headers, its body never read.
@@ -108,6 +116,7 @@ export class DirectRelay {
       return;
     }
     const call = { requestId, caller, url: req.url ?? route.path, headers: req.headers, rawBody };
+    this.#served += 1;
     await serveJsonCall(route, call, res, deps.log);
   }
 }

@@ -2,6 +2,7 @@ import { isAdminRole, TokenStatus, UserStatus } from '@switchyard/contract/roles
 import { ipInCidr, parseIp } from '@switchyard/contract/subnet';
 import type { UserRow } from '../../db/schema';
 import { effectiveTokenStatus } from '../../domain/tokens';
+import { type MaybePromise, whenReady } from '../../maybe-promise';
 import { RelayError } from '../errors';
 import type { CachedToken, IdentityCache } from './identity-cache';
 
@@ -25,15 +26,26 @@ export function parseApiKey(header: string | undefined): { key: string; channelI
   return { key, channelId };
 }
 
-/** The token checks of the contract, in its order. The model whitelist is checked once the body is read. */
-export async function authenticate(
+/**
+ * The token checks of the contract, in its order. The model whitelist is checked once the body is read.
+ * Answered at once when the key and its user are in memory (IdentityCache), else a promise; a refusal
+ * is thrown at once or rejects the same way.
+ */
+export function authenticate(
   identities: IdentityCache,
   authorization: string | undefined,
   clientIp: string,
-): Promise<RelayCaller> {
+): MaybePromise<RelayCaller> {
   const { key, channelId } = parseApiKey(authorization);
   if (!key) throw unauthorized('No API key provided: send it as Authorization: Bearer sk-...');
-  const token = key.length <= 64 ? await identities.token(key) : undefined;
+  if (key.length > 64) throw unauthorized('Invalid API key');
+  return whenReady(identities.token(key), (token) => {
+    checkToken(token, clientIp);
+    return whenReady(identities.user(token.row.user_id), (user) => callerOf(token, user, channelId));
+  });
+}
+
+function checkToken(token: CachedToken | undefined, clientIp: string): asserts token is CachedToken {
   if (!token) throw unauthorized('Invalid API key');
   const status = effectiveTokenStatus(token.row);
   if (status === TokenStatus.expired) throw unauthorized('This API key has expired');
@@ -48,7 +60,9 @@ export async function authenticate(
       );
     }
   }
-  const user = await identities.user(token.row.user_id);
+}
+
+function callerOf(token: CachedToken, user: UserRow | undefined, channelId: string | undefined): RelayCaller {
   if (!user || user.status !== UserStatus.enabled)
     throw forbidden('This user has been banned', 'user_banned');
   let pinnedChannelId: number | undefined;

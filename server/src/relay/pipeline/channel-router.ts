@@ -5,6 +5,7 @@ import { withinDeadline } from '../../db/deadline';
 import { allAbilities } from '../../db/repos/abilities';
 import { allChannels } from '../../db/repos/channels';
 import type { ChannelRow } from '../../db/schema';
+import type { MaybePromise } from '../../maybe-promise';
 import { SerialReload } from '../../serial-reload';
 
 interface Tier {
@@ -104,13 +105,20 @@ export class ChannelRouter {
     this.#models = new Map([...models].map(([group, names]) => [group, [...names].sort()]));
   }
 
-  /** The best channel for a group and model, skipping the ones that already failed this request. */
-  async select(
+  /**
+   * The best channel for a group and model, skipping the ones that already failed this request: at
+   * once from the table in memory, or once a stale one is read again (a promise).
+   */
+  select(
     group: string,
     model: string,
     exclude: ReadonlySet<number> = NONE_TRIED,
-  ): Promise<ChannelRow | undefined> {
-    if (!this.#loads.current) await this.#ready();
+  ): MaybePromise<ChannelRow | undefined> {
+    if (!this.#loads.current) return this.#ready().then(() => this.#pick(group, model, exclude));
+    return this.#pick(group, model, exclude);
+  }
+
+  #pick(group: string, model: string, exclude: ReadonlySet<number>): ChannelRow | undefined {
     const tiers = this.#table.get(group)?.get(model) ?? [];
     for (const tier of tiers) {
       const candidates =

@@ -5,6 +5,7 @@ import { withinDeadline } from '../../db/deadline';
 import { findTokenByKey } from '../../db/repos/tokens';
 import { findUserById } from '../../db/repos/users';
 import type { TokenRow, UserRow } from '../../db/schema';
+import { type MaybePromise, whenReady } from '../../maybe-promise';
 import { TtlCache } from '../ttl-cache';
 
 export interface CachedToken {
@@ -33,12 +34,14 @@ export class IdentityCache {
     this.#users = new TtlCache(ttlMs, undefined, clock);
   }
 
-  async token(key: string): Promise<CachedToken | undefined> {
-    return (await this.#tokens.read(key, this.#readToken)) ?? undefined;
+  /** From memory at once; read from the database (a promise) when not there. */
+  token(key: string): MaybePromise<CachedToken | undefined> {
+    return whenReady(this.#tokens.read(key, this.#readToken), orUndefined);
   }
 
-  async user(id: number): Promise<UserRow | undefined> {
-    return (await this.#users.read(id, this.#readUser)) ?? undefined;
+  /** From memory at once; read from the database (a promise) when not there. */
+  user(id: number): MaybePromise<UserRow | undefined> {
+    return whenReady(this.#users.read(id, this.#readUser), orUndefined);
   }
 
   readonly #readToken = async (key: string): Promise<CachedToken | null> => {
@@ -63,6 +66,9 @@ export class IdentityCache {
     this.#users.clear();
   }
 }
+
+/** A row known to be missing (cached as null) is answered as none. */
+const orUndefined = <T>(value: T | null): T | undefined => value ?? undefined;
 
 function toCachedToken(row: TokenRow): CachedToken {
   const models = splitList(row.models);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { lowerLimit, type RateLimits } from '@switchyard/contract/limits';
 import type { Counted, KeyCounters } from '../../cluster/key-counters';
+import type { MaybePromise } from '../../maybe-promise';
 import { RelayError } from '../errors';
 import type { RelayCaller } from './authenticate';
 import type { ClientSink } from './client-sink';
@@ -113,9 +114,19 @@ export class KeyLimits {
     private readonly counter: TokenCounter,
   ) {}
 
-  async admit(caller: RelayCaller, request: RelayRequest, sink: ClientSink): Promise<Admission | undefined> {
+  admit(caller: RelayCaller, request: RelayRequest, sink: ClientSink): MaybePromise<Admission | undefined> {
     const limits = limitsOf(caller);
+    // A key without limits (the common case): nothing to count, answered at once.
     if (!limits.rpm_limit && !limits.tpm_limit && !limits.concurrency_limit) return undefined;
+    return this.#admit(caller, limits, request, sink);
+  }
+
+  async #admit(
+    caller: RelayCaller,
+    limits: RateLimits,
+    request: RelayRequest,
+    sink: ClientSink,
+  ): Promise<Admission> {
     const key = counterKeyOf(caller);
     const { counters } = this;
     const slot = await this.#takeSlot(key, limits, sink);

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../maybe-promise';
 import { readRerankRequest } from '../adaptors/rerank/rerank-request';
 import type { RelayMode } from '../adaptors/types';
 import { RelayError } from '../errors';
@@ -36,34 +37,19 @@ const DEFAULT_MODELS: Partial<Record<RelayMode, string>> = {
   'audio-translation': 'whisper-1',
 };
 
-export async function readRelayRequest(
+/** The call's request, validated: at once from a JSON body; a multipart form is read (a promise). */
+export function readRelayRequest(
   mode: RelayMode,
   raw: Buffer,
   contentType: string,
   pathModel?: string,
   parsed?: Record<string, unknown>,
   upload?: SpooledForm,
-): Promise<RelayRequest> {
+): MaybePromise<RelayRequest> {
   if (contentType.startsWith('multipart/form-data') && mode === 'rerank') {
     throw invalid('A rerank request is a JSON body', 'invalid_rerank_request');
   }
-  if (contentType.startsWith('multipart/form-data')) {
-    const form = upload ? upload.summary() : await readForm(raw, contentType);
-    const model = form.fields.get('model') || DEFAULT_MODELS[mode] || '';
-    const request: RelayRequest = {
-      mode,
-      model,
-      isStream: false,
-      maxTokens: 0,
-      body: undefined,
-      form,
-      rawBody: raw,
-      contentType,
-      ...(upload ? { upload } : {}),
-    };
-    validateImageForm(request);
-    return request;
-  }
+  if (contentType.startsWith('multipart/form-data')) return readFormRequest(mode, raw, contentType, upload);
   const body = parsed ?? parseBody(raw);
   const model = (typeof body.model === 'string' && body.model) || pathModel || DEFAULT_MODELS[mode] || '';
   const maxTokens = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
@@ -78,6 +64,30 @@ export async function readRelayRequest(
     contentType: 'application/json',
   };
   validate(request);
+  validateImageForm(request);
+  return request;
+}
+
+/** A multipart form's fields (an image edit, an audio file), read or summed up from its spooled copy. */
+async function readFormRequest(
+  mode: RelayMode,
+  raw: Buffer,
+  contentType: string,
+  upload: SpooledForm | undefined,
+): Promise<RelayRequest> {
+  const form = upload ? upload.summary() : await readForm(raw, contentType);
+  const model = form.fields.get('model') || DEFAULT_MODELS[mode] || '';
+  const request: RelayRequest = {
+    mode,
+    model,
+    isStream: false,
+    maxTokens: 0,
+    body: undefined,
+    form,
+    rawBody: raw,
+    contentType,
+    ...(upload ? { upload } : {}),
+  };
   validateImageForm(request);
   return request;
 }

@@ -127,7 +127,9 @@ export class Relay {
     tally: CallTally | undefined,
   ): Promise<void> {
     const started = performance.now();
-    const request = await readRelayRequest(
+    // The stages up to the upstream call answer at once from memory in the common case: awaited
+    // only when they had to wait (each await costs a call a promise and a turn: see whenReady).
+    const read = readRelayRequest(
       incoming.mode,
       incoming.rawBody,
       incoming.contentType,
@@ -135,8 +137,10 @@ export class Relay {
       incoming.body,
       incoming.upload,
     );
+    const request = read instanceof Promise ? await read : read;
     checkModelAllowed(caller, request.model);
-    const admission = await this.deps.limits?.admit(caller, request, sink);
+    const admitted = this.deps.limits?.admit(caller, request, sink);
+    const admission = admitted instanceof Promise ? await admitted : admitted;
     try {
       await this.#relay(caller, incoming, request, sink, started, admission, tally);
     } finally {
@@ -155,10 +159,12 @@ export class Relay {
   ): Promise<void> {
     const { router, options, metrics } = this.deps;
     const group = caller.user.group || 'default';
-    let channel = await firstChannel(router, caller, group, request.model);
+    const first = firstChannel(router, caller, group, request.model);
+    let channel = first instanceof Promise ? await first : first;
     // Only a model some channel serves becomes a label: a client cannot make up series.
     if (tally) tally.model = request.model;
-    const { reservation, watch } = await reserveFor(this.deps, caller, request, group, channel);
+    const funds = reserveFor(this.deps, caller, request, group, channel);
+    const { reservation, watch } = funds instanceof Promise ? await funds : funds;
 
     // RELAY_TIMEOUT is the whole call's: each attempt waits only for what is left of it.
     const { logger, keepAliveMs } = this.deps;

@@ -9,6 +9,7 @@ import {
   type ReserveRefusal,
   SettlementBacklogFull,
 } from '../../domain/billing';
+import { type MaybePromise, whenReady } from '../../maybe-promise';
 import { databaseUnavailable, RelayError } from '../errors';
 import type { RelayCaller } from './authenticate';
 import { imageTokenCeiling } from './image-request';
@@ -50,28 +51,31 @@ export const payerOf = (caller: RelayCaller): Payer => ({
 
 /**
  * Reserves the call's estimate at the first channel's price, and limits what an account that cannot
- * pay the worst case may ask for. Refuses (403) when not even the prompt is covered.
+ * pay the worst case may ask for. Refuses (403) when not even the prompt is covered. At once when
+ * the credit this process holds covers it (see Reservations.reserve), else a promise.
  */
-export async function reserveFor(
+export function reserveFor(
   deps: ReserveDeps,
   caller: RelayCaller,
   request: RelayRequest,
   group: string,
   channel: ChannelRow,
-): Promise<ReservedFunds> {
+): MaybePromise<ReservedFunds> {
   const { billing } = deps;
   const firstPrice = billing.price(request.model, group, channel.type);
   const wholeCost = unitQuota(request, firstPrice) ?? imageCeilingQuota(request, firstPrice);
   const estimate = wholeCost ?? billing.estimate(firstPrice, request.maxTokens);
   const ceiling = wholeCost ?? billing.ceiling(firstPrice, request.maxTokens);
-  const reservation = await reserve(deps, payerOf(caller), estimate, ceiling, caller);
-  const watch =
-    wholeCost === undefined ? limitSpending(deps, request, group, firstPrice, reservation) : undefined;
-  if (watch === 'unaffordable') {
-    await refund(deps, reservation);
-    throw quotaRefused('user-quota');
-  }
-  return { reservation, watch };
+  return whenReady(reserve(deps, payerOf(caller), estimate, ceiling, caller), (reservation) => {
+    const watch =
+      wholeCost === undefined ? limitSpending(deps, request, group, firstPrice, reservation) : undefined;
+    if (watch === 'unaffordable') {
+      return refund(deps, reservation).then(() => {
+        throw quotaRefused('user-quota');
+      });
+    }
+    return { reservation, watch };
+  });
 }
 
 /** A GPT image call's worst case, held whole: its answer reports what it really cost. */
@@ -84,28 +88,37 @@ function imageCeilingQuota(request: RelayRequest, price: Price): number | undefi
  * Holds `amount` for `caller` (a realtime session's next responses): refused with the same 403s as a
  * call, 503 when the database cannot be reached.
  */
-export function holdFor(deps: ReserveDeps, caller: RelayCaller, amount: number): Promise<Reservation> {
+export function holdFor(deps: ReserveDeps, caller: RelayCaller, amount: number): MaybePromise<Reservation> {
   return reserve(deps, payerOf(caller), amount, amount, caller);
 }
 
-/** Reserves the call's estimate; a database that cannot be reached is a clear 503, not a hang. */
-export async function reserve(
+/**
+ * Reserves the call's estimate; a database that cannot be reached is a clear 503, not a hang. At
+ * once from credit held already, else a promise; a refusal is thrown at once or rejects likewise.
+ */
+export function reserve(
   deps: Pick<ReserveDeps, 'billing' | 'logger'>,
   payer: Payer,
   estimate: number,
   ceiling: number,
   caller: RelayCaller,
-): Promise<Reservation> {
-  let reservation: Awaited<ReturnType<Billing['reserve']>>;
-  try {
-    reservation = await deps.billing.reserve(payer, estimate, ceiling);
-  } catch (error) {
+): MaybePromise<Reservation> {
+  const unavailable = (error: unknown): never => {
     if (error instanceof SettlementBacklogFull) deps.logger?.warn({ reason: error.message }, 'call refused');
     else deps.logger?.error({ err: error }, 'quota reservation failed');
     throw databaseUnavailable();
+  };
+  const reserved = (answer: Reservation | ReserveRefusal): Reservation => {
+    if (typeof answer === 'string') throw quotaRefused(answer, caller);
+    return answer;
+  };
+  let answer: MaybePromise<Reservation | ReserveRefusal>;
+  try {
+    answer = deps.billing.reserve(payer, estimate, ceiling);
+  } catch (error) {
+    return unavailable(error);
   }
-  if (typeof reservation === 'string') throw quotaRefused(reservation, caller);
-  return reservation;
+  return answer instanceof Promise ? answer.then(reserved, unavailable) : reserved(answer);
 }
 
 /**
