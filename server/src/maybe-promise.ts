@@ -3,8 +3,8 @@ export type MaybePromise<T> = T | Promise<T>;
 
 /**
  * `next` applied to `value`: at once when the value is at hand, else once it arrives. On the relay's
- * hot path this spares a call what an `await` costs (a promise, a turn of the microtask queue, about
- * a thousand instructions: docs/benchmarks.md) for the lookups memory answers. `next`'s throw is
+ * hot path this spares a call what an `await` costs (a promise, a turn of the microtask queue and a
+ * suspension: docs/benchmarks.md, "Promises a call") for the lookups memory answers. `next`'s throw is
  * thrown at once or rejects, as the value came: a caller awaits the result, or tells the two apart.
  */
 export function whenReady<T, R>(
