@@ -103,22 +103,29 @@ export function reserve(
   ceiling: number,
   caller: RelayCaller,
 ): MaybePromise<Reservation> {
-  const unavailable = (error: unknown): never => {
-    if (error instanceof SettlementBacklogFull) deps.logger?.warn({ reason: error.message }, 'call refused');
-    else deps.logger?.error({ err: error }, 'quota reservation failed');
-    throw databaseUnavailable();
-  };
-  const reserved = (answer: Reservation | ReserveRefusal): Reservation => {
-    if (typeof answer === 'string') throw quotaRefused(answer, caller);
-    return answer;
-  };
   let answer: MaybePromise<Reservation | ReserveRefusal>;
   try {
     answer = deps.billing.reserve(payer, estimate, ceiling);
   } catch (error) {
-    return unavailable(error);
+    return unreachable(deps, error);
   }
-  return answer instanceof Promise ? answer.then(reserved, unavailable) : reserved(answer);
+  if (!(answer instanceof Promise)) return reservedOrRefused(answer, caller);
+  return answer.then(
+    (held) => reservedOrRefused(held, caller),
+    (error: unknown) => unreachable(deps, error),
+  );
+}
+
+function reservedOrRefused(answer: Reservation | ReserveRefusal, caller: RelayCaller): Reservation {
+  if (typeof answer === 'string') throw quotaRefused(answer, caller);
+  return answer;
+}
+
+/** A reservation the database could not take (or a backlog of settlements): logged, then a 503. */
+function unreachable(deps: Pick<ReserveDeps, 'logger'>, error: unknown): never {
+  if (error instanceof SettlementBacklogFull) deps.logger?.warn({ reason: error.message }, 'call refused');
+  else deps.logger?.error({ err: error }, 'quota reservation failed');
+  throw databaseUnavailable();
 }
 
 /**
