@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { resolveModelRatio } from '@switchyard/contract/model-ratios';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -17,6 +18,27 @@ import { type Customer, createChannel, createCustomer } from './relay-setup';
 
 const USAGE = { prompt_tokens: 11, completion_tokens: 7 };
 const REPLY = 'words from the fake';
+
+/**
+ * Spins until the kernel holds bytes not yet read by this process's loopback socket on `port`
+ * (Linux's /proc/net/tcp; elsewhere it returns at once). A write on loopback usually lands in the
+ * reader's queue before it returns, but a loaded machine may deliver it a moment later.
+ */
+function waitUntilUnread(port: number): void {
+  if (!existsSync('/proc/net/tcp')) return;
+  const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  const unread = () => {
+    for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n')) {
+      const fields = line.trim().split(/\s+/);
+      if (fields[1] === local) return Number.parseInt(fields[4]?.split(':')[1] ?? '0', 16);
+    }
+    throw new Error(`no socket on ${local} in /proc/net/tcp`);
+  };
+  const giveUpAt = performance.now() + 5_000;
+  while (unread() === 0) {
+    if (performance.now() > giveUpAt) throw new Error('the write never reached the reading socket');
+  }
+}
 
 describe('relay: less travelled endpoints and behaviours', () => {
   let t: TestApp;
@@ -275,7 +297,12 @@ describe('relay: less travelled endpoints and behaviours', () => {
     });
 
     /** Reads the raw stream, noting when each piece arrived. */
-    const rawStream = async (path: string, body: unknown, headers: Record<string, string>) => {
+    const rawStream = async (
+      path: string,
+      body: unknown,
+      headers: Record<string, string>,
+      onText?: (received: string) => void,
+    ) => {
       const started = Date.now();
       const response = await fetch(`${baseUrl}${path}`, {
         method: 'POST',
@@ -287,6 +314,7 @@ describe('relay: less travelled endpoints and behaviours', () => {
       const decoder = new TextDecoder();
       for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
         pieces.push({ at: Date.now() - started, text: decoder.decode(chunk, { stream: true }) });
+        onText?.(pieces.map((piece) => piece.text).join(''));
       }
       return { pieces, text: pieces.map((piece) => piece.text).join('') };
     };
@@ -343,33 +371,40 @@ describe('relay: less travelled endpoints and behaviours', () => {
 
     it('sends none after a busy spell when the next event arrived during it', async () => {
       await onlyChannel(1, 'gpt-3.5-turbo');
-      const stream = openAiHandler({ reply: 'one two three', usage: USAGE, chunkDelayMs: 20 });
-      fake.use((request, response) => {
-        // The second event arrives during a spell in which the whole process (this test's relay
-        // with it) is busy for longer than the keep-alive interval: it waits in the socket when the
-        // interval's timer runs next. It leaves at the spell's start: node:http sends a write on the
-        // next tick (it corks the socket till then), so the spell begins on the tick after that.
-        // Sent at the spell's end, a busy machine's kernel could still be delivering it when the
-        // relay's timer ran.
-        const write = response.write.bind(response) as (chunk: string) => boolean;
-        let writes = 0;
-        response.write = ((chunk: string) => {
-          if (++writes !== 2) return write(chunk);
-          setImmediate(() => {
-            write(chunk);
-            process.nextTick(() => {
-              const busyUntil = performance.now() + 3 * KEEP_ALIVE_MS;
-              while (performance.now() < busyUntil);
-            });
-          });
-          return true;
-        }) as typeof response.write;
-        return stream(request, response);
+      const frame = (delta: Record<string, unknown>, finish: string | null = null) =>
+        `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1, model: 'gpt-3.5-turbo', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      let forwarded!: () => void;
+      const firstForwarded = new Promise<void>((resolve) => {
+        forwarded = resolve;
+      });
+      fake.use(async (_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.write(frame({ content: 'one' }));
+        // The second event leaves as soon as the client has the first, so the relay heard an event
+        // just before. Then the whole process (this test's relay with it) is busy for longer than
+        // the keep-alive interval, from the moment the event waits in the relay's socket: it is
+        // there, unread, when the interval's timer runs next.
+        await firstForwarded;
+        response.write(frame({ content: ' two' }));
+        const relayPort = response.socket?.remotePort ?? 0;
+        // node:http sends a write on the next tick (it corks the socket till then).
+        process.nextTick(() => {
+          waitUntilUnread(relayPort);
+          const busyUntil = performance.now() + 3 * KEEP_ALIVE_MS;
+          while (performance.now() < busyUntil);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        response.write(frame({ content: ' three' }));
+        response.write(frame({}, 'stop'));
+        response.end('data: [DONE]\n\n');
       });
       const { text } = await rawStream(
         '/v1/chat/completions',
         { model: 'gpt-3.5-turbo', stream: true, messages: [{ role: 'user', content: 'go' }] },
         { authorization: `Bearer sk-${customer.token.key}` },
+        (received) => {
+          if (received.includes('"one"')) forwarded();
+        },
       );
       expect(text).toContain('three');
       expect(text).not.toContain('keep-alive');
