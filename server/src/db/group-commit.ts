@@ -1,6 +1,13 @@
+import type { MaybePromise } from '../maybe-promise';
+
 interface Waiter<R> {
   resolve: (result: R) => void;
   reject: (error: unknown) => void;
+}
+
+interface Entry<T, R> {
+  item: T;
+  waiter: Waiter<R> | undefined;
 }
 
 /**
@@ -8,10 +15,11 @@ interface Waiter<R> {
  * A write is committed once the event loop has handled the I/O at hand (`setImmediate`), so the
  * requests that arrived together share one transaction even when the commit itself is synchronous;
  * or after `lingerMs` when it may wait (write-behind: under steady traffic that turns many small
- * transactions into one). `commit` answers one result per item, in order.
+ * transactions into one). `commit` answers one result per item, in order: at once where the
+ * database answers synchronously (SQLite), and then the batch's waiters are told without an await.
  */
 export class GroupCommit<T, R = void> {
-  #queue: Array<{ item: T; waiter: Waiter<R> | undefined }> = [];
+  #queue: Array<Entry<T, R>> = [];
   #running: Promise<void> | undefined;
   /** Cancels the scheduled start of the next drain, when one is scheduled. */
   #cancelWait: (() => void) | undefined;
@@ -20,7 +28,7 @@ export class GroupCommit<T, R = void> {
 
   constructor(
     /** Commits a batch; `attempt` counts from 0 and grows while the same batch is retried. */
-    private readonly commit: (items: T[], attempt: number) => Promise<R[]>,
+    private readonly commit: (items: T[], attempt: number) => MaybePromise<R[]>,
     private readonly options: {
       maxBatch?: number;
       lingerMs?: number;
@@ -82,17 +90,41 @@ export class GroupCommit<T, R = void> {
   #start(): void {
     this.#cancelWait?.();
     this.#cancelWait = undefined;
-    this.#running ??= this.#drain();
+    if (!this.#running) this.#drainNow();
   }
 
-  async #drain(): Promise<void> {
+  /**
+   * Commits batch after batch for as long as the commits answer at once; the first that waits or
+   * fails is followed by `#drainLater` (its retries, then the rest of the queue).
+   */
+  #drainNow(): void {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, this.#maxBatch);
+      const items = batch.map((entry) => entry.item);
+      this.#committing = items;
+      let results: MaybePromise<R[]>;
+      try {
+        results = this.commit(items, 0);
+      } catch (error) {
+        results = Promise.reject(error);
+      }
+      if (results instanceof Promise) {
+        this.#running = this.#drainLater(batch, results);
+        return;
+      }
+      for (let index = 0; index < batch.length; index++) batch[index]?.waiter?.resolve(results[index] as R);
+    }
+    this.#done();
+  }
+
+  async #drainLater(batch: Array<Entry<T, R>>, first: Promise<R[]>): Promise<void> {
     try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, this.#maxBatch);
+      let committing: Promise<R[]> | undefined = first;
+      for (;;) {
         const items = batch.map((entry) => entry.item);
         this.#committing = items;
         try {
-          const results = await this.#commitWithRetries(items);
+          const results = await this.#commitWithRetries(items, committing);
           for (const [index, entry] of batch.entries()) entry.waiter?.resolve(results[index] as R);
         } catch (error) {
           let unawaited = false;
@@ -102,19 +134,27 @@ export class GroupCommit<T, R = void> {
           }
           if (unawaited) this.options.onError?.(error);
         }
+        committing = undefined;
+        if (this.#queue.length === 0) break;
+        batch = this.#queue.splice(0, this.#maxBatch);
       }
     } finally {
-      this.#committing = [];
-      this.#running = undefined;
-      for (const resolve of this.#idle.splice(0)) resolve();
+      this.#done();
     }
   }
 
-  async #commitWithRetries(items: T[]): Promise<R[]> {
+  #done(): void {
+    this.#committing = [];
+    this.#running = undefined;
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  /** Commits `items` until it lands (with `retryDelayMs`); `first` is its first attempt when already made. */
+  async #commitWithRetries(items: T[], first?: Promise<R[]>): Promise<R[]> {
     const { retryDelayMs, onError } = this.options;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.commit(items, attempt);
+        return await (attempt === 0 && first ? first : this.commit(items, attempt));
       } catch (error) {
         if (!retryDelayMs) throw error;
         onError?.(error);

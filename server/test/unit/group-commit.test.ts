@@ -166,4 +166,78 @@ describe('GroupCommit', () => {
     await waiting;
     expect(group.pending).toEqual([]);
   });
+
+  describe('a commit that answers at once (the embedded database)', () => {
+    it("tells the batch its results in the commit's turn, and what a commit queues goes next", async () => {
+      const batches: number[][] = [];
+      const told: string[] = [];
+      const group: GroupCommit<number, number> = new GroupCommit((items: number[]) => {
+        batches.push([...items]);
+        // Queued while a batch commits (a give-back found by its caller): the next batch.
+        if (items.includes(1)) void group.add(9).then((result) => told.push(`9 → ${result}`));
+        return items.map((item) => item * 10);
+      });
+      const first = [group.add(1), group.add(2)];
+      for (const [index, result] of first.entries())
+        void result.then((value) => told.push(`${index + 1} → ${value}`));
+      await group.drained();
+      // Both results were told once the batch committed, before anything of the next batch.
+      expect(told).toEqual(['1 → 10', '2 → 20', '9 → 90']);
+      expect(batches).toEqual([[1, 2], [9]]);
+      expect(group.depth).toBe(0);
+    });
+
+    it('with retries, a batch that throws is committed again, before what was queued after it', async () => {
+      const calls: Array<{ items: number[]; attempt: number }> = [];
+      const told: unknown[] = [];
+      let failures = 2;
+      const group = new GroupCommit(
+        (items: number[], attempt: number) => {
+          calls.push({ items: [...items], attempt });
+          if (items.includes(1) && failures-- > 0) throw new Error(`down ${attempt}`);
+          return items.map((item) => `done ${item}`);
+        },
+        { retryDelayMs: () => 0, onError: (error) => told.push((error as Error).message) },
+      );
+      const first = group.add(1);
+      // Queued behind the failing batch, in the turn after it started.
+      const later = new Promise<string>((resolve) => setImmediate(() => resolve(group.add(2))));
+      expect(await first).toBe('done 1');
+      expect(await later).toBe('done 2');
+      expect(calls).toEqual([
+        { items: [1], attempt: 0 },
+        { items: [1], attempt: 1 },
+        { items: [1], attempt: 2 },
+        { items: [2], attempt: 0 },
+      ]);
+      expect(told).toEqual(['down 0', 'down 1']);
+    });
+
+    it('without retries, a batch that throws rejects its callers and the next batch still goes', async () => {
+      const group = new GroupCommit((items: number[]) => {
+        if (items.includes(1)) throw new Error('refused');
+        return items.map((item) => item);
+      });
+      const failing = group.add(1);
+      await expect(failing).rejects.toThrow('refused');
+      expect(await group.add(2)).toBe(2);
+    });
+
+    it('goes on after a commit that waited: one answers at once, the next later, the next at once', async () => {
+      const { calls, commit } = manualCommits();
+      const answers: Array<'now' | 'later'> = ['now', 'later', 'now'];
+      const group = new GroupCommit((items: number[], attempt: number) =>
+        answers.shift() === 'later' ? commit(items, attempt) : items.map((item) => `now ${item}`),
+      );
+      expect(await group.add(1)).toBe('now 1');
+      const second = group.add(2);
+      await vi.waitFor(() => expect(calls).toHaveLength(1));
+      const third = group.add(3);
+      calls[0]?.land();
+      expect(await second).toBe('done 2');
+      expect(await third).toBe('now 3');
+      await group.drained();
+      expect(group.depth).toBe(0);
+    });
+  });
 });

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../maybe-promise';
 import type { NewLogRow } from '../schema';
 
 /**
@@ -79,9 +80,16 @@ export interface QuotaLedger {
    * Charges settled calls and writes their logs, and gives back the holds marked `giveBack` (a hold
    * a sweep already gave back is skipped). `seq` numbers the holder's batches: a batch retried
    * after an error whose commit is unknown (`retry`) is applied only if it was not. Answers what each
-   * call was charged (its cost, or less when the account could not pay it all).
+   * call was charged (its cost, or less when the account could not pay it all): at once where the
+   * database answered synchronously (a failure then thrown), else as a promise.
    */
-  settle(holder: string, seq: number, batch: Settlement[], now: number, retry?: boolean): Promise<number[]>;
+  settle(
+    holder: string,
+    seq: number,
+    batch: Settlement[],
+    now: number,
+    retry?: boolean,
+  ): MaybePromise<number[]>;
   /**
    * Gives back the holds of holders other than `self` whose lease ran out before `nowMs`; answers how
    * many holders. A live process never sweeps its own lease: a renewal the database answered late

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../maybe-promise';
 import type { HoldRequest, HoldResult, QuotaLedger, Settlement } from './ledger';
 import {
   heldByOthersProgram,
@@ -41,6 +42,14 @@ export abstract class ProgramLedger implements QuotaLedger {
    */
   protected abstract execute<T>(program: () => Program<T>, committed?: (value: T) => void): Promise<T>;
 
+  /**
+   * `execute`, answered at once where the database runs the program synchronously and is free: its
+   * value returned, its failure thrown. A settlement takes this way: no promise for what is done already.
+   */
+  protected executeNow<T>(program: () => Program<T>, committed?: (value: T) => void): MaybePromise<T> {
+    return this.execute(program, committed);
+  }
+
   register(holder: string, expiresAtMs: number): Promise<void> {
     return this.execute(() => registerProgram(holder, expiresAtMs));
   }
@@ -53,17 +62,14 @@ export abstract class ProgramLedger implements QuotaLedger {
     return this.execute(() => holdProgram(holder, leaseUntilMs, batch, now));
   }
 
-  async settle(
+  settle(
     holder: string,
     seq: number,
     batch: Settlement[],
     now: number,
     retry = false,
-  ): Promise<number[]> {
-    if (retry) {
-      const charged = await this.#settledAlready(holder, seq, batch);
-      if (charged) return charged;
-    }
+  ): MaybePromise<number[]> {
+    if (retry) return this.#settleRetried(holder, seq, batch, now);
     // The batch's number: in the settlement's own transaction, or kept here once it commits.
     const mark = this.commitOutcomeKnown ? undefined : seq;
     const committed = this.commitOutcomeKnown
@@ -71,12 +77,22 @@ export abstract class ProgramLedger implements QuotaLedger {
           this.#lastSettled = { holder, seq, charges };
         }
       : undefined;
-    try {
-      return await this.execute(() => settleFastProgram(holder, mark, batch, now), committed);
-    } catch (error) {
+    const careful = (error: unknown) => {
       if (!(error instanceof NeedsCarefulSettlement)) throw error;
       return this.execute(() => settleCarefulProgram(holder, mark, batch, now), committed);
+    };
+    let fast: MaybePromise<number[]>;
+    try {
+      fast = this.executeNow(() => settleFastProgram(holder, mark, batch, now), committed);
+    } catch (error) {
+      return careful(error);
     }
+    return fast instanceof Promise ? fast.catch(careful) : fast;
+  }
+
+  async #settleRetried(holder: string, seq: number, batch: Settlement[], now: number): Promise<number[]> {
+    const charged = await this.#settledAlready(holder, seq, batch);
+    return charged ?? this.settle(holder, seq, batch, now);
   }
 
   /**

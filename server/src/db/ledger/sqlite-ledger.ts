@@ -1,5 +1,6 @@
 import type SqliteDatabase from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import type { MaybePromise } from '../../maybe-promise';
 import { summarizeLogs } from '../repos/log-summaries/buckets';
 import { leftToFold } from '../repos/log-summaries/state';
 import { dailyValues, hourlyValues, summaryUpsert } from '../repos/log-summaries/upserts';
@@ -172,6 +173,14 @@ export class SqliteLedger extends ProgramLedger {
     this.busyTimeout.wait();
     this.#begin.run();
     return this.#run(program, committed);
+  }
+
+  protected override executeNow<T>(
+    program: () => Program<T>,
+    committed?: (value: T) => void,
+  ): MaybePromise<T> {
+    if (this.database.inTransaction) return this.execute(program, committed);
+    return this.#beginAtOnce() ? this.#run(program, committed) : this.#runWhenFree(program, committed);
   }
 
   protected execute<T>(program: () => Program<T>, committed?: (value: T) => void): Promise<T> {

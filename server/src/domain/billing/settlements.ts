@@ -3,6 +3,7 @@ import { nowSeconds } from '../../clock';
 import { GroupCommit } from '../../db/group-commit';
 import type { Hold, QuotaLedger, Settlement } from '../../db/ledger/ledger';
 import type { NewLogRow } from '../../db/schema';
+import { type MaybePromise, whenReady } from '../../maybe-promise';
 import type { OptionsStore } from '../options';
 import type { HolderLease } from './holder-lease';
 import { consumeFacts, type PicturesBilled, perUnitFacts, type QuotedPrice, quotaFor } from './prices';
@@ -43,7 +44,7 @@ export class Settlements {
       ledger: QuotaLedger;
       lease: HolderLease;
       options: OptionsStore;
-      /** Told after quota was charged to a user. */
+      /** Told after quota was charged to a user (in the batch's turn: it must not throw). */
       onQuotaSpent?: (userId: number, amount: number) => void;
       /** Told of each call settled, with the quota it is charged (metrics), before it is written. */
       onSettled?: (call: CallRecord, quota: number) => void;
@@ -71,18 +72,14 @@ export class Settlements {
     this.deps.onSettled?.(call, quota);
     const log = this.consumeLog(call, quota);
     this.#unwritten += 1;
-    const written = this.#settlements.add({
+    // Retried until it lands: it never rejects.
+    return this.#settlements.add({
       ...holdOf(call.reservation),
       channelId: call.channelId,
       cost: quota,
       elapsedMs: call.elapsedMs,
       log,
     });
-    // Retried until it lands: it never rejects.
-    void written.then(() => {
-      this.#unwritten -= 1;
-    });
-    return written;
   }
 
   /** The consumption log of a call charged `quota` (none when LogConsumeEnabled is off). */
@@ -157,22 +154,24 @@ export class Settlements {
     return this.#settlements.drained();
   }
 
-  async #settle(batch: Settlement[], attempt: number): Promise<number[]> {
+  /** A batch once: its calls are written when the ledger answers (a failed batch is tried again). */
+  #settle(batch: Settlement[], attempt: number): MaybePromise<number[]> {
     if (attempt === 0) {
       this.#batchSeq += 1;
       this.#batchHolder = this.deps.lease.id;
     }
-    const charges = await this.deps.ledger.settle(
-      this.#batchHolder,
-      this.#batchSeq,
-      batch,
-      nowSeconds(),
-      attempt > 0,
+    return whenReady(
+      this.deps.ledger.settle(this.#batchHolder, this.#batchSeq, batch, nowSeconds(), attempt > 0),
+      (charges) => {
+        for (let index = 0; index < batch.length; index++) {
+          const call = batch[index] as Settlement;
+          if (call.giveBack) continue;
+          this.#unwritten -= 1;
+          const charge = charges[index] ?? 0;
+          if (charge > 0) this.deps.onQuotaSpent?.(call.userId, charge);
+        }
+        return charges;
+      },
     );
-    for (const [index, { userId }] of batch.entries()) {
-      const charge = charges[index] ?? 0;
-      if (charge > 0) this.deps.onQuotaSpent?.(userId, charge);
-    }
-    return charges;
   }
 }
